@@ -1,0 +1,16 @@
+"""molspace: a molecular workspace in JupyterLab shared by notebook cells and AI agents.
+
+- :class:`Story` — a Mol* viewer playing a MolViewSpec Story (ipywidgets 8).
+- The Jupyter server extension ``molspace`` — an MCP gateway at ``{base_url}molspace/mcp``.
+"""
+
+from ._version import __version__
+from .errors import MolspaceError, StoryControlError, StorySourceError
+from .story import Story, StoryChange
+
+__all__ = ["Story", "StoryChange", "MolspaceError", "StorySourceError", "StoryControlError", "__version__"]
+
+
+def _jupyter_labextension_paths() -> list[dict[str, str]]:
+    """Where the prebuilt JupyterLab extension lives in the installed package."""
+    return [{"src": "labextension", "dest": "molspace"}]

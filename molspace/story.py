@@ -1,0 +1,246 @@
+"""The kernel side of the Story widget (ipywidgets 8).
+
+A :class:`Story` shows a MolViewSpec Story in a Mol* viewer in the page.
+Its state lives in the page; this object mirrors it as read-only synced
+traits and sends typed ``story_control`` operations (never JavaScript) to
+the page's Dispatcher, the same operations an agent's MCP calls become.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import ipywidgets as widgets
+import traitlets
+from traitlets import Bool, Bytes, Dict, Int, List, Unicode
+
+from ._version import MODULE_NAME, MODULE_VERSION_RANGE
+from .errors import StoryControlError
+from .story_source import normalize_story_source
+
+#: Traits only the page may change; the kernel reads them.
+_PAGE_OWNED = ("title", "snapshots", "index", "key", "playing", "revision", "ready", "error", "last_change")
+
+
+@dataclass(frozen=True)
+class StoryChange:
+    """A change of a Story's position or playback, as seen by :meth:`Story.on_change`.
+
+    Attributes
+    ----------
+    index : int
+        0-based snapshot index now shown.
+    key : str
+        Its snapshot key.
+    playing : bool
+    revision : int
+        The Story's revision after the change.
+    source : str
+        Who changed it: ``"ui"`` (a button), ``"kernel"`` (a cell), ``"agent"`` (MCP), ``"play"``.
+    summary : str
+    """
+
+    index: int
+    key: str
+    playing: bool
+    revision: int
+    source: str
+    summary: str
+
+
+class Story(widgets.DOMWidget):
+    """A MolViewSpec Story played in a Mol* viewer.
+
+    Parameters
+    ----------
+    source : str, os.PathLike, dict, bytes, or molviewspec object
+        MVSJ text, a path to an ``.mvsj``/``.mvsx`` file, a dict, MVSX bytes,
+        or a ``molviewspec`` ``Root``/``State``/``States``/``MVSX``.
+    **kwargs
+        Passed to :class:`ipywidgets.DOMWidget` (e.g. ``layout``).
+
+    Raises
+    ------
+    molspace.errors.StorySourceError
+        When ``source`` cannot be a Story (see :func:`molspace.story_source.normalize_story_source`).
+
+    Notes
+    -----
+    ``index``, ``key``, ``snapshots``, ``playing``, ``revision``, ``ready`` and
+    ``error`` are set by the page (read-only here). ``error`` is ``None`` or a
+    located error dict ``{code, message, where, fix, details}``. Control
+    methods return at once; the page applies the step and the traits update
+    when the kernel next processes messages (after the cell finishes).
+
+    Examples
+    --------
+    >>> story = Story("examples/data/1cbs-story.mvsx")   # doctest: +SKIP
+    >>> story.next(); story.goto("ligand")                # doctest: +SKIP
+    """
+
+    _model_name = Unicode("StoryModel").tag(sync=True)
+    _model_module = Unicode(MODULE_NAME).tag(sync=True)
+    _model_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
+    _view_name = Unicode("StoryView").tag(sync=True)
+    _view_module = Unicode(MODULE_NAME).tag(sync=True)
+    _view_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
+
+    _mvsj = Unicode("").tag(sync=True)
+    _mvsx = Bytes(None, allow_none=True).tag(sync=True)
+
+    title = Unicode("", help="Story title (MVS global metadata).").tag(sync=True)
+    snapshots = List(Dict(), help="Bounded snapshot metadata: index, key, title, description, durations.").tag(
+        sync=True
+    )
+    index = Int(0, help="0-based index of the snapshot shown.").tag(sync=True)
+    key = Unicode("", help="Key of the snapshot shown.").tag(sync=True)
+    playing = Bool(False).tag(sync=True)
+    revision = Int(0, help="Advanced by every change of position or playback.").tag(sync=True)
+    ready = Bool(False, help="True once the current snapshot is rendered.").tag(sync=True)
+    error = Dict(None, allow_none=True, help="Located error {code, message, where, fix, details} or None.").tag(
+        sync=True
+    )
+    last_change = Dict(None, allow_none=True, help="The last change: {revision, source, summary}.").tag(sync=True)
+
+    def __init__(self, source: Any, **kwargs: Any):
+        normalized = normalize_story_source(source)
+        self._from_page = False
+        self._change_callbacks: list[Callable[[StoryChange], None]] = []
+        self.last_result: dict[str, Any] | None = None
+        self.source_format = normalized.format
+        super().__init__(_mvsj=normalized.mvsj, _mvsx=normalized.mvsx, **kwargs)
+        self.on_msg(self._handle_page_message)
+        self.observe(self._notify_change, names=["revision"])
+
+    # ------------------------------------------------------------------ read-only page state
+    def set_state(self, sync_data: dict[str, Any]) -> None:  # called for messages from the page
+        with self._page_update():
+            super().set_state(sync_data)
+
+    @contextlib.contextmanager
+    def _page_update(self):
+        previous, self._from_page = getattr(self, "_from_page", False), True
+        try:
+            yield
+        finally:
+            self._from_page = previous
+
+    @traitlets.validate(*_PAGE_OWNED)
+    def _page_owned(self, proposal: dict[str, Any]) -> Any:
+        name = proposal["trait"].name
+        if getattr(self, "_from_page", True) is False and getattr(self, "_model_id", None) is not None:
+            raise traitlets.TraitError(
+                f"Story.{name} is set by the page and is read-only here; "
+                "use story.goto(index_or_key), next(), previous(), play() or pause()."
+            )
+        return proposal["value"]
+
+    # ------------------------------------------------------------------ control
+    def next(self) -> str:
+        """Step to the next snapshot. Returns the request id."""
+        return self._control("next")
+
+    def previous(self) -> str:
+        """Step to the previous snapshot. Returns the request id."""
+        return self._control("previous")
+
+    def play(self) -> str:
+        """Play the Story from the current step (from the start when at the last one)."""
+        return self._control("play")
+
+    def pause(self) -> str:
+        """Pause playback."""
+        return self._control("pause")
+
+    def goto(self, index_or_key: int | str, *, expected_revision: int | None = None) -> str:
+        """Show one snapshot.
+
+        Parameters
+        ----------
+        index_or_key : int or str
+            0-based snapshot index, or snapshot key (MVS snapshot metadata ``key``).
+        expected_revision : int, optional
+            Refuse (REVISION_CONFLICT, reported in ``last_result``) if the Story moved since.
+
+        Returns
+        -------
+        str
+            The request id; the page's answer lands in :attr:`last_result`.
+
+        Raises
+        ------
+        StoryControlError
+            ``INVALID_INPUT`` for an index out of range or a wrong type,
+            ``NOT_FOUND`` for an unknown key (when the snapshots are known).
+        """
+        extra: dict[str, Any] = {}
+        if expected_revision is not None:
+            extra["expectedRevision"] = int(expected_revision)
+        if isinstance(index_or_key, bool) or not isinstance(index_or_key, (int, str)):
+            raise StoryControlError(
+                "INVALID_INPUT",
+                f"goto takes an int index or a str key, not {type(index_or_key).__name__}",
+                "index_or_key",
+                "Pass a 0-based index or a snapshot key (see story.snapshots).",
+            )
+        n = len(self.snapshots)
+        if isinstance(index_or_key, int):
+            if index_or_key < 0 or (n and index_or_key >= n):
+                raise StoryControlError(
+                    "INVALID_INPUT",
+                    f"index {index_or_key} is out of range; the Story has {n} snapshots",
+                    "index_or_key",
+                    f"Use an index from 0 to {max(n - 1, 0)}.",
+                    {"index": index_or_key, "count": n},
+                )
+            return self._control("goto", index=index_or_key, **extra)
+        keys = [s.get("key") for s in self.snapshots]
+        if keys and index_or_key not in keys:
+            raise StoryControlError(
+                "NOT_FOUND",
+                f"no snapshot with key {index_or_key!r}",
+                "index_or_key",
+                f"Use one of: {', '.join(map(repr, keys[:20]))}{' ...' if len(keys) > 20 else ''}.",
+                {"key": index_or_key, "keys": keys[:50]},
+            )
+        return self._control("goto", key=index_or_key, **extra)
+
+    def on_change(self, callback: Callable[[StoryChange], None], remove: bool = False) -> None:
+        """Call ``callback(StoryChange)`` after every change of position or playback.
+
+        Changes by a button, a cell or an agent alike; the callback runs in the
+        kernel when the page's new state arrives.
+        """
+        if remove:
+            self._change_callbacks.remove(callback)
+        else:
+            self._change_callbacks.append(callback)
+
+    def _control(self, action: str, **args: Any) -> str:
+        request_id = uuid.uuid4().hex
+        self.send({"type": "control", "requestId": request_id, "action": action, **args})
+        return request_id
+
+    def _handle_page_message(self, _widget: Any, content: dict[str, Any], _buffers: list[Any]) -> None:
+        if isinstance(content, dict) and content.get("type") == "result":
+            self.last_result = content
+
+    def _notify_change(self, _change: dict[str, Any]) -> None:
+        last = self.last_change or {}
+        event = StoryChange(
+            index=self.index,
+            key=self.key,
+            playing=self.playing,
+            revision=self.revision,
+            source=str(last.get("source", "")),
+            summary=str(last.get("summary", "")),
+        )
+        for cb in list(self._change_callbacks):
+            cb(event)
+
+    def __repr__(self) -> str:
+        n = len(self.snapshots)
+        return f"<molspace.Story {self.title!r}: step {self.index + 1} of {n}, revision {self.revision}>"

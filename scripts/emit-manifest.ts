@@ -1,0 +1,54 @@
+/**
+ * Emit the tool manifest the MCP gateway serves: `molspace/contract/manifest.json`.
+ *
+ * Run at build time (`npm run build:manifest`). The manifest holds JSON Schema
+ * (draft 2020-12) for each tool's input and output, generated from the zod
+ * contract in `src/contract`, plus versions and the server instructions.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { TOOLS, ToolError, ERROR_CODES, BRIDGE_PROTOCOL_VERSION } from '../src/contract';
+import { INSTRUCTIONS } from '../src/contract/instructions';
+
+const root = join(__dirname, '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const molstarPkg = JSON.parse(readFileSync(join(root, 'node_modules/molstar/package.json'), 'utf8'));
+// The MVS major version the bundled Mol* reads (`MVSData.SupportedVersion`).
+const mvsVersion = readFileSync(join(root, 'node_modules/molstar/lib/extensions/mvs/mvs-data.js'), 'utf8')
+  .match(/SupportedVersion:\s*(\d+)/)?.[1];
+if (!mvsVersion) {
+  throw new Error('emit-manifest: SupportedVersion not found in molstar/lib/extensions/mvs/mvs-data.js');
+}
+
+function schema(t: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const s = z.toJSONSchema(t, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  return s;
+}
+
+const manifest = {
+  manifestVersion: 1,
+  bridgeProtocol: BRIDGE_PROTOCOL_VERSION,
+  versions: {
+    molspace: pkg.version,
+    molstar: molstarPkg.version,
+    mvsSpec: mvsVersion,
+    ketcher: null
+  },
+  instructions: INSTRUCTIONS,
+  errorCodes: ERROR_CODES,
+  errorSchema: schema(ToolError, 'output'),
+  tools: TOOLS.map(t => ({
+    name: t.name,
+    description: t.description,
+    runs: t.runs,
+    inputSchema: schema(t.input, 'input'),
+    outputSchema: schema(t.output, 'output'),
+    annotations: t.annotations
+  }))
+};
+
+const out = join(root, 'molspace/contract/manifest.json');
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, JSON.stringify(manifest, null, 2) + '\n');
+console.log(`emit-manifest: ${TOOLS.length} tools -> ${out}`);

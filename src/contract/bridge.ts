@@ -1,0 +1,65 @@
+/**
+ * The page <-> gateway bridge protocol: JSON text frames over the
+ * authenticated websocket `{base_url}molspace/bridge`.
+ *
+ * page -> gateway
+ *   `hello`   first frame: page id, molspace version, focus, widget count
+ *   `focus`   the page gained or lost focus (routing follows the most recent focus)
+ *   `summary` the widget count changed
+ *   `result`  the answer to one `call`
+ * gateway -> page
+ *   `welcome` the hello was accepted
+ *   `call`    run one tool through the page's Dispatcher
+ */
+import { z } from 'zod';
+import { ToolError } from './errors';
+import { PageInfo } from './workspace';
+
+export const BRIDGE_PROTOCOL_VERSION = 1;
+
+export const PageHello = z.object({
+  type: z.literal('hello'),
+  protocol: z.literal(BRIDGE_PROTOCOL_VERSION),
+  pageId: z.string().min(1).max(128),
+  version: z.string(),
+  focused: z.boolean(),
+  widgets: z.number().int().min(0)
+});
+export const PageFocus = z.object({ type: z.literal('focus'), focused: z.boolean() });
+export const PageSummary = z.object({ type: z.literal('summary'), widgets: z.number().int().min(0) });
+export const PageResult = z.union([
+  z.object({
+    type: z.literal('result'),
+    callId: z.string(),
+    ok: z.literal(true),
+    structuredContent: z.record(z.string(), z.unknown()),
+    text: z.string()
+  }),
+  z.object({
+    type: z.literal('result'),
+    callId: z.string(),
+    ok: z.literal(false),
+    error: ToolError
+  })
+]);
+export const PageMessage = z.union([PageHello, PageFocus, PageSummary, PageResult]);
+export type PageMessage = z.infer<typeof PageMessage>;
+
+/** Context the gateway adds to each call: which page runs it and which pages exist. */
+export const CallContext = z.object({
+  pageId: z.string(),
+  pages: z.array(PageInfo)
+});
+export type CallContext = z.infer<typeof CallContext>;
+
+export const GatewayWelcome = z.object({ type: z.literal('welcome'), pageId: z.string() });
+export const GatewayCall = z.object({
+  type: z.literal('call'),
+  callId: z.string(),
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  context: CallContext,
+  deadlineMs: z.number().int().positive()
+});
+export const GatewayMessage = z.union([GatewayWelcome, GatewayCall]);
+export type GatewayMessage = z.infer<typeof GatewayMessage>;

@@ -1,0 +1,95 @@
+/**
+ * Located errors shared by the Dispatcher, the bridge and the MCP gateway.
+ *
+ * Every failure an agent, a notebook cell or a person can meet carries
+ * `{code, message, where, fix, details}` (DESIGN.md §3). `where` says what
+ * failed (a tool, a field as a JSON pointer, a widget, a snapshot, a URL);
+ * `fix` says what would make the call succeed.
+ */
+import { z } from 'zod';
+
+/** The error codes of DESIGN.md §3, in one place. */
+export const ERROR_CODES = [
+  'NO_PAGE',
+  'TIMEOUT',
+  'NOT_FOUND',
+  'STALE_TARGET',
+  'REVISION_CONFLICT',
+  'INVALID_INPUT',
+  'VALIDATION_FAILED',
+  'UNSUPPORTED_FORMAT',
+  'TOO_LARGE',
+  'FORBIDDEN',
+  'AWAITING_USER',
+  'INTERNAL'
+] as const;
+
+export const ErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** Structured content of every failed tool call (`isError: true`). */
+export const ToolError = z
+  .object({
+    code: ErrorCode,
+    message: z.string().min(1).describe('What failed, in one sentence.'),
+    where: z
+      .string()
+      .describe(
+        'Where it failed: a JSON pointer into the arguments, a widget id, a snapshot key or a URL.'
+      ),
+    fix: z.string().min(1).describe('What would make the call succeed.'),
+    details: z.record(z.string(), z.unknown()).default({})
+  })
+  .describe('A located error (DESIGN.md §3).');
+export type ToolError = z.infer<typeof ToolError>;
+
+/**
+ * An error thrown by a Dispatcher operation; serialised as {@link ToolError}.
+ */
+export class MolspaceError extends Error {
+  readonly code: ErrorCode;
+  readonly where: string;
+  readonly fix: string;
+  readonly details: Record<string, unknown>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    where: string,
+    fix: string,
+    details: Record<string, unknown> = {}
+  ) {
+    super(message);
+    this.name = 'MolspaceError';
+    this.code = code;
+    this.where = where;
+    this.fix = fix;
+    this.details = details;
+  }
+
+  /** The wire shape of this error. */
+  toJSON(): ToolError {
+    return {
+      code: this.code,
+      message: this.message,
+      where: this.where,
+      fix: this.fix,
+      details: this.details
+    };
+  }
+
+  /** Wrap anything thrown into a located error; `where` names the operation. */
+  static from(err: unknown, where: string): MolspaceError {
+    if (err instanceof MolspaceError) {
+      return err;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return new MolspaceError(
+      'INTERNAL',
+      `Unexpected failure in ${where}: ${message}`,
+      where,
+      'Retry once; if it fails again, report it with this message.',
+      {}
+    );
+  }
+}

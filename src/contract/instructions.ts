@@ -1,0 +1,11 @@
+/** The MCP server `instructions` sent to agents at initialisation. */
+export const INSTRUCTIONS = [
+  'molspace drives molecular widgets (Mol* MolViewSpec Stories) in a JupyterLab page that a person',
+  'and their notebook cells share with you.',
+  'Call `status` first: it is cheap and says whether a JupyterLab page is connected and how to connect one.',
+  'Then call `observe` to list widgets; use a widget `id` as `target`.',
+  'Prefer typed state (`observe`, `story_observe`) over screenshots.',
+  'Mutating calls accept `expectedRevision` (fail with REVISION_CONFLICT if the widget moved) and',
+  '`actionId` (a retried actionId is not applied twice).',
+  'Errors carry {code, message, where, fix, details}: follow `fix`.'
+].join(' ');

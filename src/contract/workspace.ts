@@ -1,0 +1,41 @@
+/**
+ * Workspace state returned by `observe`: pages, widgets and the last action.
+ */
+import { z } from 'zod';
+import { ChangeSource } from './story';
+import { ToolError } from './errors';
+
+/** A JupyterLab page (browser tab) connected to the gateway's bridge. */
+export const PageInfo = z.object({
+  pageId: z.string(),
+  focused: z.boolean().describe('True for the page calls are routed to by default.'),
+  connectedAt: z.string().describe('ISO 8601 time the page connected.'),
+  lastFocusAt: z.string().describe('ISO 8601 time the page was last focused.'),
+  widgets: z.number().int().min(0).describe('molspace widgets live in the page.')
+});
+export type PageInfo = z.infer<typeof PageInfo>;
+
+/** Summary of one molspace widget in a page. */
+export const WidgetSummary = z.object({
+  id: z.string().describe('Model id; use it as `target`.'),
+  kind: z.enum(['story']),
+  title: z.string(),
+  ready: z.boolean(),
+  revision: z.number().int().min(0),
+  summary: z.string().describe('One line: what the widget shows now.'),
+  notebook: z.string().nullable().describe('Notebook path that owns the widget, if known.'),
+  error: ToolError.nullable()
+});
+export type WidgetSummary = z.infer<typeof WidgetSummary>;
+
+/** Result of the last state-changing operation in the page. */
+export const LastAction = z.object({
+  tool: z.string(),
+  target: z.string(),
+  source: ChangeSource,
+  ok: z.boolean(),
+  revision: z.number().int().nullable(),
+  summary: z.string(),
+  at: z.string()
+});
+export type LastAction = z.infer<typeof LastAction>;

@@ -1,0 +1,215 @@
+/**
+ * Dispatcher semantics with an in-memory Story target (the real StoryModel
+ * and Mol* are exercised by the Galata tests on the same path).
+ */
+import { ChangeEntry, ChangeSource, MolspaceError, SnapshotMeta, StoryState } from '../../contract';
+import { Dispatcher } from '../dispatcher';
+import { WidgetRegistry } from '../registry';
+import type { StoryChange, StoryTarget } from '../target';
+
+class MemoryStory implements StoryTarget {
+  readonly kind = 'story' as const;
+  readonly notebook = 'demo.ipynb';
+  index = 0;
+  playing = false;
+  revision = 0;
+  log: ChangeEntry[] = [];
+  applied: StoryChange[] = [];
+  renderDelayMs = 0;
+  failNext: MolspaceError | null = null;
+  constructor(readonly targetId: string, readonly metas: SnapshotMeta[]) {}
+  state(): StoryState {
+    return {
+      target: this.targetId,
+      kind: 'story',
+      title: 'T',
+      ready: true,
+      revision: this.revision,
+      index: this.index,
+      key: this.metas[this.index]?.key ?? '',
+      count: this.metas.length,
+      playing: this.playing,
+      error: null
+    };
+  }
+  snapshots(): SnapshotMeta[] {
+    return this.metas;
+  }
+  changesSince(revision: number): ChangeEntry[] {
+    return this.log.filter(c => c.revision > revision);
+  }
+  async applyChange(change: StoryChange, source: ChangeSource, summary: string): Promise<ChangeEntry> {
+    this.revision += 1;
+    const entry = { revision: this.revision, source, summary };
+    this.log.push(entry);
+    if (change.index !== undefined) this.index = change.index;
+    if (change.playing !== undefined) this.playing = change.playing;
+    this.applied.push(change);
+    if (this.renderDelayMs) await new Promise(r => setTimeout(r, this.renderDelayMs));
+    if (this.failNext) {
+      const e = this.failNext;
+      this.failNext = null;
+      throw e;
+    }
+    return entry;
+  }
+}
+
+const metas = (keys: string[]): SnapshotMeta[] =>
+  keys.map((key, index) => ({ index, key, title: key.toUpperCase(), description: '', linger_duration_ms: 1000, transition_duration_ms: null }));
+
+function setup(keys = ['overview', 'site', 'ligand']) {
+  const registry = new WidgetRegistry();
+  const story = new MemoryStory('m1', metas(keys));
+  registry.register(story);
+  return { registry, story, dispatcher: new Dispatcher(registry) };
+}
+
+async function failure(p: Promise<unknown>): Promise<MolspaceError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(MolspaceError);
+    return e as MolspaceError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('story_control', () => {
+  it('steps next, previous and goto by index, key and snapshotId, advancing the revision', async () => {
+    const { dispatcher, story } = setup();
+    let r = await dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' });
+    expect(r.structuredContent).toMatchObject({ changed: true, previousRevision: 0, story: { index: 1, key: 'site', revision: 1 } });
+    r = await dispatcher.execute('story_control', { action: 'goto', key: 'ligand' }, { source: 'kernel' });
+    expect(story.index).toBe(2);
+    r = await dispatcher.execute('story_control', { action: 'goto', index: 0 }, { source: 'ui' });
+    expect(story.index).toBe(0);
+    r = await dispatcher.execute('story_control', { action: 'goto', snapshotId: 'site' }, { source: 'agent' });
+    expect(r.structuredContent).toMatchObject({ story: { index: 1, revision: 4 } });
+    await dispatcher.execute('story_control', { action: 'previous' }, { source: 'agent' });
+    expect(story.log.map(c => c.source)).toEqual(['agent', 'kernel', 'ui', 'agent', 'agent']);
+    expect(dispatcher.lastAction).toMatchObject({ tool: 'story_control', target: 'm1', ok: true, revision: 5 });
+  });
+
+  it('leaves the Story as it is at either end and says so, without a new revision', async () => {
+    const { dispatcher, story } = setup();
+    const r = await dispatcher.execute('story_control', { action: 'previous' }, { source: 'agent' });
+    expect(r.structuredContent).toMatchObject({ changed: false, story: { revision: 0, index: 0 } });
+    expect(r.text).toMatch(/already at the first step/);
+    story.index = 2;
+    const r2 = await dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' });
+    expect(r2.structuredContent).toMatchObject({ changed: false });
+  });
+
+  it('plays from the start at the last step, and pauses', async () => {
+    const { dispatcher, story } = setup();
+    story.index = 2;
+    await dispatcher.execute('story_control', { action: 'play' }, { source: 'agent' });
+    expect(story.state()).toMatchObject({ playing: true, index: 0 });
+    await dispatcher.execute('story_control', { action: 'pause' }, { source: 'agent' });
+    expect(story.playing).toBe(false);
+  });
+
+  it('refuses a stale expectedRevision with both revisions and what changed', async () => {
+    const { dispatcher } = setup();
+    await dispatcher.execute('story_control', { action: 'next' }, { source: 'kernel' });
+    const e = await failure(dispatcher.execute('story_control', { action: 'next', expectedRevision: 0 }, { source: 'agent' }));
+    expect(e.code).toBe('REVISION_CONFLICT');
+    expect(e.where).toBe('/expectedRevision');
+    expect(e.details).toMatchObject({ expectedRevision: 0, currentRevision: 1, changes: [{ revision: 1, source: 'kernel' }] });
+    expect(e.fix).toMatch(/expectedRevision 1/);
+  });
+
+  it('applies a retried actionId once and replays its result', async () => {
+    const { dispatcher, story } = setup();
+    const a = await dispatcher.execute('story_control', { action: 'next', actionId: 'x1' }, { source: 'agent' });
+    const b = await dispatcher.execute('story_control', { action: 'next', actionId: 'x1' }, { source: 'agent' });
+    expect(story.applied).toHaveLength(1);
+    expect(b.structuredContent).toMatchObject({ ...a.structuredContent, replayed: true });
+  });
+
+  it('forgets a failed actionId so the retry can apply', async () => {
+    const { dispatcher, story } = setup();
+    story.failNext = new MolspaceError('NOT_FOUND', 'could not load x', '/snapshots/1', 'check url');
+    const e = await failure(dispatcher.execute('story_control', { action: 'next', actionId: 'y' }, { source: 'agent' }));
+    expect(e.code).toBe('NOT_FOUND');
+    await dispatcher.execute('story_control', { action: 'next', actionId: 'y' }, { source: 'agent' });
+    expect(story.applied).toHaveLength(2);
+  });
+
+  it('serialises concurrent calls on one target: both apply in order, each with its own revision', async () => {
+    const { dispatcher, story } = setup(['a', 'b', 'c', 'd']);
+    story.renderDelayMs = 20;
+    const [x, y] = await Promise.all([
+      dispatcher.execute('story_control', { action: 'next', expectedRevision: 0 }, { source: 'kernel' }),
+      dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' })
+    ]);
+    expect(x.structuredContent).toMatchObject({ story: { revision: 1, index: 1 } });
+    expect(y.structuredContent).toMatchObject({ story: { revision: 2, index: 2 } });
+    // The same race with a revision guard on the second call is refused, not lost.
+    const [, z] = await Promise.allSettled([
+      dispatcher.execute('story_control', { action: 'next', expectedRevision: 2 }, { source: 'kernel' }),
+      dispatcher.execute('story_control', { action: 'previous', expectedRevision: 2 }, { source: 'agent' })
+    ]);
+    expect(z.status).toBe('rejected');
+    expect((z as PromiseRejectedResult).reason.code).toBe('REVISION_CONFLICT');
+    expect(story.index).toBe(3);
+  });
+
+  it('locates bad goto arguments', async () => {
+    const { dispatcher } = setup();
+    let e = await failure(dispatcher.execute('story_control', { action: 'goto', index: 9 }, { source: 'agent' }));
+    expect([e.code, e.where]).toEqual(['INVALID_INPUT', '/index']);
+    expect(e.fix).toMatch(/0 to 2/);
+    e = await failure(dispatcher.execute('story_control', { action: 'goto', key: 'nope' }, { source: 'agent' }));
+    expect([e.code, e.where]).toEqual(['NOT_FOUND', '/key']);
+    expect(e.details.keys).toEqual(['overview', 'site', 'ligand']);
+    e = await failure(dispatcher.execute('story_control', { action: 'goto', snapshotId: 'nope' }, { source: 'agent' }));
+    expect(e.where).toBe('/snapshotId');
+    e = await failure(dispatcher.execute('story_control', { action: 'goto' }, { source: 'agent' }));
+    expect([e.code, e.where]).toEqual(['INVALID_INPUT', '/index']);
+  });
+
+  it('reports an unknown or removed target', async () => {
+    const { dispatcher, registry, story } = setup();
+    let e = await failure(dispatcher.execute('story_control', { action: 'next', target: 'zz' }, { source: 'agent' }));
+    expect([e.code, e.where]).toEqual(['NOT_FOUND', '/target']);
+    expect(e.details.known).toEqual(['m1']);
+    registry.unregister(story.targetId);
+    e = await failure(dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' }));
+    expect(e.code).toBe('NOT_FOUND');
+    expect(e.fix).toMatch(/molspace.Story/);
+  });
+
+  it('refuses unknown tools and tools the gateway answers', async () => {
+    const { dispatcher } = setup();
+    for (const tool of ['status', 'launch_rockets']) {
+      const e = await failure(dispatcher.execute(tool, {}, { source: 'agent' }));
+      expect(e.code).toBe('NOT_FOUND');
+    }
+  });
+});
+
+describe('observe and story_observe', () => {
+  it('lists widgets with bounded pages and cursors', async () => {
+    const registry = new WidgetRegistry();
+    for (let i = 0; i < 5; i++) registry.register(new MemoryStory(`w${i}`, metas(['a', 'b'])));
+    const dispatcher = new Dispatcher(registry);
+    const ctx = { pageId: 'p1', pages: [{ pageId: 'p1', focused: true, connectedAt: 'x', lastFocusAt: 'y', widgets: 5 }] };
+    const a = await dispatcher.execute('observe', { limit: 2 }, { source: 'agent', context: ctx });
+    expect(a.structuredContent).toMatchObject({ pageId: 'p1', total: 5, nextCursor: '2', pages: ctx.pages });
+    expect((a.structuredContent.widgets as { id: string }[]).map(w => w.id)).toEqual(['w0', 'w1']);
+    const b = await dispatcher.execute('observe', { limit: 10, cursor: '2' }, { source: 'agent', context: ctx });
+    expect(b.structuredContent).toMatchObject({ nextCursor: null });
+    expect((b.structuredContent.widgets as unknown[]).length).toBe(3);
+    const e = await failure(dispatcher.execute('observe', { cursor: 'banana' }, { source: 'agent' }));
+    expect([e.code, e.where]).toEqual(['INVALID_INPUT', '/cursor']);
+  });
+
+  it('returns the current snapshot and a bounded snapshot page', async () => {
+    const { dispatcher } = setup(['a', 'b', 'c', 'd', 'e']);
+    const r = await dispatcher.execute('story_observe', { offset: 1, limit: 2 }, { source: 'agent' });
+    expect(r.structuredContent).toMatchObject({ current: { key: 'a' }, nextOffset: 3, story: { count: 5 } });
+    expect((r.structuredContent.snapshots as SnapshotMeta[]).map(s => s.key)).toEqual(['b', 'c']);
+  });
+});

@@ -114,6 +114,7 @@ class Story(widgets.DOMWidget):
         super().__init__(_mvsj=normalized.mvsj, _mvsx=normalized.mvsx, **kwargs)
         self.on_msg(self._handle_page_message)
         self.observe(self._notify_change, names=["revision"])
+        self._constructed = True
 
     # ------------------------------------------------------------------ read-only page state
     def set_state(self, sync_data: dict[str, Any]) -> None:  # called for messages from the page
@@ -131,7 +132,7 @@ class Story(widgets.DOMWidget):
     @traitlets.validate(*_PAGE_OWNED)
     def _page_owned(self, proposal: dict[str, Any]) -> Any:
         name = proposal["trait"].name
-        if getattr(self, "_from_page", True) is False and getattr(self, "_model_id", None) is not None:
+        if getattr(self, "_constructed", False) and not getattr(self, "_from_page", True):
             raise traitlets.TraitError(
                 f"Story.{name} is set by the page and is read-only here; "
                 "use story.goto(index_or_key), next(), previous(), play() or pause()."

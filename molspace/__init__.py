@@ -6,6 +6,7 @@
 
 from ._version import __version__
 from .errors import MolspaceError, StoryControlError, StorySourceError
+from .gateway._entry import _jupyter_server_extension_points, _load_jupyter_server_extension
 from .story import Story, StoryChange
 
 __all__ = ["Story", "StoryChange", "MolspaceError", "StorySourceError", "StoryControlError", "__version__"]

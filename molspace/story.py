@@ -110,6 +110,7 @@ class Story(widgets.DOMWidget):
         self._from_page = False
         self._change_callbacks: list[Callable[[StoryChange], None]] = []
         self.last_result: dict[str, Any] | None = None
+        self.last_request_id: str | None = None
         self.source_format = normalized.format
         super().__init__(_mvsj=normalized.mvsj, _mvsx=normalized.mvsx, **kwargs)
         self.on_msg(self._handle_page_message)
@@ -140,23 +141,23 @@ class Story(widgets.DOMWidget):
         return proposal["value"]
 
     # ------------------------------------------------------------------ control
-    def next(self) -> str:
-        """Step to the next snapshot. Returns the request id."""
-        return self._control("next")
+    def next(self) -> None:
+        """Step to the next snapshot (stays at the last one)."""
+        self._control("next")
 
-    def previous(self) -> str:
-        """Step to the previous snapshot. Returns the request id."""
-        return self._control("previous")
+    def previous(self) -> None:
+        """Step to the previous snapshot (stays at the first one)."""
+        self._control("previous")
 
-    def play(self) -> str:
+    def play(self) -> None:
         """Play the Story from the current step (from the start when at the last one)."""
-        return self._control("play")
+        self._control("play")
 
-    def pause(self) -> str:
+    def pause(self) -> None:
         """Pause playback."""
-        return self._control("pause")
+        self._control("pause")
 
-    def goto(self, index_or_key: int | str, *, expected_revision: int | None = None) -> str:
+    def goto(self, index_or_key: int | str, *, expected_revision: int | None = None) -> None:
         """Show one snapshot.
 
         Parameters
@@ -166,10 +167,8 @@ class Story(widgets.DOMWidget):
         expected_revision : int, optional
             Refuse (REVISION_CONFLICT, reported in ``last_result``) if the Story moved since.
 
-        Returns
-        -------
-        str
-            The request id; the page's answer lands in :attr:`last_result`.
+        The page's answer (``{requestId, ok, result | error}``) lands in
+        :attr:`last_result`; :attr:`last_request_id` names the request.
 
         Raises
         ------
@@ -197,7 +196,8 @@ class Story(widgets.DOMWidget):
                     f"Use an index from 0 to {max(n - 1, 0)}.",
                     {"index": index_or_key, "count": n},
                 )
-            return self._control("goto", index=index_or_key, **extra)
+            self._control("goto", index=index_or_key, **extra)
+            return
         keys = [s.get("key") for s in self.snapshots]
         if keys and index_or_key not in keys:
             raise StoryControlError(
@@ -207,7 +207,7 @@ class Story(widgets.DOMWidget):
                 f"Use one of: {', '.join(map(repr, keys[:20]))}{' ...' if len(keys) > 20 else ''}.",
                 {"key": index_or_key, "keys": keys[:50]},
             )
-        return self._control("goto", key=index_or_key, **extra)
+        self._control("goto", key=index_or_key, **extra)
 
     def on_change(self, callback: Callable[[StoryChange], None], remove: bool = False) -> None:
         """Call ``callback(StoryChange)`` after every change of position or playback.
@@ -220,10 +220,10 @@ class Story(widgets.DOMWidget):
         else:
             self._change_callbacks.append(callback)
 
-    def _control(self, action: str, **args: Any) -> str:
+    def _control(self, action: str, **args: Any) -> None:
         request_id = uuid.uuid4().hex
+        self.last_request_id = request_id
         self.send({"type": "control", "requestId": request_id, "action": action, **args})
-        return request_id
 
     def _handle_page_message(self, _widget: Any, content: dict[str, Any], _buffers: list[Any]) -> None:
         if isinstance(content, dict) and content.get("type") == "result":

@@ -141,6 +141,7 @@ class TestWidget:
             ("control", "goto", None, "intro", 2),
         ]
         assert len({m["requestId"] for m in messages}) == len(messages)
+        assert kinase_story.last_request_id == messages[-1]["requestId"]
 
     def test_goto_refuses_what_cannot_apply(self, kinase_story, monkeypatch):
         messages = sent(kinase_story, monkeypatch)

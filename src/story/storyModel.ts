@@ -54,12 +54,17 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
     layout: { deserialize: unpack_models }
   };
 
-  readonly kind = 'story' as const;
-  private _parsed: Promise<ParsedStory> | null = null;
-  private _changeLog: ChangeEntry[] = [];
-  private _waiters: RenderWaiter[] = [];
-  private _renderedIndex = new Map<unknown, number>();
-  private _playTimer: ReturnType<typeof setTimeout> | null = null;
+  // Backbone calls initialize() from the base constructor, before class field
+  // initialisers would run: fields are declared here and set in initialize().
+  declare private _parsed: Promise<ParsedStory> | null;
+  declare private _changeLog: ChangeEntry[];
+  declare private _waiters: RenderWaiter[];
+  declare private _renderedIndex: Map<unknown, number>;
+  declare private _playTimer: ReturnType<typeof setTimeout> | null;
+
+  get kind(): 'story' {
+    return 'story';
+  }
 
   defaults(): any {
     return {
@@ -86,6 +91,11 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
 
   initialize(attributes: any, options: any): void {
     super.initialize(attributes, options);
+    this._parsed = null;
+    this._changeLog = [];
+    this._waiters = [];
+    this._renderedIndex = new Map();
+    this._playTimer = null;
     registry.register(this);
     this.on('msg:custom', (msg: unknown) => void this._onKernelMessage(msg));
     this.on('change:_mvsj change:_mvsx', () => {

@@ -1,0 +1,258 @@
+"""Tornado handlers: the MCP endpoint and the page bridge websocket.
+
+``{base_url}molspace/mcp``
+    Streamable HTTP MCP endpoint. Jupyter authenticates the request first
+    (``Authorization: token <t>``, or cookie + XSRF for browser requests);
+    missing or wrong credentials → 403. The gateway then checks ``Origin``
+    (:mod:`molspace.gateway.origin`) and hands the request to the SDK's
+    ``StreamableHTTPSessionManager`` through :mod:`molspace.gateway.asgi_adapter`.
+
+``{base_url}molspace/bridge``
+    Websocket the JupyterLab page connects out to (token query parameter or
+    cookie, like Jupyter's kernel websockets); unauthenticated → 403. JSON text
+    frames as in ``src/contract/bridge.ts``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from jupyter_core.utils import ensure_async
+from jupyter_server.auth.decorator import allow_unauthenticated, ws_authenticated
+from jupyter_server.base.handlers import APIHandler, JupyterHandler
+from jupyter_server.base.websocket import WebSocketMixin
+from tornado import web
+from tornado.websocket import WebSocketHandler
+
+from .asgi_adapter import ASGIHandlerMixin
+from .pages import Page
+
+if TYPE_CHECKING:
+    from .app import MolspaceGateway
+
+#: Authorization resource name used with Jupyter's ``Authorizer``.
+AUTH_RESOURCE = "molspace"
+
+#: Request headers of the Streamable HTTP transport a browser client must be allowed to send.
+MCP_REQUEST_HEADERS = "mcp-session-id, mcp-protocol-version, last-event-id"
+#: Response headers a browser client must be able to read.
+MCP_EXPOSED_HEADERS = "mcp-session-id, mcp-protocol-version"
+
+#: Maximum bridge frame accepted from a page (bytes of JSON text).
+MAX_FRAME_BYTES = 16 * 1024 * 1024
+
+
+class McpHandler(ASGIHandlerMixin, APIHandler):
+    """``GET|POST|DELETE {base_url}molspace/mcp`` — the MCP Streamable HTTP endpoint."""
+
+    auth_resource = AUTH_RESOURCE
+
+    def initialize(self, gateway: MolspaceGateway) -> None:
+        """Tornado hook: receive the gateway (handler kwargs)."""
+        self.gateway = gateway
+
+    def check_origin(self, origin_to_satisfy_tornado: str = "") -> bool:
+        """Defer to :class:`~molspace.gateway.origin.OriginPolicy` (checked in :meth:`prepare`)."""
+        return True
+
+    async def prepare(self) -> None:  # type: ignore[override]
+        """Authenticate (Jupyter), then refuse disallowed browser origins with 403 + JSON."""
+        await super().prepare()
+        if self._finished:
+            return
+        origin = self.request.headers.get("Origin")
+        host = self.request.headers.get("Host")
+        policy = self.gateway.origin_policy
+        if not policy.allows(origin, host):
+            self.log.warning(
+                "molspace: refusing MCP request from origin %s (Host: %s)", origin, host
+            )
+            self.set_status(403)
+            self.set_header("Content-Type", "application/json")
+            self.finish(json.dumps(policy.refusal(origin or "", self.request.path)))
+
+    def set_cors_headers(self) -> None:
+        """Jupyter's CORS headers, plus the MCP session headers exposed to browser clients."""
+        super().set_cors_headers()
+        self.set_header("Access-Control-Expose-Headers", MCP_EXPOSED_HEADERS)
+
+    @allow_unauthenticated
+    def options(self, *args: Any, **kwargs: Any) -> None:
+        """CORS preflight: Jupyter's answer, also allowing the MCP request headers."""
+        super().options(*args, **kwargs)
+        allowed = self._headers.get("Access-Control-Allow-Headers", "")
+        self.set_header("Access-Control-Allow-Headers", f"{allowed}, {MCP_REQUEST_HEADERS}".strip(", "))
+        self.set_header("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+
+    async def _serve(self) -> None:
+        user = self.current_user
+        authorized = await ensure_async(
+            self.authorizer.is_authorized(self, user, "execute", AUTH_RESOURCE)
+        )
+        if not authorized:
+            raise web.HTTPError(403, "not authorized to use the molspace MCP endpoint")
+        manager = await self.gateway.ensure_started()
+        # No per-session principal binding: with Jupyter's default token auth every
+        # cookie-less request gets a fresh anonymous username, so binding sessions to
+        # it would break MCP clients that keep no cookies. Every request is already
+        # authenticated by Jupyter, and session ids are unguessable.
+        await self.run_asgi(manager.handle_request)
+
+    @web.authenticated
+    async def get(self) -> None:
+        """Open the standalone SSE stream of an MCP session."""
+        await self._serve()
+
+    @web.authenticated
+    async def post(self) -> None:
+        """Send one JSON-RPC message (answered as JSON or an SSE stream)."""
+        await self._serve()
+
+    @web.authenticated
+    async def delete(self) -> None:
+        """End an MCP session."""
+        await self._serve()
+
+
+class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: ignore[misc]
+    """``{base_url}molspace/bridge`` — one JupyterLab page's connection."""
+
+    auth_resource = AUTH_RESOURCE
+
+    def initialize(self, gateway: MolspaceGateway) -> None:
+        """Tornado hook: receive the gateway (handler kwargs)."""
+        self.gateway = gateway
+        self.page: Page | None = None
+
+    def set_default_headers(self) -> None:
+        """No page headers (CSP etc.) on a websocket upgrade."""
+
+    def get_compression_options(self) -> dict[str, Any] | None:
+        """Use Jupyter's websocket compression setting."""
+        return self.settings.get("websocket_compression_options", None)
+
+    @ws_authenticated
+    async def get(self, *args: Any, **kwargs: Any) -> None:
+        """Authorize, then upgrade to a websocket."""
+        authorized = await ensure_async(
+            self.authorizer.is_authorized(self, self.current_user, "execute", AUTH_RESOURCE)
+        )
+        if not authorized:
+            raise web.HTTPError(403)
+        res = super().get(*args, **kwargs)
+        if res is not None:
+            await res
+
+    # -- PageConnection protocol ---------------------------------------------
+    def send_json(self, message: dict[str, Any]) -> None:
+        """Send one JSON text frame.
+
+        Raises
+        ------
+        tornado.websocket.WebSocketClosedError
+            If the socket is closed.
+        """
+        fut = self.write_message(json.dumps(message))
+        fut.add_done_callback(lambda f: f.cancelled() or f.exception())
+
+    def close_connection(self, code: int, reason: str) -> None:
+        """Close because a newer connection with the same pageId replaced this one."""
+        self.page = None
+        self.close(code, reason)
+
+    # -- websocket events ----------------------------------------------------
+    def on_message(self, message: str | bytes) -> None:
+        """Handle one frame; malformed frames are logged and ignored."""
+        try:
+            self._handle(message)
+        except Exception:  # noqa: BLE001 - a page must never crash the gateway
+            self.log.exception("molspace bridge: failed to handle a page frame; ignored")
+
+    def _ignore(self, why: str, frame: Any) -> None:
+        text = frame if isinstance(frame, str) else repr(frame)
+        self.log.warning("molspace bridge: ignored frame (%s): %.200s", why, text)
+
+    def _handle(self, raw: str | bytes) -> None:
+        if isinstance(raw, bytes):
+            return self._ignore("binary frames are not part of the bridge protocol", raw[:64])
+        if len(raw) > MAX_FRAME_BYTES:
+            return self._ignore(f"frame larger than {MAX_FRAME_BYTES} bytes", raw[:64])
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            return self._ignore("not JSON", raw)
+        if not isinstance(msg, dict):
+            return self._ignore("not a JSON object", raw)
+        kind = msg.get("type")
+        registry = self.gateway.registry
+        if kind == "hello":
+            problem = _hello_problem(msg, self.gateway.manifest.bridge_protocol)
+            if problem:
+                if msg.get("protocol") != self.gateway.manifest.bridge_protocol:
+                    self.log.warning("molspace bridge: %s; closing", problem)
+                    self.close(4001, problem[:120])
+                    return None
+                return self._ignore(problem, raw)
+            if self.page is not None and self.page.page_id != msg["pageId"]:
+                registry.unregister(self.page)
+            self.page = registry.register(
+                msg["pageId"],
+                self,
+                version=msg["version"],
+                focused=msg["focused"],
+                widgets=msg["widgets"],
+            )
+            self.log.info("molspace bridge: page %s connected (molspace %s)", msg["pageId"], msg["version"])
+            self.send_json({"type": "welcome", "pageId": msg["pageId"]})
+            return None
+        if self.page is None:
+            return self._ignore(f"{kind!r} frame before hello", raw)
+        if kind == "focus":
+            if not isinstance(msg.get("focused"), bool):
+                return self._ignore("focus.focused must be a boolean", raw)
+            registry.set_focus(self.page, msg["focused"])
+        elif kind == "summary":
+            if not _is_count(msg.get("widgets")):
+                return self._ignore("summary.widgets must be an integer >= 0", raw)
+            registry.set_widgets(self.page, msg["widgets"])
+        elif kind == "result":
+            if not isinstance(msg.get("callId"), str) or not isinstance(msg.get("ok"), bool):
+                return self._ignore("result needs a string callId and a boolean ok", raw)
+            if not registry.resolve(self.page, msg):
+                self._ignore("result for an unknown or finished callId", msg["callId"])
+        else:
+            return self._ignore(f"unknown frame type {kind!r}", raw)
+        return None
+
+    def on_close(self) -> None:
+        """The page went away: fail its pending calls at once."""
+        if self.ping_callback is not None:
+            self.ping_callback.stop()
+        if self.page is not None:
+            self.log.info("molspace bridge: page %s disconnected", self.page.page_id)
+            self.gateway.registry.unregister(self.page)
+            self.page = None
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _hello_problem(msg: dict[str, Any], protocol: int) -> str | None:
+    """Why a ``hello`` frame is invalid, or ``None``."""
+    if msg.get("protocol") != protocol:
+        return f"unsupported bridge protocol {msg.get('protocol')!r} (server speaks {protocol})"
+    page_id = msg.get("pageId")
+    if not isinstance(page_id, str) or not 1 <= len(page_id) <= 128:
+        return "hello.pageId must be a string of 1-128 characters"
+    if not isinstance(msg.get("version"), str):
+        return "hello.version must be a string"
+    if not isinstance(msg.get("focused"), bool):
+        return "hello.focused must be a boolean"
+    if not _is_count(msg.get("widgets")):
+        return "hello.widgets must be an integer >= 0"
+    return None
+
+
+__all__ = ["BridgeHandler", "McpHandler"]

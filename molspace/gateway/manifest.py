@@ -1,0 +1,197 @@
+"""The tool manifest generated from the TypeScript contract, and argument checks.
+
+The gateway lists tools only from ``molspace/contract/manifest.json`` (written by
+``scripts/emit-manifest.ts``) and validates arguments against each tool's JSON
+Schema (draft 2020-12) before relaying, so a bad call fails with a located
+``INVALID_INPUT`` without a round trip to the page.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from .errors import ToolError
+
+#: Default manifest location inside the installed package.
+DEFAULT_MANIFEST_PATH = Path(__file__).resolve().parent.parent / "contract" / "manifest.json"
+
+
+def json_pointer(path: list[Any] | tuple[Any, ...]) -> str:
+    """Encode a path of keys/indices as an RFC 6901 JSON pointer.
+
+    Parameters
+    ----------
+    path : sequence of str or int
+        Keys and array indices from the document root, e.g. ``["actions", 0, "kind"]``.
+
+    Returns
+    -------
+    str
+        ``""`` for the root, else ``"/actions/0/kind"`` (``~`` → ``~0``, ``/`` → ``~1``).
+    """
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def _error_pointer(error: ValidationError) -> str:
+    """Point at the offending field of one jsonschema error, not just its parent."""
+    path = list(error.absolute_path)
+    instance = error.instance
+    if error.validator == "required" and isinstance(instance, dict):
+        missing = [name for name in error.validator_value if name not in instance]
+        if missing:
+            return json_pointer([*path, missing[0]])
+    if error.validator == "additionalProperties" and isinstance(instance, dict):
+        known = set((error.schema or {}).get("properties", {}))
+        extra = sorted(k for k in instance if k not in known)
+        if extra:
+            return json_pointer([*path, extra[0]])
+    return json_pointer(path)
+
+
+@dataclass
+class ToolSpec:
+    """One tool of the manifest.
+
+    Attributes
+    ----------
+    name : str
+        MCP tool name (stable).
+    description : str
+        Human/agent readable description.
+    runs : str
+        ``"page"`` (relayed to a JupyterLab page) or ``"gateway"`` (answered here).
+    input_schema, output_schema : dict
+        JSON Schema 2020-12 objects.
+    annotations : dict
+        MCP tool annotations (``title``, ``readOnlyHint``, ...).
+    """
+
+    name: str
+    description: str
+    runs: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    annotations: dict[str, Any]
+    _validator: Draft202012Validator = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        Draft202012Validator.check_schema(self.input_schema)
+        self._validator = Draft202012Validator(self.input_schema)
+
+    def check_arguments(self, arguments: dict[str, Any]) -> None:
+        """Validate call arguments against the tool's input schema.
+
+        Parameters
+        ----------
+        arguments : dict
+            The ``arguments`` of an MCP ``tools/call`` request.
+
+        Raises
+        ------
+        ToolError
+            ``INVALID_INPUT`` with ``where`` = JSON pointer of the first bad
+            field (document order) and every problem in ``details.errors``
+            (a list of ``{where, message}``).
+        """
+        errors = sorted(
+            self._validator.iter_errors(arguments),
+            key=lambda e: (_error_pointer(e), str(e.message)),
+        )
+        if not errors:
+            return
+        problems = [{"where": _error_pointer(e), "message": e.message} for e in errors]
+        first = problems[0]
+        allowed = sorted(self.input_schema.get("properties", {}))
+        raise ToolError(
+            "INVALID_INPUT",
+            f"Invalid arguments for `{self.name}` at {first['where'] or '(root)'}: {first['message']}",
+            first["where"],
+            f"Correct the field at {first['where'] or 'the argument root'} to match the `{self.name}` "
+            f"inputSchema from tools/list (allowed fields: {', '.join(allowed) or 'none'}).",
+            {"tool": self.name, "errors": problems},
+        )
+
+
+class Manifest:
+    """The parsed contract manifest.
+
+    Parameters
+    ----------
+    data : dict
+        The manifest JSON object (``versions``, ``instructions``, ``errorCodes``,
+        ``errorSchema``, ``tools``).
+
+    Raises
+    ------
+    ValueError
+        If a tool entry lacks a field or has an invalid input schema.
+    """
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.versions: dict[str, Any] = dict(data["versions"])
+        self.instructions: str = data["instructions"]
+        self.error_codes: list[str] = list(data["errorCodes"])
+        self.bridge_protocol: int = int(data.get("bridgeProtocol", 1))
+        self.tools: dict[str, ToolSpec] = {}
+        for entry in data["tools"]:
+            try:
+                spec = ToolSpec(
+                    name=entry["name"],
+                    description=entry["description"],
+                    runs=entry["runs"],
+                    input_schema=entry["inputSchema"],
+                    output_schema=entry["outputSchema"],
+                    annotations=entry.get("annotations") or {},
+                )
+            except Exception as e:  # noqa: BLE001 - re-raised with location
+                raise ValueError(f"manifest tool {entry.get('name')!r} is invalid: {e}") from e
+            self.tools[spec.name] = spec
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> Manifest:
+        """Read and parse a manifest file.
+
+        Parameters
+        ----------
+        path : str or Path, optional
+            Defaults to :data:`DEFAULT_MANIFEST_PATH`.
+
+        Returns
+        -------
+        Manifest
+
+        Raises
+        ------
+        FileNotFoundError
+            If the file is missing (run ``npx tsx scripts/emit-manifest.ts``).
+        """
+        p = Path(path) if path else DEFAULT_MANIFEST_PATH
+        with p.open(encoding="utf-8") as f:
+            return cls(json.load(f))
+
+    def get(self, name: str) -> ToolSpec:
+        """Return one tool.
+
+        Raises
+        ------
+        ToolError
+            ``NOT_FOUND`` at ``/name`` listing the known tool names.
+        """
+        spec = self.tools.get(name)
+        if spec is None:
+            known = sorted(self.tools)
+            raise ToolError(
+                "NOT_FOUND",
+                f"There is no tool named `{name}`.",
+                "/name",
+                f"Call one of the tools listed by tools/list: {', '.join(known)}.",
+                {"tool": name, "known": known},
+            )
+        return spec

@@ -1,0 +1,379 @@
+"""Registry of connected JupyterLab pages and relaying of tool calls to them.
+
+A page connects over the bridge websocket (``{base_url}molspace/bridge``), says
+``hello`` and is registered here. Each relayed tool call goes to exactly one
+page: the ``pageId`` the call names, else the most recently focused page (ties:
+the most recently connected). Every call has a deadline; a page that
+disconnects fails its pending calls at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Protocol
+
+from .errors import ToolError
+
+log = logging.getLogger(__name__)
+
+
+def _iso(ts: datetime) -> str:
+    """ISO 8601 UTC with millisecond precision and a ``Z`` suffix."""
+    return ts.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class PageConnection(Protocol):
+    """What the registry needs from a page's transport (the bridge websocket)."""
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        """Send one JSON frame to the page; may raise if the socket is closed."""
+
+    def close_connection(self, code: int, reason: str) -> None:
+        """Close the transport (used when a newer connection replaces it)."""
+
+
+@dataclass(eq=False)
+class Page:
+    """One connected page.
+
+    Attributes
+    ----------
+    page_id : str
+        Id the page chose (stable across reconnects of the same tab).
+    conn : PageConnection
+        Its transport.
+    version : str
+        molspace version the page runs.
+    has_focus : bool
+        Focus as last reported by the page.
+    widgets : int
+        molspace widgets live in the page (count, >= 0).
+    connected_at, last_focus_at : datetime
+        UTC times; ``last_focus_at`` is ``None`` until the page reports focus.
+    """
+
+    page_id: str
+    conn: PageConnection
+    version: str
+    has_focus: bool
+    widgets: int
+    connected_at: datetime
+    connect_seq: int
+    last_focus_at: datetime | None = None
+    focus_seq: int = 0
+    pending: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    pending_tools: dict[str, str] = field(default_factory=dict)
+
+    def route_key(self) -> tuple[int, int]:
+        """Ordering for default routing: most recent focus, then most recent connect."""
+        return (self.focus_seq, self.connect_seq)
+
+    def info(self, default: bool) -> dict[str, Any]:
+        """The contract's ``PageInfo``.
+
+        Parameters
+        ----------
+        default : bool
+            Whether this page is the one calls are routed to by default
+            (reported as ``focused``).
+
+        Returns
+        -------
+        dict
+            ``{pageId, focused, connectedAt, lastFocusAt, widgets}``; a page
+            never focused reports ``lastFocusAt == connectedAt``.
+        """
+        return {
+            "pageId": self.page_id,
+            "focused": default,
+            "connectedAt": _iso(self.connected_at),
+            "lastFocusAt": _iso(self.last_focus_at or self.connected_at),
+            "widgets": self.widgets,
+        }
+
+
+class PageRegistry:
+    """Connected pages, routing and call relay with deadlines.
+
+    Parameters
+    ----------
+    how_to_connect : str
+        Sentence telling an agent how to get a page connected (used in
+        ``NO_PAGE`` fixes), e.g. "Open JupyterLab at http://host:8888/lab ...".
+    call_timeout : float
+        Default deadline of a relayed call, in seconds (> 0).
+    """
+
+    def __init__(self, how_to_connect: str, call_timeout: float = 30.0) -> None:
+        self.how_to_connect = how_to_connect
+        self.call_timeout = float(call_timeout)
+        self._pages: dict[str, Page] = {}
+        self._seq = itertools.count(1)
+
+    # ------------------------------------------------------------------ pages
+    @property
+    def pages(self) -> list[Page]:
+        """Connected pages, default route first."""
+        return sorted(self._pages.values(), key=Page.route_key, reverse=True)
+
+    def default_page(self) -> Page | None:
+        """The page a call without ``pageId`` goes to, or ``None``."""
+        pages = self.pages
+        return pages[0] if pages else None
+
+    def page_infos(self) -> list[dict[str, Any]]:
+        """``PageInfo`` of every connected page, default route first."""
+        default = self.default_page()
+        return [p.info(p is default) for p in self.pages]
+
+    def total_widgets(self) -> int:
+        """Sum of widget counts over connected pages."""
+        return sum(p.widgets for p in self._pages.values())
+
+    def register(
+        self, page_id: str, conn: PageConnection, *, version: str, focused: bool, widgets: int
+    ) -> Page:
+        """Add a page after its ``hello``; replaces a connection with the same id.
+
+        The replaced connection's pending calls fail with ``NO_PAGE`` and its
+        socket is closed (code 4000).
+
+        Returns
+        -------
+        Page
+        """
+        old = self._pages.pop(page_id, None)
+        if old is not None and old.conn is not conn:
+            log.info("molspace page %s reconnected; replacing the old connection", page_id)
+            self._fail_pending(old, f"page {page_id} reconnected during the call")
+            try:
+                old.conn.close_connection(4000, "replaced by a newer connection with the same pageId")
+            except Exception:  # noqa: BLE001 - best effort
+                log.debug("closing replaced page connection failed", exc_info=True)
+        now = datetime.now(timezone.utc)
+        page = Page(
+            page_id=page_id,
+            conn=conn,
+            version=version,
+            has_focus=focused,
+            widgets=widgets,
+            connected_at=now,
+            connect_seq=next(self._seq),
+        )
+        if focused:
+            page.last_focus_at = now
+            page.focus_seq = next(self._seq)
+        self._pages[page_id] = page
+        return page
+
+    def unregister(self, page: Page) -> None:
+        """Remove a page whose connection closed; fail its pending calls at once."""
+        if self._pages.get(page.page_id) is page:
+            del self._pages[page.page_id]
+        self._fail_pending(page, f"page {page.page_id} disconnected during the call")
+
+    def set_focus(self, page: Page, focused: bool) -> None:
+        """Record a ``focus`` frame; gaining focus makes the page the default route."""
+        page.has_focus = focused
+        if focused:
+            page.last_focus_at = datetime.now(timezone.utc)
+            page.focus_seq = next(self._seq)
+
+    def set_widgets(self, page: Page, widgets: int) -> None:
+        """Record a ``summary`` frame (widget count >= 0)."""
+        page.widgets = widgets
+
+    # ---------------------------------------------------------------- routing
+    def route(self, page_id: str | None, *, how_to_connect: str | None = None) -> Page:
+        """Choose the page for one call.
+
+        Parameters
+        ----------
+        page_id : str or None
+            Explicit ``pageId`` argument, if any.
+        how_to_connect : str, optional
+            Fix text for ``NO_PAGE`` (default :attr:`how_to_connect`).
+
+        Returns
+        -------
+        Page
+
+        Raises
+        ------
+        ToolError
+            ``NO_PAGE`` if no page is connected; ``NOT_FOUND`` at ``/pageId``
+            if the named page is not connected (listing the known ones).
+        """
+        if not self._pages:
+            raise ToolError(
+                "NO_PAGE",
+                "No JupyterLab page is connected to molspace.",
+                "/pageId" if page_id else "",
+                how_to_connect or self.how_to_connect,
+                {"pages": []},
+            )
+        if page_id is None:
+            page = self.default_page()
+            assert page is not None
+            return page
+        page = self._pages.get(page_id)
+        if page is None:
+            known = [p.page_id for p in self.pages]
+            raise ToolError(
+                "NOT_FOUND",
+                f"No connected page has pageId {page_id!r}.",
+                "/pageId",
+                f"Use one of the connected pageIds ({', '.join(known)}) or omit pageId "
+                "to use the most recently focused page.",
+                {"pageId": page_id, "known": known},
+            )
+        return page
+
+    # ------------------------------------------------------------------ calls
+    async def call(
+        self,
+        tool: str,
+        args: dict[str, Any],
+        *,
+        timeout: float | None = None,
+        how_to_connect: str | None = None,
+    ) -> dict[str, Any]:
+        """Relay one tool call to a page and wait for its answer.
+
+        Parameters
+        ----------
+        tool : str
+            Tool name (already known to be a ``runs: 'page'`` tool).
+        args : dict
+            Validated arguments; ``args.get('pageId')`` selects the page.
+        timeout : float, optional
+            Deadline in seconds; defaults to :attr:`call_timeout`.
+        how_to_connect : str, optional
+            Fix text for ``NO_PAGE`` errors (default :attr:`how_to_connect`).
+
+        Returns
+        -------
+        dict
+            ``{"structuredContent": dict, "text": str}`` from an ok result.
+
+        Raises
+        ------
+        ToolError
+            ``NO_PAGE`` / ``NOT_FOUND`` from :meth:`route`; ``TIMEOUT`` when the
+            deadline passes; ``NO_PAGE`` when the page disconnects during the
+            call; the page's own error for ``ok: false``; ``INTERNAL`` for a
+            malformed result.
+        """
+        limit = self.call_timeout if timeout is None else float(timeout)
+        page_id = args.get("pageId")
+        page = self.route(page_id if isinstance(page_id, str) else None, how_to_connect=how_to_connect)
+        call_id = uuid.uuid4().hex
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        page.pending[call_id] = fut
+        page.pending_tools[call_id] = tool
+        frame = {
+            "type": "call",
+            "callId": call_id,
+            "tool": tool,
+            "args": args,
+            "context": {"pageId": page.page_id, "pages": self.page_infos()},
+            "deadlineMs": max(1, int(limit * 1000)),
+        }
+        try:
+            try:
+                page.conn.send_json(frame)
+            except Exception as e:  # noqa: BLE001 - closed socket
+                self.unregister(page)
+                raise ToolError(
+                    "NO_PAGE",
+                    f"page {page.page_id} disconnected before the call could be sent.",
+                    page.page_id,
+                    self.how_to_connect,
+                    {"pageId": page.page_id, "tool": tool, "reason": str(e)},
+                ) from e
+            try:
+                message = await asyncio.wait_for(asyncio.shield(fut), limit)
+            except asyncio.TimeoutError:
+                raise ToolError(
+                    "TIMEOUT",
+                    f"`{tool}` got no answer from page {page.page_id} within {limit:g} s.",
+                    page.page_id,
+                    "Check that the JupyterLab tab is open and responsive, then retry; an admin "
+                    "can raise c.MolspaceGateway.call_timeout.",
+                    {"tool": tool, "pageId": page.page_id, "timeoutSeconds": limit},
+                ) from None
+        finally:
+            page.pending.pop(call_id, None)
+            page.pending_tools.pop(call_id, None)
+            if not fut.done():
+                fut.cancel()
+        return self._interpret(tool, page, message)
+
+    def resolve(self, page: Page, message: dict[str, Any]) -> bool:
+        """Deliver a ``result`` frame to its waiting call.
+
+        Returns
+        -------
+        bool
+            ``False`` if no call with that ``callId`` is pending (late or
+            unknown result, ignored by the caller).
+        """
+        fut = page.pending.get(message.get("callId"))  # type: ignore[arg-type]
+        if fut is None or fut.done():
+            return False
+        fut.set_result(message)
+        return True
+
+    def _interpret(self, tool: str, page: Page, message: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(message, ToolError):  # failed by _fail_pending
+            raise message
+        if message.get("ok") is True:
+            sc = message.get("structuredContent")
+            text = message.get("text")
+            if not isinstance(sc, dict):
+                raise ToolError(
+                    "INTERNAL",
+                    f"Page {page.page_id} answered `{tool}` without an object structuredContent.",
+                    page.page_id,
+                    "Reload the JupyterLab page so it runs the same molspace version as the server.",
+                    {"tool": tool, "pageId": page.page_id},
+                )
+            return {"structuredContent": sc, "text": text if isinstance(text, str) else ""}
+        if message.get("ok") is False:
+            raise ToolError.from_dict(message.get("error"), where_default=page.page_id)
+        raise ToolError(
+            "INTERNAL",
+            f"Page {page.page_id} answered `{tool}` with a result frame lacking a boolean `ok`.",
+            page.page_id,
+            "Reload the JupyterLab page so it runs the same molspace version as the server.",
+            {"tool": tool, "pageId": page.page_id},
+        )
+
+    def _fail_pending(self, page: Page, message: str) -> None:
+        for call_id, fut in list(page.pending.items()):
+            if fut.done():
+                continue
+            tool = page.pending_tools.get(call_id, "?")
+            fut.set_result(
+                ToolError(  # type: ignore[arg-type]
+                    "NO_PAGE",
+                    f"{message} (`{tool}`).",
+                    page.page_id,
+                    "Retry the call; if no page is connected: " + self.how_to_connect,
+                    {"pageId": page.page_id, "tool": tool},
+                )
+            )
+        page.pending.clear()
+        page.pending_tools.clear()
+
+    def close_all(self) -> None:
+        """Fail every pending call and forget every page (server shutdown)."""
+        for page in list(self._pages.values()):
+            self._fail_pending(page, f"the server shut down while page {page.page_id} ran the call")
+        self._pages.clear()
+

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Install molspace and what it needs into .venv/ and node_modules/ (idempotent).
+#   bash scripts/install.sh          # the package, built and installed as a prebuilt extension
+#   bash scripts/install.sh --test   # plus test dependencies and Debian's chromium
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+with_tests=0
+[ "${1:-}" = "--test" ] && with_tests=1
+
+step() { printf '\n== %s\n' "$*"; }
+
+need() {
+  command -v "$1" >/dev/null 2>&1 || { echo "molspace install: '$1' is missing. $2" >&2; exit 1; }
+}
+need python3 "Install Python 3.10 or newer."
+need node "Install Node.js 20 or newer (Debian: apt-get install nodejs npm)."
+need npm "Install npm (Debian: apt-get install npm)."
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if [ "$with_tests" = 1 ] && [ ! -x /usr/bin/chromium ]; then
+  step "Debian's chromium (UI tests)"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+fi
+
+step "Python environment (.venv)"
+[ -x .venv/bin/python ] || python3 -m venv .venv
+. .venv/bin/activate
+python -m pip install -q --upgrade pip
+
+step "npm packages"
+npm ci --no-audit --no-fund
+
+step "molspace (build the extension, install the package)"
+if [ "$with_tests" = 1 ]; then
+  python -m pip install -q ".[test]"
+else
+  python -m pip install -q ".[molviewspec]"
+fi
+
+step "check: JupyterLab and Jupyter Server see molspace"
+jupyter labextension list 2>&1 | grep -E "molspace .*enabled.*OK" \
+  || { echo "molspace install: the lab extension is not enabled and OK (see 'jupyter labextension list')" >&2; exit 1; }
+jupyter server extension list 2>&1 | grep -A3 -E "^\s+molspace" | grep -q "OK" \
+  || { echo "molspace install: the server extension did not validate (see 'jupyter server extension list')" >&2; exit 1; }
+
+if [ "$with_tests" = 1 ]; then
+  step "UI test packages (Playwright uses Debian's chromium; no browser download)"
+  (cd ui-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+fi

@@ -1,0 +1,612 @@
+/**
+ * Parse and validate a Story (DESIGN.md §4).
+ *
+ * A Story is standard multi-state MolViewSpec (MVS). Input is MVSJ text or an
+ * MVSX archive (a zip holding `index.mvsj` plus the files it references).
+ * Validation runs the bundled Mol* MVS schema
+ * (`MVSData.validationIssues(data, {noExtra: true})`) and adds what Mol* does
+ * not check: snapshot metadata (keys, durations, text), bounded counts and
+ * sizes, and resources (`url` / `uri` params, the parameters Mol* itself
+ * resolves in `resolveUris`). Every issue found is reported in one
+ * `VALIDATION_FAILED` error.
+ */
+import { MVSData } from 'molstar/lib/extensions/mvs/mvs-data';
+import type { MVSData_States, Snapshot } from 'molstar/lib/extensions/mvs/mvs-data';
+import { treeValidationIssues } from 'molstar/lib/extensions/mvs/tree/generic/tree-validation';
+import { MVSTreeSchema } from 'molstar/lib/extensions/mvs/tree/mvs/mvs-tree';
+import { Unzip } from 'molstar/lib/mol-util/zip/zip';
+
+import { MolspaceError } from '../contract/errors';
+import { STORY_LIMITS, SnapshotMeta } from '../contract/story';
+
+/** Story input: exactly one of MVSJ text or MVSX archive bytes. */
+export interface StorySourceInput {
+  /** MolViewSpec JSON text (single- or multi-state). */
+  mvsj?: string;
+  /** MVSX archive bytes (zip with `index.mvsj` and assets). */
+  mvsx?: Uint8Array;
+}
+
+/** A parsed, validated Story. */
+export interface ParsedStory {
+  format: 'mvsj' | 'mvsx';
+  /**
+   * Multi-state MVS data. Single-state input is converted with
+   * `MVSData.stateToStates`; missing snapshot keys are filled as
+   * `snapshot-<index>`; archive-relative URLs are normalized (`./a/b` → `a/b`).
+   */
+  data: MVSData_States;
+  /** Original archive bytes when `format === 'mvsx'`, for Mol*'s MVSX loader. */
+  mvsx?: Uint8Array;
+  /** Global metadata title, or `''`. */
+  title: string;
+  /** Bounded per-step metadata (descriptions cut to `STORY_LIMITS.descriptionChars`). */
+  snapshots: SnapshotMeta[];
+}
+
+/** One validation issue, as listed in `details.issues` of a `VALIDATION_FAILED` error. */
+export interface StoryIssue {
+  /** 0-based snapshot index, or `null` for a Story-wide issue. */
+  snapshotIndex: number | null;
+  /** Snapshot key (after filling missing keys), or `null`. */
+  key: string | null;
+  /** Node path such as `root/children/0/params/url`, or `metadata/...`. */
+  path: string;
+  message: string;
+}
+
+/** Bounds of a Story source (DESIGN.md §4). */
+export const STORY_SOURCE_LIMITS = {
+  /** Maximum number of snapshots. */
+  maxSnapshots: 1000,
+  /** Maximum raw description length, characters. */
+  maxDescriptionChars: 50_000,
+  /** Maximum total bytes: MVSJ text (UTF-8), or MVSX archive and its unpacked files each. */
+  maxTotalBytes: 50 * 1024 * 1024
+} as const;
+
+/** Name of the main file inside an MVSX archive (Mol*'s `loadMVSX` default). */
+export const MVSX_MAIN_FILE = 'index.mvsj';
+
+/** Parameter names holding resource locations (as Mol*'s `convertMvsToMolstar` resolves them). */
+const URI_PARAMS = ['url', 'uri'] as const;
+
+/** Base used to resolve archive-relative paths, exactly as Mol*'s `loadMVSX` does (`arcp://<id>/<path>`). */
+const ARCHIVE_BASE = 'arcp://molspace-archive/';
+
+const FIX_GENERIC =
+  'Fix the listed issues in the Story (see details.issues) and load it again.';
+
+/**
+ * Parse and validate a Story.
+ *
+ * @throws MolspaceError `INVALID_INPUT` (not exactly one input), `TOO_LARGE`,
+ *   `UNSUPPORTED_FORMAT` (not JSON, not a zip, not MVS), `VALIDATION_FAILED`
+ *   (every issue in `details.issues`, see {@link StoryIssue}).
+ */
+export async function parseStory(src: StorySourceInput): Promise<ParsedStory> {
+  const hasJ = typeof src.mvsj === 'string';
+  const hasX = src.mvsx instanceof Uint8Array;
+  if (hasJ === hasX) {
+    throw new MolspaceError(
+      'INVALID_INPUT',
+      'A Story needs exactly one source: MVSJ text or MVSX bytes.',
+      '/',
+      'Pass either `mvsj` (JSON text) or `mvsx` (archive bytes), not both or neither.'
+    );
+  }
+  if (hasJ) {
+    const text = src.mvsj as string;
+    checkSize(new TextEncoder().encode(text).length, 'MVSJ text', '/mvsj');
+    const raw = parseJson(text, '/mvsj');
+    return buildStory(raw, 'mvsj', null);
+  }
+  const bytes = src.mvsx as Uint8Array;
+  checkSize(bytes.length, 'MVSX archive', '/mvsx');
+  const files = await readArchive(bytes);
+  const main = files.get(MVSX_MAIN_FILE);
+  if (!main) {
+    throw new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      `The MVSX archive has no ${MVSX_MAIN_FILE}.`,
+      '/mvsx',
+      `Put the Story JSON at the archive root as ${MVSX_MAIN_FILE} (Mol*'s MVSX layout).`,
+      { files: [...files.keys()].slice(0, 50) }
+    );
+  }
+  const raw = parseJson(new TextDecoder().decode(main), `/mvsx/${MVSX_MAIN_FILE}`);
+  const archiveUrls = new Set<string>();
+  for (const name of files.keys()) {
+    archiveUrls.add(new URL(name, ARCHIVE_BASE).href);
+  }
+  const story = buildStory(raw, 'mvsx', archiveUrls);
+  story.mvsx = bytes;
+  return story;
+}
+
+function checkSize(n: number, what: string, where: string): void {
+  if (n > STORY_SOURCE_LIMITS.maxTotalBytes) {
+    throw new MolspaceError(
+      'TOO_LARGE',
+      `The ${what} is ${n} bytes; the limit is ${STORY_SOURCE_LIMITS.maxTotalBytes} bytes (50 MiB).`,
+      where,
+      'Reference large structures by https URL instead of embedding them, or split the Story.',
+      { bytes: n, limit: STORY_SOURCE_LIMITS.maxTotalBytes }
+    );
+  }
+}
+
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      `The Story is not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
+      where,
+      'Pass MolViewSpec JSON (MVSJ), e.g. the output of `molviewspec` `States.dumps()`, or an .mvsx archive.'
+    );
+  }
+}
+
+/** True when the last 64 KiB + 22 bytes hold a zip end-of-central-directory record. */
+function hasZipEnd(bytes: Uint8Array): boolean {
+  const min = Math.max(0, bytes.length - 65557);
+  for (let i = bytes.length - 22; i >= min; i--) {
+    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 0x05 && bytes[i + 3] === 0x06) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Read an MVSX archive with Mol*'s zip reader; names are archive paths. */
+async function readArchive(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+  const notZip = (reason: string) =>
+    new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      `The MVSX bytes are not a readable zip archive: ${reason}`,
+      '/mvsx',
+      'Pass an .mvsx file (a zip of index.mvsj and its assets), or pass MVSJ text instead.'
+    );
+  // Mol*'s reader scans backwards for the end record without a bound: check it exists first.
+  if (bytes.length < 22 || bytes[0] !== 0x50 || bytes[1] !== 0x4b || !hasZipEnd(bytes)) {
+    throw notZip('no zip signature');
+  }
+  // Copy so the buffer holds exactly these bytes (a view may sit inside a larger buffer).
+  const buffer = bytes.slice().buffer;
+  let sizes: Record<string, unknown>;
+  try {
+    sizes = await Unzip(buffer, true).run();
+  } catch (err) {
+    throw notZip(err instanceof Error ? err.message : String(err));
+  }
+  let total = 0;
+  for (const info of Object.values(sizes)) {
+    const size = (info as { size?: unknown }).size;
+    total += typeof size === 'number' ? size : 0;
+  }
+  checkSize(total, 'unpacked MVSX content', '/mvsx');
+  let entries: Record<string, unknown>;
+  try {
+    entries = await Unzip(bytes.slice().buffer, false).run();
+  } catch (err) {
+    throw notZip(err instanceof Error ? err.message : String(err));
+  }
+  const files = new Map<string, Uint8Array>();
+  for (const [name, data] of Object.entries(entries)) {
+    if (data instanceof Uint8Array && !name.endsWith('/')) {
+      files.set(name, data);
+    }
+  }
+  return files;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function looksLikeMvs(raw: unknown): raw is Record<string, unknown> {
+  return isObject(raw) && isObject(raw.metadata) && ('root' in raw || 'snapshots' in raw);
+}
+
+/** Validate and normalize raw MVS JSON into a {@link ParsedStory}. */
+function buildStory(
+  raw: unknown,
+  format: 'mvsj' | 'mvsx',
+  archiveUrls: Set<string> | null
+): ParsedStory {
+  if (!looksLikeMvs(raw)) {
+    throw new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      'The JSON is not MolViewSpec: expected an object with "metadata" and "root" (one state) or "snapshots" (a Story).',
+      '/',
+      'Build the Story with the `molviewspec` Python package (`create_builder()`, `States`) or follow the MVS format.'
+    );
+  }
+  const issues: StoryIssue[] = [];
+  const global = (path: string, message: string) =>
+    issues.push({ snapshotIndex: null, key: null, path, message });
+
+  const metadata = raw.metadata as Record<string, unknown>;
+  if (typeof metadata.version !== 'string') {
+    global('metadata/version', `metadata.version must be a string, not ${typeof metadata.version}`);
+  }
+  if (metadata.title !== undefined && typeof metadata.title !== 'string') {
+    global('metadata/title', 'metadata.title must be a string');
+  }
+
+  let data: MVSData_States;
+  if (raw.kind === 'multiple') {
+    data = raw as unknown as MVSData_States;
+  } else if (raw.kind === undefined || raw.kind === 'single') {
+    data = MVSData.stateToStates(raw as never);
+  } else {
+    throw new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      `MVS "kind" must be "single" or "multiple", not ${JSON.stringify(raw.kind)}.`,
+      '/kind',
+      'Set "kind": "multiple" for a Story with snapshots.'
+    );
+  }
+  if (!Array.isArray(data.snapshots)) {
+    throw new MolspaceError(
+      'VALIDATION_FAILED',
+      '1 issue(s) in the Story: "snapshots" must be an array.',
+      '/snapshots',
+      'Give the Story an ordered "snapshots" list.',
+      { issues: [{ snapshotIndex: null, key: null, path: 'snapshots', message: '"snapshots" must be an array' }] }
+    );
+  }
+  const n = data.snapshots.length;
+  if (n === 0) {
+    global('snapshots', 'The Story has no snapshots.');
+  }
+  if (n > STORY_SOURCE_LIMITS.maxSnapshots) {
+    throw new MolspaceError(
+      'TOO_LARGE',
+      `The Story has ${n} snapshots; the limit is ${STORY_SOURCE_LIMITS.maxSnapshots}.`,
+      '/snapshots',
+      'Split the Story into several shorter Stories.',
+      { count: n, limit: STORY_SOURCE_LIMITS.maxSnapshots }
+    );
+  }
+
+  // First pass: keys (fill missing, then find duplicates).
+  const keys: (string | null)[] = data.snapshots.map((s, i) => {
+    if (!isObject(s) || !isObject((s as unknown as Record<string, unknown>).metadata)) {
+      return null;
+    }
+    const md = s.metadata as unknown as Record<string, unknown>;
+    if (md.key === undefined || md.key === null) {
+      md.key = `snapshot-${i}`;
+    }
+    return typeof md.key === 'string' ? md.key : null;
+  });
+  const firstIndexOfKey = new Map<string, number>();
+
+  const metas: SnapshotMeta[] = [];
+  data.snapshots.forEach((snap, i) => {
+    const key = keys[i];
+    const add = (path: string, message: string) =>
+      issues.push({ snapshotIndex: i, key, path, message });
+    if (!isObject(snap)) {
+      add('', 'A snapshot must be an object with "root" and "metadata".');
+      return;
+    }
+    const md = (snap as unknown as Record<string, unknown>).metadata;
+    if (!isObject(md)) {
+      add('metadata', 'The snapshot has no "metadata" object.');
+    } else {
+      checkMetadata(md, key, i, add, firstIndexOfKey);
+    }
+    checkTree(snap, i, format, archiveUrls, add);
+    if (isObject(md)) {
+      metas.push(toMeta(md, i, key ?? `snapshot-${i}`));
+    }
+  });
+
+  if (issues.length > 0) {
+    throw validationError(issues);
+  }
+  return {
+    format,
+    data,
+    title: typeof metadata.title === 'string' ? metadata.title : '',
+    snapshots: metas
+  };
+}
+
+function checkMetadata(
+  md: Record<string, unknown>,
+  key: string | null,
+  i: number,
+  add: (path: string, message: string) => void,
+  firstIndexOfKey: Map<string, number>
+): void {
+  if (typeof md.key !== 'string' || md.key.trim() === '') {
+    add('metadata/key', 'Snapshot key must be a non-empty string.');
+  } else if (key !== null) {
+    const first = firstIndexOfKey.get(key);
+    if (first !== undefined) {
+      add('metadata/key', `Duplicate snapshot key "${key}" (also used by snapshot ${first}).`);
+    } else {
+      firstIndexOfKey.set(key, i);
+    }
+  }
+  const linger = md.linger_duration_ms;
+  if (typeof linger !== 'number' || !Number.isFinite(linger) || linger < 0) {
+    add(
+      'metadata/linger_duration_ms',
+      `linger_duration_ms must be a finite number ≥ 0 (ms), not ${JSON.stringify(linger ?? null)}.`
+    );
+  }
+  if (md.transition_duration_ms === null) {
+    delete md.transition_duration_ms;
+  }
+  const tr = md.transition_duration_ms;
+  if (tr !== undefined && (typeof tr !== 'number' || !Number.isFinite(tr) || tr < 0)) {
+    add(
+      'metadata/transition_duration_ms',
+      `transition_duration_ms must be a finite number ≥ 0 (ms) when set, not ${JSON.stringify(tr)}.`
+    );
+  }
+  if (md.title !== undefined && typeof md.title !== 'string') {
+    add('metadata/title', 'Snapshot title must be a string.');
+  }
+  if (md.description !== undefined && typeof md.description !== 'string') {
+    add('metadata/description', 'Snapshot description must be a string.');
+  } else if (
+    typeof md.description === 'string' &&
+    md.description.length > STORY_SOURCE_LIMITS.maxDescriptionChars
+  ) {
+    add(
+      'metadata/description',
+      `Description is ${md.description.length} characters; the limit is ${STORY_SOURCE_LIMITS.maxDescriptionChars}.`
+    );
+  }
+  if (
+    md.description_format !== undefined &&
+    md.description_format !== 'markdown' &&
+    md.description_format !== 'plaintext'
+  ) {
+    add('metadata/description_format', 'description_format must be "markdown" or "plaintext".');
+  }
+}
+
+/** Bounded metadata of one snapshot (fields follow MVS snapshot `metadata`). */
+function toMeta(md: Record<string, unknown>, index: number, key: string): SnapshotMeta {
+  const limit = STORY_LIMITS.descriptionChars;
+  let description = typeof md.description === 'string' ? md.description : '';
+  if (description.length > limit) {
+    description = description.slice(0, limit - 1) + '…';
+  }
+  const linger = md.linger_duration_ms;
+  const tr = md.transition_duration_ms;
+  return {
+    index,
+    key,
+    title: typeof md.title === 'string' ? md.title : '',
+    description,
+    linger_duration_ms: typeof linger === 'number' && Number.isFinite(linger) ? linger : 0,
+    transition_duration_ms: typeof tr === 'number' && Number.isFinite(tr) ? tr : null
+  };
+}
+
+/**
+ * Validate one snapshot's trees with Mol* and walk its resources.
+ * Mol* stops at the first bad node per tree; that node's path is located by
+ * validating nodes one at a time with Mol*'s own `treeValidationIssues`.
+ */
+function checkTree(
+  snap: Snapshot,
+  i: number,
+  format: 'mvsj' | 'mvsx',
+  archiveUrls: Set<string> | null,
+  add: (path: string, message: string) => void
+): void {
+  const root = (snap as unknown as Record<string, unknown>).root;
+  if (!isObject(root)) {
+    add('root', 'The snapshot has no "root" node.');
+    return;
+  }
+  const shapeOk = checkShape(root, 'root', add);
+  if (shapeOk) {
+    let molIssues: string[] | undefined;
+    try {
+      molIssues = MVSData.validationIssues(
+        { kind: 'multiple', metadata: { version: '1', timestamp: '' }, snapshots: [snap] },
+        { noExtra: true }
+      );
+    } catch (err) {
+      molIssues = [`Mol* validation failed: ${err instanceof Error ? err.message : String(err)}`];
+    }
+    if (molIssues && molIssues.length > 0) {
+      const path = locateBadNode(root, 'root', undefined) ?? ('animation' in snap ? 'animation' : 'root');
+      add(path, molIssues.map(s => s.trim()).join(' '));
+    }
+  }
+  walkResources(root, 'root', format, archiveUrls, add);
+}
+
+/** Children must be arrays of objects (Mol*'s validator would throw otherwise). */
+function checkShape(
+  node: Record<string, unknown>,
+  path: string,
+  add: (path: string, message: string) => void
+): boolean {
+  const children = node.children;
+  if (children === undefined) {
+    return true;
+  }
+  if (!Array.isArray(children)) {
+    add(`${path}/children`, '"children" must be an array of nodes.');
+    return false;
+  }
+  let ok = true;
+  children.forEach((c, k) => {
+    if (!isObject(c)) {
+      add(`${path}/children/${k}`, 'A node must be an object with "kind".');
+      ok = false;
+    } else if (!checkShape(c, `${path}/children/${k}`, add)) {
+      ok = false;
+    }
+  });
+  return ok;
+}
+
+/** Path of the first node (depth-first) that Mol*'s schema rejects, or `undefined`. */
+function locateBadNode(
+  node: Record<string, unknown>,
+  path: string,
+  parent: string | undefined
+): string | undefined {
+  const alone = { ...node, children: undefined };
+  const issues = treeValidationIssues(MVSTreeSchema, alone as never, {
+    noExtra: true,
+    anyRoot: parent !== undefined,
+    parent
+  });
+  if (issues) {
+    return path;
+  }
+  const children = (node.children as Record<string, unknown>[] | undefined) ?? [];
+  for (let k = 0; k < children.length; k++) {
+    const found = locateBadNode(children[k], `${path}/children/${k}`, String(node.kind));
+    if (found) {
+      return found;
+    }
+  }
+  return undefined;
+}
+
+/** Classification of a resource location. */
+type UriKind = 'remote' | 'data' | 'file' | 'absolute-path' | 'other-scheme' | 'relative';
+
+/** Classify a `url`/`uri` param value. */
+export function classifyUri(uri: string): UriKind {
+  const s = uri.trim();
+  if (/^[a-zA-Z]:[\\/]/.test(s) || s.startsWith('/') || s.startsWith('\\') || s.startsWith('~')) {
+    return 'absolute-path';
+  }
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(s)?.[1]?.toLowerCase();
+  if (scheme === undefined) {
+    return 'relative';
+  }
+  if (scheme === 'http' || scheme === 'https') {
+    return 'remote';
+  }
+  if (scheme === 'data') {
+    return 'data';
+  }
+  if (scheme === 'file') {
+    return 'file';
+  }
+  return 'other-scheme';
+}
+
+/**
+ * Normalize an archive-relative path the way Mol* resolves it against the
+ * archive's main file (`./assets/x.cif` → `assets/x.cif`); returns the path and
+ * the `arcp:` URL Mol* would look up.
+ */
+export function normalizeArchivePath(uri: string): { path: string; url: string } {
+  const url = new URL(uri, ARCHIVE_BASE + MVSX_MAIN_FILE).href;
+  return { path: url.slice(ARCHIVE_BASE.length), url };
+}
+
+function walkResources(
+  node: Record<string, unknown>,
+  path: string,
+  format: 'mvsj' | 'mvsx',
+  archiveUrls: Set<string> | null,
+  add: (path: string, message: string) => void
+): void {
+  const params = node.params;
+  if (isObject(params)) {
+    for (const name of URI_PARAMS) {
+      const value = params[name];
+      if (typeof value !== 'string') {
+        continue;
+      }
+      const at = `${path}/params/${name}`;
+      const shown = value.length > 200 ? value.slice(0, 200) + '…' : value;
+      switch (classifyUri(value)) {
+        case 'remote':
+        case 'data':
+          break;
+        case 'file':
+          add(at, `file: URLs are not allowed ("${shown}").`);
+          break;
+        case 'absolute-path':
+          add(at, `Absolute filesystem paths are not allowed ("${shown}").`);
+          break;
+        case 'other-scheme':
+          add(at, `Only http(s): and data: URLs are allowed ("${shown}").`);
+          break;
+        case 'relative':
+          if (format === 'mvsj' || archiveUrls === null) {
+            add(
+              at,
+              `Relative URL "${shown}" needs an .mvsx archive that contains it; .mvsj may reference only http(s): or data: URLs.`
+            );
+          } else {
+            const norm = normalizeArchivePath(value);
+            if (!archiveUrls.has(norm.url)) {
+              add(at, `"${shown}" is not in the MVSX archive (looked for "${norm.path}").`);
+            } else {
+              params[name] = norm.path;
+            }
+          }
+          break;
+      }
+    }
+  }
+  const children = node.children;
+  if (Array.isArray(children)) {
+    children.forEach((c, k) => {
+      if (isObject(c)) {
+        walkResources(c, `${path}/children/${k}`, format, archiveUrls, add);
+      }
+    });
+  }
+}
+
+function validationError(issues: StoryIssue[]): MolspaceError {
+  const first = issues[0];
+  const label =
+    first.snapshotIndex === null
+      ? ''
+      : `snapshot ${first.snapshotIndex}${first.key ? ` ("${first.key}")` : ''}${first.path ? ` at ${first.path}` : ''}: `;
+  const where =
+    first.snapshotIndex === null
+      ? `/${first.path.replace(/^\/+/, '')}`
+      : `/snapshots/${first.snapshotIndex}${first.path ? '/' + first.path : ''}`;
+  return new MolspaceError(
+    'VALIDATION_FAILED',
+    `${issues.length} issue(s) in the Story: ${label}${first.message}`,
+    where,
+    fixFor(first),
+    { issues }
+  );
+}
+
+function fixFor(issue: StoryIssue): string {
+  const m = issue.message;
+  if (/Relative URL/.test(m)) {
+    return 'Use an https URL, or package the file into an .mvsx archive next to index.mvsj.';
+  }
+  if (/not in the MVSX archive/.test(m)) {
+    return 'Add the file to the .mvsx archive at that path, or correct the URL.';
+  }
+  if (/file: URLs|filesystem paths|Only http/.test(m)) {
+    return 'Reference structures by https URL, or package the file into an .mvsx archive and use a relative path.';
+  }
+  if (/Duplicate snapshot key/.test(m)) {
+    return 'Give every snapshot a unique metadata.key.';
+  }
+  if (/duration_ms/.test(m)) {
+    return 'Set metadata.linger_duration_ms (and transition_duration_ms if used) to a number of milliseconds ≥ 0.';
+  }
+  return FIX_GENERIC;
+}

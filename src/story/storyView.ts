@@ -1,0 +1,536 @@
+/**
+ * The Story widget view (ipywidgets `DOMWidgetView`): toolbar (Previous,
+ * Play/Pause, Next), "step k of n", the step title and description, the Mol*
+ * canvas and an error panel (DESIGN.md §4).
+ *
+ * Buttons and keys never change state themselves: they call
+ * `model.control(...)`, which routes through the Dispatcher; the view renders
+ * whatever `index` the model holds and reports back with `model.markRendered`.
+ * Mol* is imported lazily, so JupyterLab start loads no Mol* chunk. The live
+ * viewer is parked (image + disposed WebGL context) by the page-wide
+ * {@link ViewerBudget}.
+ *
+ * Test hooks on the root (`.molspace-story`): `data-molspace-ready="true"`
+ * once the current step rendered in a live viewer, `data-molspace-index` its
+ * index, `data-molspace-parked="true"` while parked (image shown, no WebGL);
+ * buttons carry `data-action="previous|play|pause|next"`.
+ */
+import { DOMWidgetView } from '@jupyter-widgets/base';
+import type { IRenderMime } from '@jupyterlab/rendermime';
+
+import { MolspaceError, type ToolError } from '../contract/errors';
+import type { SnapshotMeta } from '../contract/story';
+import { getRenderMime } from '../services';
+import type { MolstarStoryViewer } from '../viewer/molstarStoryViewer';
+import { ViewerBudget, type ViewerHandle } from '../viewer/viewerBudget';
+import type { ParsedStory } from './storySource';
+
+/** The StoryModel API this view relies on (see storyModel.ts). */
+interface StoryModelApi {
+  get(name: 'title'): string;
+  get(name: 'snapshots'): SnapshotMeta[];
+  get(name: 'index'): number;
+  get(name: 'key'): string;
+  get(name: 'playing'): boolean;
+  get(name: 'ready'): boolean;
+  get(name: 'error'): ToolError | null;
+  parsed(): Promise<ParsedStory>;
+  control(action: 'next' | 'previous' | 'play' | 'pause' | 'goto', extra?: { index?: number }): Promise<void>;
+  markRendered(view: unknown, index: number, error: MolspaceError | null): void;
+  touch(): void;
+  forgetView?(view: unknown): void;
+}
+
+type ButtonAction = 'previous' | 'play' | 'next';
+
+/** True when JupyterLab shows a dark theme (`data-jp-theme-light="false"` on body). */
+function isDarkTheme(): boolean {
+  return document.body.dataset.jpThemeLight === 'false';
+}
+
+export class StoryView extends DOMWidgetView {
+  private viewer: MolstarStoryViewer | null = null;
+  private story: ParsedStory | null = null;
+  private storyError: MolspaceError | null = null;
+  private localError: MolspaceError | null = null;
+  private ops: Promise<void> = Promise.resolve();
+  private removed = false;
+  private parkedImage: string | null = null;
+  private lastUsedAt = performance.now();
+  private unregister: (() => void) | null = null;
+  private resizeObserver: ResizeObserver | null = null;
+  private themeObserver: MutationObserver | null = null;
+  private markdown: IRenderMime.IRenderer | null = null;
+  private descriptionSeq = 0;
+  private handle: ViewerHandle | null = null;
+
+  private els!: {
+    step: HTMLElement;
+    title: HTMLElement;
+    description: HTMLElement;
+    canvas: HTMLElement;
+    error: HTMLElement;
+    buttons: Record<ButtonAction, HTMLButtonElement>;
+  };
+
+  private get api(): StoryModelApi {
+    return this.model as unknown as StoryModelApi;
+  }
+
+  render(): void {
+    super.render();
+    this.buildDom();
+    this.listenTo(this.model, 'change:index', () => this.onIndexChange());
+    this.listenTo(this.model, 'change:playing', () => this.updateToolbar());
+    this.listenTo(this.model, 'change:snapshots change:title', () => this.updateText());
+    this.listenTo(this.model, 'change:error', () => this.updateError());
+    this.listenTo(this.model, 'change:_mvsj change:_mvsx', () => this.enqueue(() => this.reload()));
+
+    this.resizeObserver = new ResizeObserver(() => this.viewer?.resize());
+    this.resizeObserver.observe(this.els.canvas);
+    this.themeObserver = new MutationObserver(() => this.viewer?.setDark(isDarkTheme()));
+    this.themeObserver.observe(document.body, { attributes: true, attributeFilter: ['data-jp-theme-light'] });
+
+    const handle: ViewerHandle = {
+      element: this.el,
+      isLive: false,
+      lastUsed: 0,
+      park: () => this.park(),
+      restore: () => this.restore()
+    };
+    Object.defineProperties(handle, {
+      isLive: { get: () => this.viewer !== null },
+      lastUsed: { get: () => this.lastUsedAt }
+    });
+    this.handle = handle;
+    this.unregister = ViewerBudget.instance.register(handle);
+
+    this.updateText();
+    this.updateError();
+    this.enqueue(() => this.reload());
+  }
+
+  remove(): any {
+    this.removed = true;
+    this.unregister?.();
+    this.unregister = null;
+    this.resizeObserver?.disconnect();
+    this.themeObserver?.disconnect();
+    this.markdown?.dispose();
+    this.markdown = null;
+    this.viewer?.dispose();
+    this.viewer = null;
+    this.api.forgetView?.(this);
+    return super.remove();
+  }
+
+  // ------------------------------------------------------------------- DOM
+
+  private buildDom(): void {
+    const root = this.el;
+    root.classList.add('molspace-story');
+    root.setAttribute('data-lm-suppress-shortcuts', 'true');
+    root.setAttribute('data-molspace-ready', 'false');
+    root.setAttribute('role', 'group');
+    root.setAttribute('aria-label', 'MolViewSpec Story');
+
+    const toolbar = el('div', 'molspace-story-toolbar');
+    toolbar.setAttribute('role', 'toolbar');
+    const button = (action: ButtonAction, label: string, text: string) => {
+      const b = el('button', `molspace-story-button jp-Button`) as HTMLButtonElement;
+      b.type = 'button';
+      b.dataset.action = action;
+      b.title = label;
+      b.setAttribute('aria-label', label);
+      b.textContent = text;
+      b.addEventListener('click', () => this.onButton(b.dataset.action as 'previous' | 'play' | 'pause' | 'next'));
+      return b;
+    };
+    const buttons = {
+      previous: button('previous', 'Previous step (Left arrow)', '◀ Previous'),
+      play: button('play', 'Play (Space)', '▶ Play'),
+      next: button('next', 'Next step (Right arrow)', 'Next ▶')
+    };
+    const step = el('span', 'molspace-story-step');
+    step.setAttribute('aria-live', 'polite');
+    toolbar.append(buttons.previous, buttons.play, buttons.next, step);
+
+    const title = el('div', 'molspace-story-title');
+    const error = el('div', 'molspace-story-error');
+    error.setAttribute('role', 'alert');
+    error.hidden = true;
+    const canvas = el('div', 'molspace-story-canvas');
+    const description = el('div', 'molspace-story-description');
+
+    root.append(toolbar, title, error, canvas, description);
+    this.els = { step, title, description, canvas, error, buttons };
+
+    root.addEventListener('keydown', e => this.onKeyDown(e));
+    root.addEventListener('pointerdown', () => this.touched(), true);
+    root.addEventListener('focusin', () => this.touched());
+  }
+
+  private updateText(): void {
+    const snapshots = this.api.get('snapshots') ?? [];
+    const n = snapshots.length;
+    const index = this.api.get('index') ?? 0;
+    const meta = snapshots[index];
+    this.els.step.textContent = n > 0 ? `step ${index + 1} of ${n}` : 'no steps';
+    this.els.title.textContent = meta?.title ?? '';
+    this.els.title.hidden = !meta?.title;
+    this.updateToolbar();
+    void this.renderDescription(meta?.description ?? '', index);
+  }
+
+  private updateToolbar(): void {
+    const n = (this.api.get('snapshots') ?? []).length;
+    const index = this.api.get('index') ?? 0;
+    const playing = !!this.api.get('playing');
+    const { previous, play, next } = this.els.buttons;
+    previous.disabled = n === 0 || index <= 0;
+    next.disabled = n === 0 || index >= n - 1;
+    play.disabled = n <= 1;
+    play.dataset.action = playing ? 'pause' : 'play';
+    play.textContent = playing ? '❚❚ Pause' : '▶ Play';
+    play.title = playing ? 'Pause (Space)' : 'Play (Space)';
+    play.setAttribute('aria-label', playing ? 'Pause' : 'Play');
+    play.setAttribute('aria-pressed', String(playing));
+  }
+
+  /** Render markdown with JupyterLab's sanitizing renderer; plain text otherwise. */
+  private async renderDescription(text: string, index: number): Promise<void> {
+    const seq = ++this.descriptionSeq;
+    const target = this.els.description;
+    const format = this.story?.data.snapshots[index]?.metadata?.description_format;
+    const rendermime = getRenderMime();
+    this.markdown?.dispose();
+    this.markdown = null;
+    target.hidden = text === '';
+    if (!text || !rendermime || format === 'plaintext') {
+      target.textContent = text;
+      return;
+    }
+    try {
+      const renderer = rendermime.createRenderer('text/markdown');
+      await renderer.renderModel(rendermime.createModel({ data: { 'text/markdown': text }, trusted: false }));
+      if (seq !== this.descriptionSeq || this.removed) {
+        renderer.dispose();
+        return;
+      }
+      this.markdown = renderer;
+      target.replaceChildren(renderer.node);
+    } catch {
+      if (seq === this.descriptionSeq) {
+        target.textContent = text;
+      }
+    }
+  }
+
+  private updateError(): void {
+    const err: ToolError | null = this.localError?.toJSON() ?? this.api.get('error') ?? this.storyError?.toJSON() ?? null;
+    const panel = this.els.error;
+    panel.replaceChildren();
+    panel.hidden = err === null;
+    this.el.classList.toggle('molspace-story-has-error', err !== null);
+    if (!err) {
+      return;
+    }
+    const message = el('div', 'molspace-story-error-message');
+    message.textContent = err.message;
+    panel.append(message);
+    if (err.where) {
+      const where = el('div', 'molspace-story-error-where');
+      where.textContent = `Where: ${err.where}`;
+      panel.append(where);
+    }
+    if (err.fix) {
+      const fix = el('div', 'molspace-story-error-fix');
+      fix.textContent = `Fix: ${err.fix}`;
+      panel.append(fix);
+    }
+    const issues = (err.details as { issues?: { snapshotIndex: number | null; key: string | null; path: string; message: string }[] })
+      ?.issues;
+    if (Array.isArray(issues) && issues.length > 1) {
+      const list = el('ul', 'molspace-story-error-issues');
+      for (const issue of issues.slice(0, 20)) {
+        const li = el('li', '');
+        const at = issue.snapshotIndex === null ? '' : `snapshot ${issue.snapshotIndex}${issue.key ? ` ("${issue.key}")` : ''} `;
+        li.textContent = `${at}${issue.path ? issue.path + ': ' : ''}${issue.message}`;
+        list.append(li);
+      }
+      if (issues.length > 20) {
+        const li = el('li', '');
+        li.textContent = `… and ${issues.length - 20} more`;
+        list.append(li);
+      }
+      panel.append(list);
+    }
+  }
+
+  private setReady(ready: boolean, index: number): void {
+    this.el.setAttribute('data-molspace-ready', String(ready));
+    this.el.setAttribute('data-molspace-index', String(index));
+  }
+
+  /** Show a placeholder in the canvas area (never a blank canvas). */
+  private setPlaceholder(text: string | null): void {
+    let ph = this.els.canvas.querySelector<HTMLElement>(':scope > .molspace-story-placeholder');
+    if (text === null) {
+      ph?.remove();
+      return;
+    }
+    if (!ph) {
+      ph = el('div', 'molspace-story-placeholder');
+      this.els.canvas.append(ph);
+    }
+    ph.textContent = text;
+  }
+
+  // ------------------------------------------------------------- interaction
+
+  private touched(): void {
+    this.lastUsedAt = performance.now();
+    try {
+      this.api.touch();
+    } catch {
+      // the model may be closing
+    }
+  }
+
+  private onButton(action: 'previous' | 'play' | 'pause' | 'next'): void {
+    this.touched();
+    void this.api.control(action);
+  }
+
+  private onKeyDown(e: KeyboardEvent): void {
+    // Keep notebook shortcuts (a, b, dd, arrows...) from firing while the user works here.
+    if (e.key !== 'Escape') {
+      e.stopPropagation();
+    }
+    const target = e.target as HTMLElement | null;
+    const onButton = target?.tagName === 'BUTTON';
+    const editable = !!target?.closest('input, textarea, select, [contenteditable="true"]');
+    if (editable || e.altKey || e.ctrlKey || e.metaKey) {
+      return;
+    }
+    if (e.key === 'ArrowLeft') {
+      e.preventDefault();
+      this.onButton('previous');
+    } else if (e.key === 'ArrowRight') {
+      e.preventDefault();
+      this.onButton('next');
+    } else if ((e.key === ' ' || e.key === 'Spacebar') && !onButton) {
+      e.preventDefault();
+      this.onButton(this.api.get('playing') ? 'pause' : 'play');
+    }
+  }
+
+  // ---------------------------------------------------------------- viewer
+
+  /** Run viewer operations one at a time, in order. */
+  private enqueue(op: () => Promise<void>): Promise<void> {
+    const run = async () => {
+      if (!this.removed) {
+        await op();
+      }
+    };
+    this.ops = this.ops.then(run, run);
+    return this.ops;
+  }
+
+  private onIndexChange(): void {
+    this.updateText();
+    const index = this.api.get('index');
+    this.setReady(false, index);
+    this.enqueue(() => this.showStep(index));
+  }
+
+  /** Parse the Story (again) and (re)load it into a live viewer. */
+  private async reload(): Promise<void> {
+    this.story = null;
+    this.storyError = null;
+    this.setReady(false, this.api.get('index') ?? 0);
+    this.setPlaceholder('Loading Story…');
+    try {
+      this.story = await this.api.parsed();
+    } catch (e) {
+      // The model sets `error` itself; keep our own copy so the panel never stays empty.
+      this.storyError = MolspaceError.from(e, 'Story');
+      this.setPlaceholder('The Story could not be loaded; see the error above.');
+      this.updateError();
+      return;
+    }
+    this.updateText();
+    if (this.viewer) {
+      this.viewer.dispose();
+      this.viewer = null;
+    }
+    if (this.parkedImage !== null && !ViewerBudget.instance.isVisible(this.handle!)) {
+      return; // stays parked; restored when it comes into view
+    }
+    await this.startViewer();
+  }
+
+  /** Create a viewer (within the budget), load the Story and show the current step. */
+  private async startViewer(): Promise<void> {
+    const story = this.story;
+    if (!story || this.removed) {
+      return;
+    }
+    const index = this.api.get('index') ?? 0;
+    await ViewerBudget.instance.reserve(this.handle!);
+    if (this.removed || this.viewer) {
+      return;
+    }
+    this.setPlaceholder(this.parkedImage === null ? 'Starting 3D viewer…' : null);
+    let viewer: MolstarStoryViewer;
+    try {
+      const { MolstarStoryViewer } = await import('../viewer/molstarStoryViewer');
+      const host = el('div', 'molspace-story-viewer');
+      this.els.canvas.append(host);
+      try {
+        viewer = await MolstarStoryViewer.create(host, { dark: isDarkTheme() });
+      } catch (e) {
+        host.remove();
+        throw e;
+      }
+    } catch (e) {
+      this.fail(index, MolspaceError.from(e, 'Story viewer'));
+      this.setPlaceholder('The 3D viewer could not start; see the error above.');
+      return;
+    }
+    if (this.removed) {
+      viewer.dispose();
+      return;
+    }
+    this.viewer = viewer;
+    this.clearParked();
+    this.setPlaceholder(null);
+    try {
+      await viewer.load(story, index);
+      this.rendered(index, null);
+    } catch (e) {
+      this.rendered(index, MolspaceError.from(e, `Story step ${index}`));
+    }
+    // The model may have moved on while loading.
+    const now = this.api.get('index');
+    if (now !== index && viewer.loaded) {
+      await this.showStep(now);
+    }
+  }
+
+  /** Apply step `index` in the live viewer (or note it for a parked one). */
+  private async showStep(index: number): Promise<void> {
+    const viewer = this.viewer;
+    if (!viewer || !viewer.loaded) {
+      if (!viewer && this.localError && this.parkedImage === null) {
+        // The viewer could not start: report that instead of leaving the step pending.
+        this.api.markRendered(this, index, this.localError);
+      }
+      return; // parked or not started: a restore shows the current step
+    }
+    if (viewer.currentIndex === index && this.el.getAttribute('data-molspace-ready') === 'true') {
+      this.rendered(index, null);
+      return;
+    }
+    try {
+      await viewer.applySnapshot(index);
+      this.rendered(index, null);
+    } catch (e) {
+      this.rendered(index, MolspaceError.from(e, `Story step ${index}`));
+    }
+  }
+
+  private rendered(index: number, error: MolspaceError | null): void {
+    if (this.removed) {
+      return;
+    }
+    this.lastUsedAt = performance.now();
+    this.localError = null;
+    this.setReady(error === null && index === this.api.get('index'), index);
+    this.api.markRendered(this, index, error);
+    this.updateError();
+  }
+
+  private fail(index: number, error: MolspaceError): void {
+    this.localError = error;
+    this.setReady(false, index);
+    this.api.markRendered(this, index, error);
+    this.updateError();
+  }
+
+  /** Budget: replace the live viewer by its image and free the WebGL context. */
+  private park(): Promise<void> {
+    if (!this.viewer) {
+      // Nothing live (starting, failed or parked): never wait on the op queue here.
+      return Promise.resolve();
+    }
+    return this.enqueue(async () => {
+      const viewer = this.viewer;
+      if (!viewer) {
+        return;
+      }
+      let image = '';
+      try {
+        image = await viewer.screenshot();
+      } catch {
+        image = '';
+      }
+      viewer.dispose();
+      this.viewer = null;
+      this.els.canvas.querySelectorAll('.molspace-story-viewer').forEach(n => n.remove());
+      this.showParked(image);
+      this.api.forgetView?.(this);
+    });
+  }
+
+  /** Budget: re-create the viewer and show the current step. */
+  private restore(): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.viewer || !this.story) {
+        return;
+      }
+      await this.startViewer();
+    });
+  }
+
+  private showParked(image: string): void {
+    this.clearParked();
+    this.parkedImage = image;
+    // No live render while parked: tests and agents wait for a restore.
+    this.setReady(false, this.api.get('index') ?? 0);
+    this.el.setAttribute('data-molspace-parked', 'true');
+    const parked = el('button', 'molspace-story-parked') as HTMLButtonElement;
+    parked.type = 'button';
+    parked.title = 'Paused to save graphics memory — click to resume the 3D view';
+    parked.setAttribute('aria-label', 'Resume the 3D view');
+    if (image) {
+      const img = document.createElement('img');
+      img.src = image;
+      img.alt = 'Snapshot of the paused 3D view';
+      parked.append(img);
+    }
+    const hint = el('span', 'molspace-story-parked-hint');
+    hint.textContent = 'Click to resume the 3D view';
+    parked.append(hint);
+    parked.addEventListener('click', () => {
+      this.touched();
+      void this.restore();
+    });
+    this.els.canvas.append(parked);
+  }
+
+  private clearParked(): void {
+    this.parkedImage = null;
+    this.el.removeAttribute('data-molspace-parked');
+    this.els.canvas.querySelectorAll(':scope > .molspace-story-parked').forEach(n => n.remove());
+  }
+}
+
+function el(tag: string, className: string): HTMLElement {
+  const e = document.createElement(tag);
+  if (className) {
+    e.className = className;
+  }
+  return e;
+}

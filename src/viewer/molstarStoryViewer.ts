@@ -1,0 +1,437 @@
+/**
+ * One live Mol* viewer playing a Story (no Mol* UI, no React).
+ *
+ * A bare `PluginContext` (Mol*'s `DefaultPluginSpec` plus the MolViewSpec
+ * behavior) is mounted into a host element. The Story's snapshots are put into
+ * Mol*'s snapshot manager with `loadMVS`; a step is shown with
+ * `PluginCommands.State.Snapshots.Apply` (DESIGN.md §8: `setCurrent` only moves
+ * the pointer). Mol* records transform failures on state cells and in its log
+ * instead of throwing, so after every apply the state tree is checked and a
+ * failure becomes a located {@link MolspaceError}.
+ *
+ * Loaded lazily (`import()`) by the Story view: JupyterLab start pulls no Mol*.
+ */
+import { MolViewSpec } from 'molstar/lib/extensions/mvs/behavior';
+import { loadMVSX } from 'molstar/lib/extensions/mvs/components/formats';
+import { loadMVS } from 'molstar/lib/extensions/mvs/load';
+import type { MVSData_States } from 'molstar/lib/extensions/mvs/mvs-data';
+import { PluginCommands } from 'molstar/lib/mol-plugin/commands';
+import { PluginContext } from 'molstar/lib/mol-plugin/context';
+import { DefaultPluginSpec, PluginSpec } from 'molstar/lib/mol-plugin/spec';
+import { Task } from 'molstar/lib/mol-task';
+import { Color } from 'molstar/lib/mol-util/color';
+
+import { MolspaceError } from '../contract/errors';
+import type { ParsedStory } from '../story/storySource';
+
+/** Background colours used when a snapshot has no MVS `canvas` background. */
+const LIGHT_BACKGROUND = 0xffffff;
+const DARK_BACKGROUND = 0x111111;
+/** How long to wait for the first frame after an apply, ms. */
+const DRAW_WAIT_MS = 3000;
+/** Mol*'s text for cells whose parent failed (mol-state/state.js). */
+const PARENT_NULL = 'Parent is null';
+
+interface ResourceRef {
+  /** Node path in the snapshot tree, e.g. `root/children/0`. */
+  path: string;
+  /** The `url`/`uri` param as written in the Story. */
+  url: string;
+}
+
+/** Mol* plugin wrapper: one per live Story view. */
+export class MolstarStoryViewer {
+  private readonly plugin: PluginContext;
+  private readonly host: HTMLElement;
+  private dark: boolean;
+  private story: ParsedStory | null = null;
+  private current = -1;
+  private disposed = false;
+
+  private constructor(plugin: PluginContext, host: HTMLElement, dark: boolean) {
+    this.plugin = plugin;
+    this.host = host;
+    this.dark = dark;
+  }
+
+  /**
+   * Create a plugin and mount its canvas in `host` (which should be positioned,
+   * e.g. `position: relative`, with a height; Mol*'s container fills it).
+   *
+   * @throws MolspaceError `INTERNAL` when WebGL is unavailable (e.g. too many live contexts).
+   */
+  static async create(host: HTMLElement, opts: { dark: boolean }): Promise<MolstarStoryViewer> {
+    const base = DefaultPluginSpec();
+    const spec: PluginSpec = {
+      ...base,
+      behaviors: [...base.behaviors, PluginSpec.Behavior(MolViewSpec)],
+      canvas3d: {
+        renderer: { backgroundColor: Color(opts.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND) }
+      }
+    };
+    const plugin = new PluginContext(spec);
+    await plugin.init();
+    let ok = false;
+    try {
+      ok = await plugin.mountAsync(host);
+    } catch {
+      ok = false;
+    }
+    if (!ok || !plugin.canvas3d) {
+      plugin.dispose();
+      throw new MolspaceError(
+        'INTERNAL',
+        'The 3D viewer could not start: WebGL is not available in this page.',
+        'viewer',
+        'Enable WebGL (hardware acceleration) in the browser, or close other 3D viewers and reload the page.'
+      );
+    }
+    const canvas = host.querySelector('canvas');
+    if (canvas) {
+      canvas.tabIndex = 0;
+      canvas.setAttribute('aria-label', 'Molecular 3D view');
+    }
+    return new MolstarStoryViewer(plugin, host, opts.dark);
+  }
+
+  /** Whether {@link load} succeeded (the snapshots are in Mol*'s snapshot manager). */
+  get loaded(): boolean {
+    return this.story !== null;
+  }
+
+  /** Index of the last applied snapshot, or -1. */
+  get currentIndex(): number {
+    return this.current;
+  }
+
+  /**
+   * Put all snapshots of `story` into Mol*'s snapshot manager and show
+   * snapshot `index` (default 0). MVSX archives go through Mol*'s `loadMVSX`
+   * (its files become `arcp:` assets, so archive-relative URLs resolve).
+   *
+   * @throws MolspaceError `VALIDATION_FAILED` when Mol* rejects the Story;
+   *   `NOT_FOUND` / `UNSUPPORTED_FORMAT` when the first step's resources fail
+   *   (the Story is then loaded; `loaded` is true and other steps may work).
+   */
+  async load(story: ParsedStory, index = 0): Promise<void> {
+    this.assertLive();
+    const count = story.data.snapshots.length;
+    const start = index >= 0 && index < count ? index : 0;
+    const errors = this.collectLogErrors();
+    try {
+      let sourceUrl: string | undefined;
+      if (story.format === 'mvsx' && story.mvsx) {
+        const bytes = story.mvsx.slice();
+        const parsed = await this.plugin.runTask(
+          Task.create('Load MVSX archive', ctx => loadMVSX(this.plugin, ctx, bytes))
+        );
+        sourceUrl = parsed.sourceUrl;
+      }
+      await loadMVS(this.plugin, cloneData(story.data), {
+        sourceUrl,
+        defaultSnapshotIndex: start,
+        doNotReportErrors: true
+      });
+    } catch (err) {
+      const messages = errors.stop();
+      const reason = messages.length ? messages.join(' ') : err instanceof Error ? err.message : String(err);
+      throw new MolspaceError(
+        'VALIDATION_FAILED',
+        `Mol* could not load the Story: ${reason}`,
+        '/snapshots',
+        'Validate the Story (story_validate) and fix the reported issues.',
+        { reason }
+      );
+    }
+    errors.stop();
+    this.story = story;
+    this.current = start;
+    this.plugin.errorContext.clear('mvs');
+    await this.afterApply(start);
+  }
+
+  /**
+   * Show snapshot `index` with `PluginCommands.State.Snapshots.Apply`;
+   * resolves once the step is built and a frame is drawn.
+   *
+   * @throws MolspaceError `INVALID_INPUT` (no Story loaded / index out of range),
+   *   `NOT_FOUND` (a resource could not be loaded), `UNSUPPORTED_FORMAT` (a
+   *   resource loaded but could not be read).
+   */
+  async applySnapshot(index: number): Promise<void> {
+    this.assertLive();
+    const story = this.story;
+    if (!story) {
+      throw new MolspaceError(
+        'INVALID_INPUT',
+        'No Story is loaded in this viewer.',
+        'viewer',
+        'Load the Story before showing a step.'
+      );
+    }
+    const entries = this.plugin.managers.snapshot.state.entries;
+    const entry = entries.get(index);
+    if (!entry || index < 0) {
+      throw new MolspaceError(
+        'INVALID_INPUT',
+        `Step ${index} does not exist; the Story has ${entries.size} step(s).`,
+        `/snapshots/${index}`,
+        `Use an index from 0 to ${entries.size - 1}.`,
+        { index, count: entries.size }
+      );
+    }
+    this.plugin.errorContext.clear('mvs');
+    await PluginCommands.State.Snapshots.Apply(this.plugin, { id: entry.snapshot.id });
+    this.current = index;
+    await this.afterApply(index);
+  }
+
+  /**
+   * Follow the JupyterLab theme. A snapshot whose MVS `canvas` node sets
+   * `background_color` keeps its own background.
+   */
+  setDark(dark: boolean): void {
+    this.dark = dark;
+    if (!this.disposed) {
+      this.applyBackground(this.current);
+    }
+  }
+
+  /** PNG data URL of the current canvas (used as the parked image). */
+  async screenshot(): Promise<string> {
+    this.assertLive();
+    const canvas3d = this.plugin.canvas3d;
+    canvas3d?.commit(true);
+    const canvas = this.host.querySelector('canvas');
+    if (!canvas) {
+      return '';
+    }
+    return canvas.toDataURL('image/png');
+  }
+
+  /** Re-measure the host (call when its size changes). */
+  resize(): void {
+    if (!this.disposed) {
+      this.plugin.handleResize();
+    }
+  }
+
+  /** Dispose the plugin; frees its WebGL context. Idempotent. */
+  dispose(): void {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
+    this.plugin.dispose();
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private assertLive(): void {
+    if (this.disposed) {
+      throw new MolspaceError(
+        'STALE_TARGET',
+        'This 3D viewer was disposed.',
+        'viewer',
+        'Scroll the widget into view (or click it) to restart the viewer.'
+      );
+    }
+  }
+
+  /** Apply the theme background, check the state tree, wait for a frame. */
+  private async afterApply(index: number): Promise<void> {
+    this.applyBackground(index);
+    const failure = this.findFailure(index);
+    this.plugin.errorContext.clear('mvs');
+    await this.waitForDraw();
+    if (failure) {
+      throw failure;
+    }
+  }
+
+  private applyBackground(index: number): void {
+    const canvas3d = this.plugin.canvas3d;
+    if (!canvas3d || !this.story || index < 0 || snapshotHasBackground(this.story.data, index)) {
+      return;
+    }
+    canvas3d.setProps({
+      renderer: { backgroundColor: Color(this.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND) }
+    });
+  }
+
+  private waitForDraw(): Promise<void> {
+    const canvas3d = this.plugin.canvas3d;
+    if (!canvas3d) {
+      return Promise.resolve();
+    }
+    return new Promise<void>(resolve => {
+      let done = false;
+      let first = true;
+      const finish = () => {
+        if (!done) {
+          done = true;
+          sub.unsubscribe();
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      // didDraw is a BehaviorSubject: skip its current value, wait for the next frame.
+      const sub = canvas3d.didDraw.subscribe(() => {
+        if (first) {
+          first = false;
+          return;
+        }
+        finish();
+      });
+      const timer = setTimeout(finish, DRAW_WAIT_MS);
+      canvas3d.requestDraw();
+    });
+  }
+
+  /** Subscribe to Mol*'s log; `stop()` returns the error messages seen. */
+  private collectLogErrors(): { stop: () => string[] } {
+    const messages: string[] = [];
+    const sub = this.plugin.events.log.subscribe(e => {
+      if (e.type === 'error') {
+        messages.push(String(e.message));
+      }
+    });
+    return {
+      stop: () => {
+        sub.unsubscribe();
+        return messages;
+      }
+    };
+  }
+
+  /**
+   * Root-cause failures in the state tree after an apply (cells in `error`
+   * whose parent did not fail) plus MVS annotation errors; the first becomes
+   * a located error naming the resource URL(s) of snapshot `index`.
+   */
+  private findFailure(index: number): MolspaceError | null {
+    const story = this.story;
+    if (!story) {
+      return null;
+    }
+    const state = this.plugin.state.data;
+    const failures: { text: string; url: string | null }[] = [];
+    state.cells.forEach(cell => {
+      if (cell.status !== 'error') {
+        return;
+      }
+      const text = cell.errorText ?? 'unknown error';
+      if (text === PARENT_NULL) {
+        return;
+      }
+      const parent = state.cells.get(cell.transform.parent);
+      if (parent && parent.status === 'error' && parent !== cell) {
+        return;
+      }
+      failures.push({ text, url: paramUrl(cell.transform.params) });
+    });
+    for (const text of this.plugin.errorContext.get('mvs')) {
+      failures.push({ text, url: null });
+    }
+    if (failures.length === 0) {
+      return null;
+    }
+    const snapshot = story.data.snapshots[index];
+    const key = story.snapshots[index]?.key ?? String(snapshot?.metadata?.key ?? '');
+    const resources = snapshot ? collectResources(snapshot.root as unknown as Record<string, unknown>) : [];
+    const first = failures[0];
+    const reason = first.text.replace(/^Error:\s*/, '');
+    const matched = matchResources(resources, first);
+    const label = `Snapshot ${index} ("${key}")`;
+    if (matched.length > 0 || first.url) {
+      const urls = matched.length ? matched.map(r => r.url) : [first.url as string];
+      const where = matched.length ? `/snapshots/${index}/${matched[0].path}/params/url` : `/snapshots/${index}`;
+      return new MolspaceError(
+        'NOT_FOUND',
+        `${label} could not load ${urls.join(', ')}: ${reason}`,
+        where,
+        'Check the URL is reachable from the browser (and allows cross-origin requests), or package the file into an .mvsx archive.',
+        { snapshotIndex: index, key, url: urls[0], urls, errors: failures.map(f => f.text) }
+      );
+    }
+    return new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      `${label} could not be built: ${reason}`,
+      `/snapshots/${index}`,
+      resources.length
+        ? `Check the resources of this step are in the declared format: ${resources.map(r => r.url).join(', ')}.`
+        : 'Check the step with story_validate and the MVS format documentation.',
+      { snapshotIndex: index, key, urls: resources.map(r => r.url), errors: failures.map(f => f.text) }
+    );
+  }
+}
+
+/** Deep copy so Mol*'s in-place URI resolution never touches the parsed Story. */
+function cloneData(data: MVSData_States): MVSData_States {
+  return JSON.parse(JSON.stringify(data)) as MVSData_States;
+}
+
+/** True when snapshot `index` has an MVS `canvas` node with `background_color`. */
+function snapshotHasBackground(data: MVSData_States, index: number): boolean {
+  const root = data.snapshots[index]?.root as unknown as { children?: { kind?: string; params?: Record<string, unknown> }[] };
+  return (root?.children ?? []).some(c => c?.kind === 'canvas' && c.params?.background_color !== undefined);
+}
+
+/** The `url` of a state transform's params (a string or a Mol* `Asset.Url`). */
+function paramUrl(params: unknown): string | null {
+  if (!params || typeof params !== 'object') {
+    return null;
+  }
+  const p = params as Record<string, unknown>;
+  for (const name of ['url', 'uri']) {
+    const v = p[name];
+    if (typeof v === 'string') {
+      return v;
+    }
+    if (v && typeof v === 'object' && typeof (v as { url?: unknown }).url === 'string') {
+      return (v as { url: string }).url;
+    }
+  }
+  return null;
+}
+
+/** Every `url`/`uri` param in a snapshot tree, with its node path. */
+function collectResources(node: Record<string, unknown>, path = 'root', out: ResourceRef[] = []): ResourceRef[] {
+  const params = node.params as Record<string, unknown> | undefined;
+  if (params) {
+    for (const name of ['url', 'uri']) {
+      if (typeof params[name] === 'string') {
+        out.push({ path, url: params[name] as string });
+      }
+    }
+  }
+  const children = node.children;
+  if (Array.isArray(children)) {
+    children.forEach((c, k) => collectResources(c as Record<string, unknown>, `${path}/children/${k}`, out));
+  }
+  return out;
+}
+
+/**
+ * Resources of a snapshot matching a failure: by the failed transform's URL
+ * (archive `arcp:` URLs match by their path), else by URL text in the error;
+ * if a URL is known but nothing matches, none.
+ */
+function matchResources(resources: ResourceRef[], failure: { text: string; url: string | null }): ResourceRef[] {
+  const { text, url } = failure;
+  if (url) {
+    const hit = resources.filter(r => r.url === url || url.endsWith('/' + r.url.replace(/^\.\//, '')));
+    if (hit.length) {
+      return hit;
+    }
+  }
+  const inText = resources.filter(r => text.includes(r.url));
+  if (inText.length) {
+    return inText;
+  }
+  // Download failures that name no URL: list the step's resources.
+  if (/download|fetch|network|404|403|cors|failed to load|http/i.test(text) && !url) {
+    return resources;
+  }
+  return [];
+}

@@ -1,0 +1,179 @@
+/**
+ * Page-wide budget of live WebGL viewers (DESIGN.md §8).
+ *
+ * Browsers keep about 16 live WebGL contexts per page and silently drop the
+ * oldest beyond that, while a notebook may hold 20+ Story widgets. Views
+ * register a {@link ViewerHandle}; the budget parks views that stay out of
+ * view for a short grace period (IntersectionObserver), and when more than
+ * `maxLive` viewers are live it parks the least recently used one, preferring
+ * views that are out of view. Parking (screenshot, show the image, dispose the
+ * viewer) and restoring are the handle's job.
+ */
+
+/** What the budget needs from a view that owns a WebGL viewer. */
+export interface ViewerHandle {
+  /** The element observed for visibility (the view's root). */
+  readonly element: HTMLElement;
+  /** True while the view holds a live viewer (WebGL context). */
+  readonly isLive: boolean;
+  /** `performance.now()` of the last use (render or interaction), ms. */
+  readonly lastUsed: number;
+  /** Replace the live viewer by an image and dispose it. Must not throw. */
+  park(): Promise<void>;
+  /** Re-create the viewer and show the current step. Must not throw. */
+  restore(): Promise<void>;
+}
+
+/** Default maximum of live viewers per page. */
+export const DEFAULT_MAX_LIVE = 8;
+/** How long a view must stay out of view before it is parked, ms. */
+export const PARK_GRACE_MS = 5000;
+
+/** The page-wide viewer budget; use {@link ViewerBudget.instance}. */
+export class ViewerBudget {
+  /** The page-wide budget. */
+  static readonly instance = new ViewerBudget();
+
+  private maxLive = DEFAULT_MAX_LIVE;
+  private readonly handles = new Set<ViewerHandle>();
+  private readonly visible = new Map<ViewerHandle, boolean>();
+  private readonly parkTimers = new Map<ViewerHandle, ReturnType<typeof setTimeout>>();
+  private readonly byElement = new Map<Element, ViewerHandle>();
+  private observer: IntersectionObserver | null = null;
+  private readonly parking = new Set<ViewerHandle>();
+
+  /** Current maximum of live viewers. */
+  get max(): number {
+    return this.maxLive;
+  }
+
+  /** Set the maximum of live viewers (at least 1); parks extra viewers at once. */
+  setMaxLive(n: number): void {
+    const v = Math.floor(Number(n));
+    this.maxLive = Number.isFinite(v) && v >= 1 ? v : DEFAULT_MAX_LIVE;
+    void this.enforce();
+  }
+
+  /** Register a view; returns a function that unregisters it. */
+  register(handle: ViewerHandle): () => void {
+    this.handles.add(handle);
+    this.byElement.set(handle.element, handle);
+    this.visible.set(handle, true);
+    this.getObserver()?.observe(handle.element);
+    return () => this.unregister(handle);
+  }
+
+  /** Stop tracking a view (it was removed). Does not dispose its viewer. */
+  unregister(handle: ViewerHandle): void {
+    if (!this.handles.delete(handle)) {
+      return;
+    }
+    this.clearTimer(handle);
+    this.visible.delete(handle);
+    this.byElement.delete(handle.element);
+    this.observer?.unobserve(handle.element);
+  }
+
+  /** Whether the view is (at least partly) on screen, as last observed. */
+  isVisible(handle: ViewerHandle): boolean {
+    return this.visible.get(handle) ?? true;
+  }
+
+  /**
+   * A view is about to create (or restore) a live viewer: park others first
+   * so that it fits the budget.
+   */
+  reserve(handle: ViewerHandle): Promise<void> {
+    return this.enforce(handle);
+  }
+
+  /**
+   * Park live viewers beyond the budget (`keep`, if given, is not parked and
+   * counts as live). Victims: out-of-view viewers first, then any; least
+   * recently used first. Victims are chosen synchronously (no page-wide lock,
+   * so views waiting on each other cannot deadlock); a view should only call
+   * this while it holds no live viewer, or for no `keep` at all.
+   */
+  async enforce(keep?: ViewerHandle): Promise<void> {
+    const limit = keep ? this.maxLive - 1 : this.maxLive;
+    const live = [...this.handles].filter(h => h.isLive && h !== keep && !this.parking.has(h));
+    const excess = live.length - limit;
+    if (excess <= 0) {
+      return;
+    }
+    const rank = (h: ViewerHandle) => (this.isVisible(h) ? 1 : 0);
+    live.sort((a, b) => rank(a) - rank(b) || a.lastUsed - b.lastUsed);
+    const victims = live.slice(0, excess);
+    await Promise.all(
+      victims.map(async h => {
+        this.parking.add(h);
+        try {
+          await h.park();
+        } catch (e) {
+          console.warn('molspace: parking a viewer failed', e);
+        } finally {
+          this.parking.delete(h);
+        }
+      })
+    );
+  }
+
+  private getObserver(): IntersectionObserver | null {
+    if (this.observer || typeof IntersectionObserver === 'undefined') {
+      return this.observer;
+    }
+    this.observer = new IntersectionObserver(entries => {
+      for (const e of entries) {
+        const handle = this.byElement.get(e.target);
+        if (handle) {
+          this.onVisibility(handle, e.isIntersecting);
+        }
+      }
+    });
+    return this.observer;
+  }
+
+  private onVisibility(handle: ViewerHandle, isVisible: boolean): void {
+    this.visible.set(handle, isVisible);
+    this.clearTimer(handle);
+    if (isVisible) {
+      if (!handle.isLive) {
+        void handle.restore();
+      }
+      return;
+    }
+    if (handle.isLive) {
+      this.parkTimers.set(
+        handle,
+        setTimeout(() => {
+          this.parkTimers.delete(handle);
+          if (this.handles.has(handle) && !this.isVisible(handle) && handle.isLive) {
+            void this.parkOne(handle);
+          }
+        }, PARK_GRACE_MS)
+      );
+    }
+  }
+
+  private async parkOne(handle: ViewerHandle): Promise<void> {
+    if (this.parking.has(handle)) {
+      return;
+    }
+    this.parking.add(handle);
+    try {
+      await handle.park();
+    } catch (e) {
+      console.warn('molspace: parking a viewer failed', e);
+    } finally {
+      this.parking.delete(handle);
+    }
+  }
+
+  private clearTimer(handle: ViewerHandle): void {
+    const t = this.parkTimers.get(handle);
+    if (t !== undefined) {
+      clearTimeout(t);
+      this.parkTimers.delete(handle);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+"""Helpers for the gateway tests: the fake page and condition waits (imported by conftest and tests)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+from tornado.websocket import WebSocketClientConnection
+
+#: ``c.MolspaceGateway.call_timeout`` used by default in these tests (seconds).
+CALL_TIMEOUT = 10.0
+
+
+class FakePage:
+    """A stand-in for the JupyterLab page: a real websocket client speaking the bridge protocol.
+
+    ``handler(tool, args, context)`` returns the frame fields to answer with
+    (``{"ok": True, "structuredContent": ..., "text": ...}``) or ``None`` to
+    never answer.
+    """
+
+    def __init__(self, ws: WebSocketClientConnection, page_id: str) -> None:
+        self.ws = ws
+        self.page_id = page_id
+        self.calls: list[dict[str, Any]] = []
+        self.call_seen = asyncio.Event()
+        self.closed = asyncio.Event()
+        self.handler: Callable[[str, dict[str, Any], dict[str, Any]], dict[str, Any] | None] = (
+            default_page_handler(page_id)
+        )
+        self._reader: asyncio.Task[None] | None = None
+
+    async def send(self, frame: dict[str, Any] | str) -> None:
+        await self.ws.write_message(frame if isinstance(frame, str) else json.dumps(frame))
+
+    async def hello(self, *, focused: bool = True, widgets: int = 1) -> dict[str, Any]:
+        await self.send(
+            {
+                "type": "hello",
+                "protocol": 1,
+                "pageId": self.page_id,
+                "version": "0.1.0",
+                "focused": focused,
+                "widgets": widgets,
+            }
+        )
+        raw = await asyncio.wait_for(self.ws.read_message(), 10)
+        assert raw is not None, "bridge closed instead of welcoming the page"
+        welcome = json.loads(raw)
+        assert welcome == {"type": "welcome", "pageId": self.page_id}
+        self._reader = asyncio.get_running_loop().create_task(self._serve())
+        return welcome
+
+    async def _serve(self) -> None:
+        while True:
+            raw = await self.ws.read_message()
+            if raw is None:
+                self.closed.set()
+                return
+            msg = json.loads(raw)
+            if msg.get("type") != "call":
+                continue
+            self.calls.append(msg)
+            self.call_seen.set()
+            answer = self.handler(msg["tool"], msg["args"], msg["context"])
+            if answer is not None:
+                await self.send({"type": "result", "callId": msg["callId"], **answer})
+
+    def close(self) -> None:
+        self.ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+
+
+def observe_result(page_id: str, pages: list[dict[str, Any]]) -> dict[str, Any]:
+    """A minimal ``observe`` structuredContent valid against the contract's outputSchema."""
+    return {
+        "pageId": page_id,
+        "pages": pages,
+        "widgets": [],
+        "activeWidget": None,
+        "lastAction": None,
+        "total": 0,
+        "nextCursor": None,
+    }
+
+
+def default_page_handler(page_id: str) -> Callable[[str, dict[str, Any], dict[str, Any]], dict[str, Any]]:
+    def handler(tool: str, args: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+        if tool == "observe":
+            return {
+                "ok": True,
+                "structuredContent": observe_result(page_id, context["pages"]),
+                "text": f"page {page_id}: 0 widgets",
+            }
+        return {
+            "ok": False,
+            "error": {
+                "code": "NOT_FOUND",
+                "message": f"fake page has no {tool}",
+                "where": "/target",
+                "fix": "use observe",
+                "details": {},
+            },
+        }
+
+    return handler
+
+
+async def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait (without blocking the loop) until ``predicate()`` is true."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise AssertionError("condition not met within %.1f s" % timeout)
+        await asyncio.sleep(0.01)

@@ -1,0 +1,279 @@
+"""Relaying through the page bridge: a fake page (real websocket client) answers calls."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from tornado.httpclient import HTTPClientError, HTTPRequest
+from tornado.websocket import websocket_connect
+
+from gateway_helpers import CALL_TIMEOUT, observe_result, wait_for
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_observe_is_relayed_to_the_page(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+    page = await connect_page("page-1", widgets=2)
+    async with mcp_client() as client:
+        result = await client.call_tool("observe", {"limit": 5})
+        status = await client.call_tool("status", {})
+    assert result.is_error is False
+    assert result.structured_content["pageId"] == "page-1"
+    assert result.content[0].text == "page page-1: 0 widgets"
+    (call,) = page.calls
+    assert call["tool"] == "observe"
+    assert call["args"] == {"limit": 5}
+    assert call["deadlineMs"] == int(CALL_TIMEOUT * 1000)
+    assert call["context"]["pageId"] == "page-1"
+    (info,) = call["context"]["pages"]
+    assert info["pageId"] == "page-1" and info["focused"] is True and info["widgets"] == 2
+    assert info["connectedAt"].endswith("Z") and info["lastFocusAt"].endswith("Z")
+    sc = status.structured_content
+    assert sc["pageConnected"] is True
+    assert sc["widgets"] == 2
+    assert [p["pageId"] for p in sc["pages"]] == ["page-1"]
+
+
+async def test_concurrent_calls_are_matched_by_call_id(mcp_client: Any, connect_page: Any) -> None:
+    page = await connect_page("page-1")
+    held: list[dict[str, Any]] = []
+    both = asyncio.Event()
+
+    def handler(tool: str, args: dict[str, Any], ctx: dict[str, Any]) -> None:
+        held.append({"tool": tool, "args": args, "ctx": ctx, "callId": page.calls[-1]["callId"]})
+        if len(held) == 2:
+            both.set()
+        return None
+
+    page.handler = handler
+
+    async def answer_in_reverse() -> None:
+        await both.wait()
+        for h in reversed(held):
+            sc = observe_result("page-1", h["ctx"]["pages"])
+            sc["total"] = h["args"]["limit"]
+            await page.send(
+                {"type": "result", "callId": h["callId"], "ok": True, "structuredContent": sc, "text": "t"}
+            )
+
+    async with mcp_client() as client:
+        answering = asyncio.get_running_loop().create_task(answer_in_reverse())
+        r1, r2 = await asyncio.gather(
+            client.call_tool("observe", {"limit": 1}), client.call_tool("observe", {"limit": 2})
+        )
+        await answering
+    assert r1.structured_content["total"] == 1
+    assert r2.structured_content["total"] == 2
+
+
+async def test_page_error_is_passed_through(mcp_client: Any, connect_page: Any) -> None:
+    await connect_page("page-1")
+    async with mcp_client() as client:
+        result = await client.call_tool("story_control", {"action": "next", "target": "w1"})
+    assert result.is_error is True
+    assert result.structured_content == {
+        "code": "NOT_FOUND",
+        "message": "fake page has no story_control",
+        "where": "/target",
+        "fix": "use observe",
+        "details": {},
+    }
+    assert result.content[0].text == "NOT_FOUND: fake page has no story_control. Fix: use observe"
+
+
+async def test_non_object_result_is_internal(mcp_client: Any, connect_page: Any) -> None:
+    page = await connect_page("page-1")
+    page.handler = lambda tool, args, ctx: {"ok": True, "structuredContent": [1, 2], "text": "x"}
+    async with mcp_client() as client:
+        result = await client.call_tool("observe", {})
+    assert result.is_error is True
+    assert result.structured_content["code"] == "INTERNAL"
+    assert result.structured_content["where"] == "page-1"
+
+
+class TestTimeout:
+    @pytest.fixture
+    def call_timeout(self) -> float:
+        return 0.5
+
+    async def test_silent_page_times_out(self, mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+        assert gateway.registry.call_timeout == 0.5
+        page = await connect_page("slow-page")
+        page.handler = lambda tool, args, ctx: None  # never answers
+        async with mcp_client() as client:
+            result = await client.call_tool("observe", {})
+        assert result.is_error is True
+        err = result.structured_content
+        assert err["code"] == "TIMEOUT"
+        assert err["where"] == "slow-page"
+        assert "observe" in err["message"] and "slow-page" in err["message"] and "0.5 s" in err["message"]
+        assert err["details"] == {"tool": "observe", "pageId": "slow-page", "timeoutSeconds": 0.5}
+        assert "call_timeout" in err["fix"]
+        assert page.calls[0]["deadlineMs"] == 500
+        assert not gateway.registry.default_page().pending  # nothing left behind
+
+
+async def test_page_disconnect_fails_the_call_at_once(mcp_client: Any, connect_page: Any) -> None:
+    page = await connect_page("leaving-page")
+    page.handler = lambda tool, args, ctx: None
+
+    async def leave() -> None:
+        await page.call_seen.wait()
+        page.close()
+
+    async with mcp_client() as client:
+        start = time.monotonic()
+        leaving = asyncio.get_running_loop().create_task(leave())
+        result = await client.call_tool("observe", {})
+        elapsed = time.monotonic() - start
+        await leaving
+        after = await client.call_tool("observe", {})
+    assert result.is_error is True
+    err = result.structured_content
+    assert err["code"] == "NO_PAGE"
+    assert "page leaving-page disconnected during the call" in err["message"]
+    assert elapsed < CALL_TIMEOUT / 2
+    assert after.structured_content["code"] == "NO_PAGE"
+
+
+async def test_routing_follows_most_recent_focus(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+    p1 = await connect_page("p1", focused=True)
+    p2 = await connect_page("p2", focused=False)
+    async with mcp_client() as client:
+        r = await client.call_tool("observe", {})
+        assert r.structured_content["pageId"] == "p1"  # p2 connected later but never focused
+        await p2.send({"type": "focus", "focused": True})
+        await wait_for(lambda: gateway.registry.default_page().page_id == "p2")
+        await p1.send({"type": "focus", "focused": False})
+        r = await client.call_tool("observe", {})
+        assert r.structured_content["pageId"] == "p2"
+        infos = {p["pageId"]: p for p in r.structured_content["pages"]}
+        assert infos["p2"]["focused"] is True and infos["p1"]["focused"] is False
+        # An explicit pageId wins over focus.
+        r = await client.call_tool("observe", {"pageId": "p1"})
+        assert r.structured_content["pageId"] == "p1"
+        assert p1.calls[-1]["args"] == {"pageId": "p1"}
+        assert p1.calls[-1]["context"]["pageId"] == "p1"
+        r = await client.call_tool("observe", {"pageId": "nope"})
+    assert r.is_error is True
+    err = r.structured_content
+    assert err["code"] == "NOT_FOUND" and err["where"] == "/pageId"
+    assert sorted(err["details"]["known"]) == ["p1", "p2"]
+    assert "p1" in err["fix"] and "p2" in err["fix"]
+
+
+async def test_ties_go_to_the_most_recently_connected(mcp_client: Any, connect_page: Any) -> None:
+    await connect_page("first", focused=False)
+    await connect_page("second", focused=False)
+    async with mcp_client() as client:
+        r = await client.call_tool("observe", {})
+    assert r.structured_content["pageId"] == "second"
+
+
+async def test_summary_updates_widget_count(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+    page = await connect_page("p1", widgets=0)
+    await page.send({"type": "summary", "widgets": 7})
+    await wait_for(lambda: gateway.registry.total_widgets() == 7)
+    async with mcp_client() as client:
+        status = await client.call_tool("status", {})
+    assert status.structured_content["widgets"] == 7
+    assert status.structured_content["pages"][0]["widgets"] == 7
+
+
+async def test_reconnect_with_same_page_id_replaces_old(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
+    old = await connect_page("tab")
+    new = await connect_page("tab")
+    await asyncio.wait_for(old.closed.wait(), 10)  # the server closed the old socket
+    assert old.ws.close_code == 4000
+    assert [p.page_id for p in gateway.registry.pages] == ["tab"]
+    async with mcp_client() as client:
+        r = await client.call_tool("observe", {})
+    assert r.is_error is False
+    assert len(new.calls) == 1 and not old.calls
+
+
+async def test_malformed_frames_are_ignored(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+    page = await connect_page("p1")
+    for frame in [
+        "not json",
+        "[1, 2]",
+        json.dumps({"type": "bogus"}),
+        json.dumps({"type": "focus", "focused": "yes"}),
+        json.dumps({"type": "summary", "widgets": -1}),
+        json.dumps({"type": "result", "callId": "unknown", "ok": True, "structuredContent": {}, "text": ""}),
+        json.dumps({"type": "result", "ok": True}),
+        json.dumps({"type": "hello", "protocol": 1, "pageId": "", "version": "0", "focused": True, "widgets": 0}),
+    ]:
+        await page.send(frame)
+    await page.ws.write_message(b"\x00\x01binary", binary=True)
+    async with mcp_client() as client:
+        r = await client.call_tool("observe", {})
+    assert r.is_error is False and r.structured_content["pageId"] == "p1"
+    assert [p.page_id for p in gateway.registry.pages] == ["p1"]
+    assert gateway.registry.pages[0].widgets == 1
+
+
+async def test_frames_before_hello_are_ignored_and_bad_protocol_closes(
+    bridge_url: str, token: str, gateway: Any
+) -> None:
+    ws = await websocket_connect(HTTPRequest(f"{bridge_url}?token={quote(token)}"))
+    await ws.write_message(json.dumps({"type": "focus", "focused": True}))
+    await ws.write_message(
+        json.dumps({"type": "hello", "protocol": 99, "pageId": "p", "version": "0", "focused": True, "widgets": 0})
+    )
+    assert await asyncio.wait_for(ws.read_message(), 10) is None
+    assert ws.close_code == 4001
+    assert "protocol" in (ws.close_reason or "")
+    assert gateway.registry.pages == []
+
+
+async def test_bridge_refuses_unauthenticated(bridge_url: str) -> None:
+    with pytest.raises(HTTPClientError) as missing:
+        await websocket_connect(HTTPRequest(bridge_url))
+    assert missing.value.code == 403
+    with pytest.raises(HTTPClientError) as wrong:
+        await websocket_connect(HTTPRequest(f"{bridge_url}?token=wrong"))
+    assert wrong.value.code == 403
+
+
+async def test_bridge_accepts_authorization_header(bridge_url: str, token: str, gateway: Any) -> None:
+    ws = await websocket_connect(HTTPRequest(bridge_url, headers={"Authorization": f"token {token}"}))
+    await ws.write_message(
+        json.dumps({"type": "hello", "protocol": 1, "pageId": "hdr", "version": "0", "focused": False, "widgets": 0})
+    )
+    assert json.loads(await asyncio.wait_for(ws.read_message(), 10)) == {"type": "welcome", "pageId": "hdr"}
+    ws.close()
+    await wait_for(lambda: gateway.registry.pages == [])
+
+
+class TestUserBaseUrl:
+    @pytest.fixture
+    def jp_base_url(self) -> str:
+        return "/user/alice/"
+
+    async def test_mcp_and_bridge_under_base_url(
+        self, mcp_client: Any, connect_page: Any, mcp_url: str, bridge_url: str, jp_http_port: int, token: str
+    ) -> None:
+        assert mcp_url.endswith("/user/alice/molspace/mcp")
+        assert "/user/alice/molspace/bridge" in bridge_url
+        await connect_page("alice-tab")
+        async with mcp_client() as client:
+            status = await client.call_tool("status", {})
+            r = await client.call_tool("observe", {})
+        assert status.structured_content["endpoint"] == "/user/alice/molspace/mcp"
+        assert f"http://127.0.0.1:{jp_http_port}/user/alice/lab" in status.structured_content["howToConnect"]
+        assert r.structured_content["pageId"] == "alice-tab"
+        assert r.structured_content == observe_result("alice-tab", r.structured_content["pages"])
+        # Nothing is served outside base_url.
+        with pytest.raises(HTTPClientError) as outside:
+            await websocket_connect(
+                HTTPRequest(f"ws://127.0.0.1:{jp_http_port}/molspace/bridge?token={quote(token)}")
+            )
+        assert outside.value.code == 404

@@ -1,0 +1,229 @@
+"""The MCP endpoint with the official SDK client over real TCP: tools, status, auth, Origin."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx2
+import pytest
+
+from molspace.gateway._entry import _jupyter_server_extension_points
+from molspace.gateway.app import MolspaceGateway
+from molspace.gateway.manifest import DEFAULT_MANIFEST_PATH
+
+pytestmark = pytest.mark.asyncio
+
+MANIFEST = json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw-test", "version": "0"},
+    },
+}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+async def raw_post(url: str, headers: dict[str, str]) -> httpx2.Response:
+    async with httpx2.AsyncClient(timeout=10) as client:
+        return await client.post(url, headers={**MCP_HEADERS, **headers}, json=INIT)
+
+
+async def test_entry_points_and_server_config() -> None:
+    assert _jupyter_server_extension_points() == [{"module": "molspace", "app": MolspaceGateway}]
+    from pathlib import Path
+
+    cfg = Path(__file__).resolve().parents[2] / "jupyter-config" / "server-config" / "molspace.json"
+    assert json.loads(cfg.read_text()) == {"ServerApp": {"jpserver_extensions": {"molspace": True}}}
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_list_tools_matches_manifest(mcp_client: Any, mode: str) -> None:
+    async with mcp_client(mode) as client:
+        listed = (await client.list_tools()).tools
+        assert client.instructions == MANIFEST["instructions"]
+    assert [t.name for t in listed] == [t["name"] for t in MANIFEST["tools"]]
+    for tool, spec in zip(listed, MANIFEST["tools"]):
+        assert tool.description == spec["description"]
+        assert tool.input_schema == spec["inputSchema"]
+        assert tool.output_schema == spec["outputSchema"]
+        dumped = tool.annotations.model_dump(by_alias=True, exclude_none=True)
+        assert dumped == spec["annotations"]
+    status = next(t for t in listed if t.name == "status")
+    assert status.annotations.read_only_hint is True
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_status_without_page(mcp_client: Any, server_root: str, jp_base_url: str, mode: str) -> None:
+    async with mcp_client(mode) as client:
+        result = await client.call_tool("status", {})
+    assert result.is_error is False
+    sc = result.structured_content
+    assert sc["pageConnected"] is False
+    assert sc["pages"] == [] and sc["widgets"] == 0
+    assert sc["versions"] == MANIFEST["versions"]
+    assert sc["endpoint"] == f"{jp_base_url}molspace/mcp"
+    assert f"{server_root}lab" in sc["howToConnect"]
+    assert "molspace widget" in sc["howToConnect"]
+    assert "no JupyterLab page connected" in result.content[0].text
+
+
+async def test_observe_without_page_fails_at_once(mcp_client: Any, server_root: str) -> None:
+    async with mcp_client() as client:
+        start = time.monotonic()
+        result = await client.call_tool("observe", {})
+        elapsed = time.monotonic() - start
+    assert result.is_error is True
+    err = result.structured_content
+    assert err["code"] == "NO_PAGE"
+    assert f"{server_root}lab" in err["fix"]
+    assert set(err) == {"code", "message", "where", "fix", "details"}
+    assert elapsed < 5  # not the 10 s call deadline
+    assert result.content[0].text.startswith("NO_PAGE: ")
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "where"),
+    [
+        ("story_control", {}, "/action"),
+        ("story_control", {"action": "jump"}, "/action"),
+        ("story_control", {"action": "goto", "index": -1}, "/index"),
+        ("observe", {"bogus": 1}, "/bogus"),
+        ("observe", {"limit": "ten"}, "/limit"),
+        ("status", {"x": 1}, "/x"),
+    ],
+)
+async def test_invalid_arguments_are_located(mcp_client: Any, tool: str, args: dict, where: str) -> None:
+    async with mcp_client() as client:
+        result = await client.call_tool(tool, args)
+    assert result.is_error is True
+    err = result.structured_content
+    assert err["code"] == "INVALID_INPUT"
+    assert err["where"] == where
+    assert err["fix"] and err["message"]
+    assert err["details"]["errors"][0]["where"] == where
+
+
+async def test_unknown_tool_is_not_found(mcp_client: Any) -> None:
+    async with mcp_client() as client:
+        result = await client.call_tool("teleport", {})
+    assert result.is_error is True
+    assert result.structured_content["code"] == "NOT_FOUND"
+    assert result.structured_content["where"] == "/name"
+    assert "status" in result.structured_content["fix"]
+
+
+async def test_missing_token_is_refused(mcp_url: str) -> None:
+    r = await raw_post(mcp_url, {})
+    assert r.status_code == 403
+    assert "mcp-session-id" not in r.headers
+
+
+async def test_wrong_token_is_refused(mcp_url: str) -> None:
+    r = await raw_post(mcp_url, {"Authorization": "token not-the-token"})
+    assert r.status_code == 403
+    assert "mcp-session-id" not in r.headers
+
+
+async def test_foreign_origin_is_refused(mcp_url: str, token: str) -> None:
+    r = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": "https://evil.example"})
+    assert r.status_code == 403
+    body = r.json()
+    assert body["code"] == "FORBIDDEN"
+    assert body["where"] == "https://evil.example"
+    assert "allow_origin" in body["fix"]
+    assert "mcp-session-id" not in r.headers
+
+
+async def test_same_origin_is_allowed(mcp_url: str, token: str, jp_http_port: int) -> None:
+    r = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": f"http://127.0.0.1:{jp_http_port}"})
+    assert r.status_code == 200
+    assert r.headers["mcp-session-id"]
+    r = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": f"http://localhost:{jp_http_port}"})
+    assert r.status_code == 200  # a local_hostnames name at the server's own port
+
+
+async def test_same_host_other_port_is_refused(mcp_url: str, token: str, jp_http_port: int) -> None:
+    r = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": f"http://127.0.0.1:{jp_http_port + 1}"})
+    assert r.status_code == 403
+
+
+class TestAllowOriginPat:
+    @pytest.fixture
+    def jp_server_config(self) -> dict[str, Any]:
+        return {
+            "ServerApp": {
+                "jpserver_extensions": {"molspace": True},
+                "reraise_server_extension_failures": True,
+                "allow_origin_pat": r"https://([a-z]+\.)?trusted\.example",
+            }
+        }
+
+    async def test_pattern_origin_is_allowed(self, mcp_url: str, token: str) -> None:
+        ok = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": "https://lab.trusted.example"})
+        assert ok.status_code == 200
+        bad = await raw_post(
+            mcp_url, {"Authorization": f"token {token}", "Origin": "https://trusted.example.evil.example"}
+        )
+        assert bad.status_code == 403
+
+    async def test_preflight_allows_mcp_headers(self, mcp_url: str) -> None:
+        async with httpx2.AsyncClient(timeout=10) as client:
+            ok = await client.options(
+                mcp_url,
+                headers={
+                    "Origin": "https://lab.trusted.example",
+                    "Access-Control-Request-Method": "POST",
+                    "Access-Control-Request-Headers": "authorization, content-type, mcp-session-id",
+                },
+            )
+            bad = await client.options(
+                mcp_url,
+                headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
+            )
+        assert ok.status_code in (200, 204)
+        assert ok.headers["access-control-allow-origin"] == "https://lab.trusted.example"
+        assert "mcp-session-id" in ok.headers["access-control-allow-headers"]
+        assert "mcp-session-id" in ok.headers["access-control-expose-headers"]
+        assert bad.status_code == 403
+
+
+async def test_session_lifecycle_over_raw_http(mcp_url: str, token: str) -> None:
+    auth = {"Authorization": f"token {token}"}
+    opened = await raw_post(mcp_url, auth)
+    assert opened.status_code == 200
+    assert opened.headers["content-type"].startswith("text/event-stream")
+    assert '"instructions"' in opened.text
+    session = opened.headers["mcp-session-id"]
+    async with httpx2.AsyncClient(timeout=10) as client:
+        deleted = await client.delete(mcp_url, headers={**auth, "mcp-session-id": session})
+        gone = await client.post(
+            mcp_url,
+            headers={**MCP_HEADERS, **auth, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25"},
+            json={"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
+        )
+    assert deleted.status_code == 200
+    assert gone.status_code == 404
+
+
+async def test_sessions_are_separate(mcp_client: Any) -> None:
+    async with mcp_client() as a, mcp_client() as b:
+        ra = await a.call_tool("status", {})
+        rb = await b.call_tool("status", {})
+        assert ra.structured_content == rb.structured_content
+        assert a.session is not b.session
+
+
+async def test_session_manager_lives_with_the_server(mcp_client: Any, gateway: Any) -> None:
+    async with mcp_client() as client:
+        await client.call_tool("status", {})
+    task = gateway._run_task
+    assert task is not None and not task.done()  # run() context held open between requests
+    await gateway.stop_extension()  # what ServerApp cleanup calls at shutdown
+    assert task.done()
+    assert gateway.session_manager._task_group is None

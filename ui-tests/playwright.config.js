@@ -1,0 +1,44 @@
+/**
+ * Galata configuration: Debian's Chromium (no downloaded browser), a real
+ * Jupyter server started from this folder with token authentication.
+ */
+const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
+
+const TOKEN = 'molspace-ui-test-token';
+
+module.exports = {
+  ...baseConfig,
+  workers: 1,
+  retries: 0,
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
+  reporter: [['list']],
+  use: {
+    ...baseConfig.use,
+    baseURL: 'http://localhost:8888',
+    // Video needs Playwright's own ffmpeg download, which this machine cannot fetch.
+    video: 'off',
+    // The page is served behind token auth; Galata's own requests carry it too.
+    extraHTTPHeaders: { Authorization: `token ${TOKEN}` },
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--use-gl=angle',
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run'
+      ]
+    }
+  },
+  webServer: {
+    command: 'jupyter lab --config jupyter_server_test_config.py',
+    url: 'http://localhost:8888/api/status?token=' + TOKEN,
+    timeout: 120_000,
+    reuseExistingServer: !process.env.CI
+  }
+};

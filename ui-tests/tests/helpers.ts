@@ -1,0 +1,70 @@
+/**
+ * Shared steps of the molspace Galata tests: put files in the server, run a
+ * notebook, talk MCP to the real gateway with the official TypeScript SDK.
+ */
+import * as path from 'path';
+import { IJupyterLabPageFixture, expect } from '@jupyterlab/galata';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { PNG } from 'pngjs';
+import type { Locator } from '@playwright/test';
+
+export const TOKEN = 'molspace-ui-test-token';
+export const SERVER = 'http://localhost:8888';
+export const MCP_URL = `${SERVER}/molspace/mcp`;
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Upload the demo notebook and its Story into the test's folder. */
+export async function uploadDemo(page: IJupyterLabPageFixture, tmpPath: string): Promise<void> {
+  await page.contents.uploadFile(path.join(ROOT, 'examples', 'demo.ipynb'), `${tmpPath}/demo.ipynb`);
+  await page.contents.uploadFile(
+    path.join(ROOT, 'examples', 'data', '1cbs-story.mvsx'),
+    `${tmpPath}/data/1cbs-story.mvsx`
+  );
+}
+
+/** Open a notebook, run all its cells, and wait for the first Story to render. */
+export async function runNotebook(page: IJupyterLabPageFixture, nbPath: string): Promise<Locator> {
+  await page.notebook.openByPath(nbPath);
+  await page.notebook.activate(path.basename(nbPath));
+  await page.notebook.run();
+  const story = page.locator('.molspace-story').first();
+  await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  return story;
+}
+
+/** Append a code cell, run it, and return its text output. */
+export async function runCell(page: IJupyterLabPageFixture, source: string): Promise<string> {
+  await page.notebook.addCell('code', source);
+  const index = (await page.notebook.getCellCount()) - 1;
+  await page.notebook.runCell(index, true);
+  return ((await page.notebook.getCellTextOutput(index)) ?? []).join('').trim();
+}
+
+/** Fraction of the element's pixels that differ from its most common colour (the background). */
+export async function foregroundFraction(locator: Locator): Promise<number> {
+  const png = PNG.sync.read(await locator.screenshot());
+  const counts = new Map<number, number>();
+  for (let i = 0; i < png.data.length; i += 4) {
+    const key = (png.data[i] << 16) | (png.data[i + 1] << 8) | png.data[i + 2];
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const background = Math.max(...counts.values());
+  const total = png.width * png.height;
+  return (total - background) / total;
+}
+
+/** A connected MCP client (official SDK, Streamable HTTP) with the Jupyter token. */
+export async function mcpClient(token: string | null = TOKEN): Promise<Client> {
+  const headers: Record<string, string> = token === null ? {} : { Authorization: `token ${token}` };
+  const transport = new StreamableHTTPClientTransport(new URL(MCP_URL), { requestInit: { headers } });
+  const client = new Client({ name: 'molspace-ui-tests', version: '0.1.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** Call a tool; return `[structuredContent, isError]`. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<[any, boolean]> {
+  const result = await client.callTool({ name, arguments: args });
+  return [result.structuredContent, Boolean(result.isError)];
+}

@@ -147,8 +147,9 @@ export class Dispatcher {
   }
 
   // ------------------------------------------------------------------ story_observe
-  private _storyObserve(args: z.infer<typeof StoryObserveInput>): DispatchResult {
+  private async _storyObserve(args: z.infer<typeof StoryObserveInput>): Promise<DispatchResult> {
     const target = this._resolveStory(args.target);
+    await target.whenLoaded();
     const state = target.state();
     const all = target.snapshots();
     const snapshots = all.slice(args.offset, args.offset + args.limit);
@@ -222,6 +223,8 @@ export class Dispatcher {
         { target: target.targetId }
       );
     }
+    // A call that arrives while the Story is still loading waits for it.
+    await target.whenLoaded();
     const before = target.state();
     if (args.expectedRevision !== undefined && args.expectedRevision !== before.revision) {
       throw new MolspaceError(

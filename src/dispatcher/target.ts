@@ -19,6 +19,8 @@ export interface StoryTarget {
   readonly kind: 'story';
   /** Notebook path that owns the widget, if known. */
   readonly notebook: string | null;
+  /** Resolves once the Story source has been parsed (or has failed to parse); never rejects. */
+  whenLoaded(): Promise<void>;
   /** Current state (cheap, synchronous). */
   state(): StoryState;
   /** Bounded metadata of every snapshot, in Story order. */

@@ -159,6 +159,13 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
   }
 
   // ------------------------------------------------------------------ StoryTarget
+  whenLoaded(): Promise<void> {
+    return this.parsed().then(
+      () => undefined,
+      () => undefined
+    );
+  }
+
   state(): StoryState {
     const snapshots = this.get('snapshots') as SnapshotMeta[];
     return {

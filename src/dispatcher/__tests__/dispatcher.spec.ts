@@ -17,7 +17,11 @@ class MemoryStory implements StoryTarget {
   applied: StoryChange[] = [];
   renderDelayMs = 0;
   failNext: MolspaceError | null = null;
+  loaded: Promise<void> = Promise.resolve();
   constructor(readonly targetId: string, readonly metas: SnapshotMeta[]) {}
+  whenLoaded(): Promise<void> {
+    return this.loaded;
+  }
   state(): StoryState {
     return {
       target: this.targetId,
@@ -188,6 +192,18 @@ describe('story_control', () => {
       expect(e.code).toBe('NOT_FOUND');
     }
   });
+});
+
+it('waits for a Story that is still loading instead of failing', async () => {
+  const { dispatcher, story } = setup();
+  let finishLoading: () => void = () => undefined;
+  story.loaded = new Promise<void>(r => (finishLoading = r));
+  const call = dispatcher.execute('story_control', { action: 'goto', key: 'ligand' }, { source: 'kernel' });
+  await new Promise(r => setTimeout(r, 10));
+  expect(story.applied).toHaveLength(0);
+  finishLoading();
+  await call;
+  expect(story.index).toBe(2);
 });
 
 describe('observe and story_observe', () => {

@@ -1,42 +1,83 @@
-"""Located errors raised on the kernel side.
+"""Located errors (DESIGN.md §3), shared by the kernel side and the MCP gateway.
 
-Each carries the fields of molspace's wire error (DESIGN.md §3):
-``code``, ``message``, ``where``, ``fix`` and ``details``.
+Every failure an agent or a notebook user can meet carries a code from the
+contract's closed list, a one-sentence message, *where* it failed (a JSON
+pointer into the arguments, a page id, a path, a URL), a *fix* to act on, and
+free-form ``details``: the ``ToolError`` shape of ``src/contract/errors.ts``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+#: The closed list of error codes (mirrors ``src/contract/errors.ts``).
+ERROR_CODES: tuple[str, ...] = (
+    "NO_PAGE",
+    "TIMEOUT",
+    "NOT_FOUND",
+    "STALE_TARGET",
+    "REVISION_CONFLICT",
+    "INVALID_INPUT",
+    "VALIDATION_FAILED",
+    "UNSUPPORTED_FORMAT",
+    "TOO_LARGE",
+    "FORBIDDEN",
+    "AWAITING_USER",
+    "INTERNAL",
+)
+
 
 class MolspaceError(Exception):
-    """A located molspace error.
+    """A located, agent-readable failure: of a tool call, a cell's call, or a Story source.
 
     Parameters
     ----------
     code : str
-        One of the contract's error codes (``INVALID_INPUT``, ``NOT_FOUND``,
-        ``UNSUPPORTED_FORMAT``, ``TOO_LARGE``, ``VALIDATION_FAILED``, ...).
+        One of :data:`ERROR_CODES`.
     message : str
-        What failed.
+        What failed, in one sentence (non-empty).
     where : str
-        Where it failed: an argument name, a path, a snapshot key.
+        Where it failed: a JSON pointer into the arguments (``"/action"``), a
+        page id, a widget id or a URL. ``""`` means the call as a whole.
     fix : str
-        What would make it succeed.
+        What would make the call succeed (non-empty).
     details : dict, optional
-        Machine-readable facts (limits, known keys, ...).
+        Extra machine-readable facts (JSON-serialisable), default ``{}``.
+
+    Raises
+    ------
+    ValueError
+        If ``code`` is not in :data:`ERROR_CODES` or ``message``/``fix`` is empty.
     """
 
-    def __init__(self, code: str, message: str, where: str, fix: str, details: dict[str, Any] | None = None):
-        super().__init__(f"{code}: {message} (at {where}). Fix: {fix}")
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        where: str,
+        fix: str,
+        details: dict[str, Any] | None = None,
+    ) -> None:
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown error code {code!r}; expected one of {ERROR_CODES}")
+        if not message or not fix:
+            raise ValueError("a MolspaceError needs a non-empty message and fix")
+        super().__init__(f"{code}: {message} (at {where or 'the call'}). Fix: {fix}")
         self.code = code
         self.message = message
         self.where = where
         self.fix = fix
-        self.details = details or {}
+        self.details: dict[str, Any] = dict(details or {})
 
     def to_dict(self) -> dict[str, Any]:
-        """The wire shape ``{code, message, where, fix, details}``."""
+        """Return the wire form ``{code, message, where, fix, details}``.
+
+        Returns
+        -------
+        dict
+            The ``ToolError`` object of the contract (``errorSchema`` in the
+            manifest).
+        """
         return {
             "code": self.code,
             "message": self.message,
@@ -44,6 +85,49 @@ class MolspaceError(Exception):
             "fix": self.fix,
             "details": self.details,
         }
+
+    @classmethod
+    def from_dict(cls, data: Any, *, where_default: str = "") -> MolspaceError:
+        """Rebuild a located error from its wire form, tolerating a malformed one.
+
+        Parameters
+        ----------
+        data : Any
+            Expected to be a ``{code, message, where, fix, details}`` mapping
+            (as sent by a page in a failed ``result`` frame).
+        where_default : str
+            ``where`` to use if the mapping has none.
+
+        Returns
+        -------
+        MolspaceError
+            The same error, or an ``INTERNAL`` error describing why ``data``
+            was not a valid located error.
+        """
+        if (
+            isinstance(data, dict)
+            and data.get("code") in ERROR_CODES
+            and isinstance(data.get("message"), str)
+            and data["message"]
+            and isinstance(data.get("fix"), str)
+            and data["fix"]
+        ):
+            where = data.get("where")
+            details = data.get("details")
+            return cls(
+                data["code"],
+                data["message"],
+                where if isinstance(where, str) else where_default,
+                data["fix"],
+                details if isinstance(details, dict) else {},
+            )
+        return cls(
+            "INTERNAL",
+            "The page answered with a malformed error object.",
+            where_default,
+            "Reload the JupyterLab page so it runs the same molspace version as the server.",
+            {"received": data if isinstance(data, (dict, list, str, int, float, bool)) else repr(data)},
+        )
 
 
 class StorySourceError(MolspaceError, ValueError):

@@ -1,130 +1,13 @@
-"""Located tool errors (DESIGN.md §3).
+"""Located tool errors of the gateway: the package-wide :class:`~molspace.errors.MolspaceError`.
 
-Every failure the gateway reports to an agent is a :class:`ToolError`: a code
-from the contract's closed list, a one-sentence message, *where* it failed (a
-JSON pointer into the arguments, a page id, a URL), a *fix* the agent can act
-on, and free-form ``details``.
+``ToolError`` is the name the gateway uses for it, after the contract's
+``ToolError`` shape ``{code, message, where, fix, details}``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from ..errors import ERROR_CODES, MolspaceError
 
-#: The closed list of error codes (mirrors ``src/contract/errors.ts``).
-ERROR_CODES: tuple[str, ...] = (
-    "NO_PAGE",
-    "TIMEOUT",
-    "NOT_FOUND",
-    "STALE_TARGET",
-    "REVISION_CONFLICT",
-    "INVALID_INPUT",
-    "VALIDATION_FAILED",
-    "UNSUPPORTED_FORMAT",
-    "TOO_LARGE",
-    "FORBIDDEN",
-    "AWAITING_USER",
-    "INTERNAL",
-)
+ToolError = MolspaceError
 
-
-class ToolError(Exception):
-    """A located, agent-readable failure of one tool call.
-
-    Parameters
-    ----------
-    code : str
-        One of :data:`ERROR_CODES`.
-    message : str
-        What failed, in one sentence (non-empty).
-    where : str
-        Where it failed: a JSON pointer into the arguments (``"/action"``), a
-        page id, a widget id or a URL. ``""`` means the call as a whole.
-    fix : str
-        What would make the call succeed (non-empty).
-    details : dict, optional
-        Extra machine-readable facts (JSON-serialisable), default ``{}``.
-
-    Raises
-    ------
-    ValueError
-        If ``code`` is not in :data:`ERROR_CODES` or ``message``/``fix`` is empty.
-    """
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        where: str,
-        fix: str,
-        details: dict[str, Any] | None = None,
-    ) -> None:
-        if code not in ERROR_CODES:
-            raise ValueError(f"unknown error code {code!r}; expected one of {ERROR_CODES}")
-        if not message or not fix:
-            raise ValueError("a ToolError needs a non-empty message and fix")
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.where = where
-        self.fix = fix
-        self.details: dict[str, Any] = dict(details or {})
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the wire form ``{code, message, where, fix, details}``.
-
-        Returns
-        -------
-        dict
-            The ``ToolError`` object of the contract (``errorSchema`` in the
-            manifest).
-        """
-        return {
-            "code": self.code,
-            "message": self.message,
-            "where": self.where,
-            "fix": self.fix,
-            "details": self.details,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Any, *, where_default: str = "") -> ToolError:
-        """Rebuild a ToolError from its wire form, tolerating a malformed one.
-
-        Parameters
-        ----------
-        data : Any
-            Expected to be a ``{code, message, where, fix, details}`` mapping
-            (as sent by a page in a failed ``result`` frame).
-        where_default : str
-            ``where`` to use if the mapping has none.
-
-        Returns
-        -------
-        ToolError
-            The same error, or an ``INTERNAL`` error describing why ``data``
-            was not a valid ToolError.
-        """
-        if (
-            isinstance(data, dict)
-            and data.get("code") in ERROR_CODES
-            and isinstance(data.get("message"), str)
-            and data["message"]
-            and isinstance(data.get("fix"), str)
-            and data["fix"]
-        ):
-            where = data.get("where")
-            details = data.get("details")
-            return cls(
-                data["code"],
-                data["message"],
-                where if isinstance(where, str) else where_default,
-                data["fix"],
-                details if isinstance(details, dict) else {},
-            )
-        return cls(
-            "INTERNAL",
-            "The page answered with a malformed error object.",
-            where_default,
-            "Reload the JupyterLab page so it runs the same molspace version as the server.",
-            {"received": data if isinstance(data, (dict, list, str, int, float, bool)) else repr(data)},
-        )
+__all__ = ["ERROR_CODES", "ToolError"]

@@ -1,0 +1,45 @@
+"""The contract fixtures through the gateway's validation of the generated manifest.
+
+jest feeds the same file (tests/fixtures/contract/tool-inputs.json) through
+the zod contract (src/__tests__/contract.spec.ts); both must agree.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from molspace.gateway.errors import ToolError
+from molspace.gateway.manifest import Manifest
+
+FIXTURES = json.loads(
+    (Path(__file__).resolve().parents[1] / "fixtures" / "contract" / "tool-inputs.json").read_text()
+)["cases"]
+MANIFEST = Manifest.load()
+
+
+@pytest.mark.parametrize("case", [c for c in FIXTURES if not c.get("zodOnly")], ids=lambda c: f"{c['tool']} {json.dumps(c['args'])}")
+def test_fixture_through_the_manifest_schema(case):
+    spec = MANIFEST.get(case["tool"])
+    if case["valid"]:
+        spec.check_arguments(case["args"])
+        return
+    with pytest.raises(ToolError) as info:
+        spec.check_arguments(case["args"])
+    err = info.value.to_dict()
+    assert err["code"] == "INVALID_INPUT"
+    assert err["where"] == case["pointer"]
+    assert err["fix"]
+
+
+def test_every_contract_tool_is_in_the_manifest():
+    assert {c["tool"] for c in FIXTURES} <= set(MANIFEST.tools)
+    assert set(MANIFEST.tools) == {"status", "observe", "story_observe", "story_control"}
+
+
+def test_python_error_codes_are_the_contract_codes():
+    from molspace.errors import ERROR_CODES
+
+    assert list(ERROR_CODES) == MANIFEST.error_codes

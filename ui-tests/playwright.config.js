@@ -10,7 +10,8 @@ module.exports = {
   ...baseConfig,
   workers: 1,
   retries: 0,
-  timeout: 120_000,
+  // End-to-end tests run a kernel, JupyterLab and software-rendered Mol* on 2 shared cores.
+  timeout: 300_000,
   expect: { timeout: 30_000 },
   reporter: [['list']],
   use: {
@@ -38,7 +39,8 @@ module.exports = {
   webServer: {
     command: 'jupyter lab --config jupyter_server_test_config.py',
     url: 'http://localhost:8888/api/status?token=' + TOKEN,
-    timeout: 120_000,
+    // End-to-end tests run a kernel, JupyterLab and software-rendered Mol* on 2 shared cores.
+  timeout: 300_000,
     reuseExistingServer: !process.env.CI
   }
 };

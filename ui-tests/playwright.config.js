@@ -39,8 +39,7 @@ module.exports = {
   webServer: {
     command: 'jupyter lab --config jupyter_server_test_config.py',
     url: 'http://localhost:8888/api/status?token=' + TOKEN,
-    // End-to-end tests run a kernel, JupyterLab and software-rendered Mol* on 2 shared cores.
-  timeout: 300_000,
+    timeout: 120_000,
     reuseExistingServer: !process.env.CI
   }
 };

@@ -65,7 +65,7 @@ def ligand():
     return b.get_snapshot(
         key="ligand",
         title="Ligand",
-        description="All-*trans* retinoic acid (REA), the ligand on its own.",
+        description="All-*trans* retinoic acid (REA), the ligand on its own.\n\n[Back to the overview](#overview)",
         linger_duration_ms=4000,
         transition_duration_ms=800,
     )

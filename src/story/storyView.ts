@@ -165,6 +165,8 @@ export class StoryView extends DOMWidgetView {
     root.append(toolbar, title, error, canvas, description);
     this.els = { step, title, description, canvas, error, buttons };
 
+    // Story descriptions link to other steps by key, e.g. "[Go to start](#intro)" (MVS Stories convention).
+    description.addEventListener('click', e => this.onDescriptionLink(e));
     root.addEventListener('keydown', e => this.onKeyDown(e));
     root.addEventListener('pointerdown', () => this.touched(), true);
     root.addEventListener('focusin', () => this.touched());
@@ -300,6 +302,24 @@ export class StoryView extends DOMWidgetView {
   private onButton(action: 'previous' | 'play' | 'pause' | 'next'): void {
     this.touched();
     void this.api.control(action);
+  }
+
+  /** A click on a `#key` link in a description goes to that step through the Dispatcher. */
+  private onDescriptionLink(e: MouseEvent): void {
+    const link = (e.target as HTMLElement | null)?.closest?.('a');
+    const href = link?.getAttribute('href') ?? '';
+    if (!href.startsWith('#')) {
+      return;
+    }
+    const key = decodeURIComponent(href.slice(1));
+    const snapshots: { key: string }[] = this.api.get('snapshots') ?? [];
+    const index = snapshots.findIndex(s => s.key === key);
+    if (index >= 0) {
+      e.preventDefault();
+      e.stopPropagation();
+      this.touched();
+      void this.api.control('goto', { index });
+    }
   }
 
   private onKeyDown(e: KeyboardEvent): void {

@@ -76,3 +76,16 @@ test.describe('Story in the demo notebook', () => {
     }
   });
 });
+
+test('a "#key" link in a step description goes to that step', async ({ page, tmpPath }) => {
+  await uploadDemo(page, tmpPath);
+  const story = await runNotebook(page, `${tmpPath}/demo.ipynb`);
+  // The demo's goto("binding-site") lands first.
+  await expect(story.locator('.molspace-story-step')).toHaveText('step 2 of 3');
+  await story.locator('[data-action="next"]').click();
+  await expect(story.locator('.molspace-story-step')).toHaveText('step 3 of 3');
+  await story.locator('.molspace-story-description a[href="#overview"]').click();
+  await expect(story.locator('.molspace-story-step')).toHaveText('step 1 of 3');
+  await expect(story).toHaveAttribute('data-molspace-ready', 'true');
+  expect(await runCell(page, 'print(story.key, story.last_change["source"])')).toBe('overview ui');
+});

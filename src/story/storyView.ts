@@ -238,7 +238,9 @@ export class StoryView extends DOMWidgetView {
       return;
     }
     const message = el('div', 'molspace-story-error-message');
-    message.textContent = err.message;
+    const code = el('strong', 'molspace-story-error-code');
+    code.textContent = err.code;
+    message.append(code, document.createTextNode(` ${err.message}`));
     panel.append(message);
     if (err.where) {
       const where = el('div', 'molspace-story-error-where');

@@ -24,3 +24,32 @@ test('an unreachable download URL gives a located error in the page and the kern
   expect(shown).toContain(message);
   expect(shown).toContain(fix);
 });
+
+test('a Story that does not validate shows every issue, located, in the page and the kernel', async ({ page, tmpPath }) => {
+  await page.notebook.createNew('invalid.ipynb');
+  // Two snapshots: one with a node kind MVS does not have, one with a negative duration and a duplicate key.
+  const source = [
+    'import molspace',
+    'root = lambda children: {"kind": "root", "children": children}',
+    'bad_node = root([{"kind": "download", "params": {"url": "https://example.org/x.cif"}, "children": [{"kind": "parse_everything", "params": {}}]}])',
+    'meta = lambda key, linger: {"key": key, "title": key, "linger_duration_ms": linger}',
+    'story = molspace.Story({"kind": "multiple", "metadata": {"version": "1", "timestamp": "2026-01-01T00:00:00Z"},',
+    '    "snapshots": [{"root": bad_node, "metadata": meta("a", 1000)}, {"root": root([]), "metadata": meta("a", -5)}]})',
+    'story'
+  ].join('\n');
+  await page.notebook.setCell(0, 'code', source);
+  await page.notebook.runCell(0, true);
+  const error = page.locator('.molspace-story .molspace-story-error');
+  await expect(error).toBeVisible({ timeout: 60_000 });
+  await expect(error).toContainText('VALIDATION_FAILED');
+  const kernel = await runCell(
+    page,
+    'e = story.error\nprint(e["code"], e["where"])\nprint(len(e["details"]["issues"]))\nprint(sorted({i["snapshotIndex"] for i in e["details"]["issues"]}))'
+  );
+  const [codeWhere, count, snapshots] = kernel.split('\n');
+  expect(codeWhere.split(' ')[0]).toBe('VALIDATION_FAILED');
+  expect(codeWhere.split(' ')[1]).toMatch(/^\/snapshots\/0/);
+  expect(Number(count)).toBeGreaterThanOrEqual(3);
+  expect(snapshots).toBe('[0, 1]');
+  await expect(error).toContainText('/snapshots/0');
+});

@@ -26,7 +26,9 @@ def structure(builder):
 def overview():
     b = create_builder()
     s = structure(b)
-    s.component(selector="polymer").representation(type="cartoon").color(color="#4a7fb5")
+    polymer = s.component(selector="polymer")
+    polymer.representation(type="cartoon").color(color="#4a7fb5")
+    polymer.focus()
     s.component(selector="ligand").representation(type="ball_and_stick").color(color="#e0552d")
     return b.get_snapshot(
         key="overview",

@@ -222,12 +222,52 @@ export async function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
-/** A fresh context (empty HTTP cache) whose requests carry the Jupyter token. */
+/**
+ * A fresh context (empty HTTP cache) whose requests carry the Jupyter token.
+ * Every page counts its WebGL draw calls in `window.__molspaceBenchDraws`
+ * (see {@link waitSettled}); the wrapper costs one increment per call.
+ */
 export async function newContext(browser) {
-  return browser.newContext({
+  const context = await browser.newContext({
     viewport: { width: 1280, height: 900 },
     extraHTTPHeaders: { Authorization: `token ${TOKEN}` }
   });
+  await context.addInitScript(() => {
+    window.__molspaceBenchDraws = 0;
+    for (const P of [window.WebGL2RenderingContext?.prototype, window.WebGLRenderingContext?.prototype]) {
+      for (const m of ['drawElements', 'drawArrays', 'drawElementsInstanced', 'drawArraysInstanced']) {
+        const orig = P?.[m];
+        if (!orig) continue;
+        P[m] = function (...args) {
+          window.__molspaceBenchDraws++;
+          return orig.apply(this, args);
+        };
+      }
+    }
+  });
+  return context;
+}
+
+/**
+ * Wait until the page issued no WebGL draw call for `quietMs` (Mol* keeps
+ * refining a new step for several frames; on SwiftShader each takes ~1 s and
+ * blocks the page's main thread). Returns the ms waited.
+ */
+export async function waitSettled(page, quietMs = 1500, timeoutMs = 90_000) {
+  const t0 = performance.now();
+  let last = await page.evaluate(() => window.__molspaceBenchDraws);
+  let quietSince = performance.now();
+  while (performance.now() - t0 < timeoutMs) {
+    await sleep(250);
+    const now = await page.evaluate(() => window.__molspaceBenchDraws);
+    if (now !== last) {
+      last = now;
+      quietSince = performance.now();
+    } else if (performance.now() - quietSince >= quietMs) {
+      break;
+    }
+  }
+  return performance.now() - t0;
 }
 
 /** Resolve once `window.jupyterapp.restored` has; returns ms since navigation start. */

@@ -7,8 +7,6 @@ import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application'
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IJupyterWidgetRegistry } from '@jupyter-widgets/base';
-import { BridgeClient } from './bridge/bridgeClient';
-import { dispatcher, registry } from './page';
 import { setRenderMime } from './services';
 import { MODULE_NAME, MODULE_VERSION } from './version';
 import { ViewerBudget } from './viewer/viewerBudget';
@@ -56,10 +54,12 @@ const bridgePlugin: JupyterFrontEndPlugin<void> = {
   id: 'molspace:bridge',
   description: 'Connects this JupyterLab page to the molspace MCP gateway.',
   autoStart: true,
-  activate: () => {
-    const bridge = new BridgeClient({ dispatcher, registry });
-    bridge.connect();
-    (window as unknown as { molspace?: unknown }).molspace = { bridge, registry };
+  activate: (app: JupyterFrontEnd) => {
+    // Off the start path: the contract and Dispatcher load once JupyterLab has restored.
+    void app.restored
+      .then(() => import('./bridge/startBridge'))
+      .then(({ startBridge }) => startBridge())
+      .catch(e => console.error('molspace: the MCP bridge could not start; agents cannot reach this page.', e));
   }
 };
 

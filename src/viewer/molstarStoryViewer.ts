@@ -39,6 +39,20 @@ interface ResourceRef {
   url: string;
 }
 
+/**
+ * True when WebGL is rendered in software (SwiftShader, llvmpipe...), read from
+ * the `WEBGL_debug_renderer_info` extension when the browser exposes it.
+ */
+function isSoftwareRenderer(plugin: PluginContext): boolean {
+  const gl = plugin.canvas3d?.webgl.gl;
+  if (!gl) {
+    return false;
+  }
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+  return /swiftshader|llvmpipe|softpipe|software/i.test(renderer);
+}
+
 /** Mol* plugin wrapper: one per live Story view. */
 export class MolstarStoryViewer {
   private readonly plugin: PluginContext;
@@ -85,6 +99,15 @@ export class MolstarStoryViewer {
         'viewer',
         'Enable WebGL (hardware acceleration) in the browser, or close other 3D viewers and reload the page.'
       );
+    }
+    if (isSoftwareRenderer(plugin)) {
+      // Software WebGL (no GPU: CI, Binder, many VMs): Mol*'s temporal multi-sampling and
+      // ambient occlusion keep redrawing refinement frames that each hold the page's main
+      // thread for about a second, and every call an agent or a cell makes waits behind them.
+      plugin.canvas3d.setProps(props => {
+        props.multiSample.mode = 'off';
+        props.postprocessing.occlusion = { name: 'off', params: {} };
+      });
     }
     const canvas = host.querySelector('canvas');
     if (canvas) {

@@ -51,7 +51,13 @@ interface RenderWaiter {
 export class StoryModel extends DOMWidgetModel implements StoryTarget {
   static serializers: ISerializers = {
     ...DOMWidgetModel.serializers,
-    layout: { deserialize: unpack_models }
+    layout: { deserialize: unpack_models },
+    // Keep the MVSX bytes binary when ipywidgets serializes the state (e.g. to save
+    // it in the notebook): its default serializer JSON-copies, turning bytes into `{}`.
+    _mvsx: {
+      serialize: (value: DataView | ArrayBuffer | Uint8Array | null) =>
+        value && (value as ArrayBufferLike).byteLength > 0 ? toBytes(value).slice() : null
+    }
   };
 
   // Backbone calls initialize() from the base constructor, before class field

@@ -400,8 +400,21 @@ export class StoryView extends DOMWidgetView {
       return;
     }
     const index = this.api.get('index') ?? 0;
-    await ViewerBudget.instance.reserve(this.handle!);
+    const release = await ViewerBudget.instance.reserve(this.handle!);
+    try {
+      await this.createViewer(story, index, release);
+    } finally {
+      release();
+    }
+  }
+
+  private async createViewer(story: ParsedStory, index: number, release: () => void): Promise<void> {
     if (this.removed || this.viewer) {
+      return;
+    }
+    if (!ViewerBudget.instance.isVisible(this.handle!)) {
+      // Out of view while waiting for room: start when it comes into view (restore).
+      this.setPlaceholder(this.parkedImage === null ? 'Scroll here to start the 3D viewer' : null);
       return;
     }
     this.setPlaceholder(this.parkedImage === null ? 'Starting 3D viewer…' : null);
@@ -426,6 +439,7 @@ export class StoryView extends DOMWidgetView {
       return;
     }
     this.viewer = viewer;
+    release(); // live now: counted by the budget as such
     this.clearParked();
     this.setPlaceholder(null);
     try {

@@ -41,6 +41,9 @@ export class ViewerBudget {
   private readonly byElement = new Map<Element, ViewerHandle>();
   private observer: IntersectionObserver | null = null;
   private readonly parking = new Set<ViewerHandle>();
+  /** Views between {@link reserve} and its release (creating a viewer). */
+  private readonly starting = new Set<ViewerHandle>();
+  private startWaiters: (() => void)[] = [];
 
   /** Current maximum of live viewers. */
   get max(): number {
@@ -81,10 +84,29 @@ export class ViewerBudget {
 
   /**
    * A view is about to create (or restore) a live viewer: park others first
-   * so that it fits the budget.
+   * so that it fits the budget, waiting while viewers still being created
+   * fill it. Call the returned function once the viewer is live (or failed).
    */
-  reserve(handle: ViewerHandle): Promise<void> {
-    return this.enforce(handle);
+  async reserve(handle: ViewerHandle): Promise<() => void> {
+    for (;;) {
+      await this.enforce(handle);
+      const others = [...this.handles].filter(
+        h => h !== handle && (h.isLive || this.starting.has(h)) && !this.parking.has(h)
+      ).length;
+      if (others < this.maxLive || this.starting.size === 0) {
+        break;
+      }
+      await new Promise<void>(resolve => this.startWaiters.push(resolve));
+    }
+    this.starting.add(handle);
+    let released = false;
+    return () => {
+      if (!released) {
+        released = true;
+        this.starting.delete(handle);
+        this.startWaiters.splice(0).forEach(resolve => resolve());
+      }
+    };
   }
 
   /**
@@ -96,8 +118,10 @@ export class ViewerBudget {
    */
   async enforce(keep?: ViewerHandle): Promise<void> {
     const limit = keep ? this.maxLive - 1 : this.maxLive;
+    // Viewers still being created hold a WebGL context too, but cannot be parked yet.
+    const starting = [...this.starting].filter(h => h !== keep && !h.isLive).length;
     const live = [...this.handles].filter(h => h.isLive && h !== keep && !this.parking.has(h));
-    const excess = live.length - limit;
+    const excess = Math.min(live.length + starting - limit, live.length);
     if (excess <= 0) {
       return;
     }

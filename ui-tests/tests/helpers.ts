@@ -68,3 +68,37 @@ export async function call(client: Client, name: string, args: Record<string, un
   const result = await client.callTool({ name, arguments: args });
   return [result.structuredContent, Boolean(result.isError)];
 }
+
+/** Upload only the demo Story into `${tmpPath}/data/`. */
+export async function uploadStory(page: IJupyterLabPageFixture, tmpPath: string): Promise<void> {
+  await page.contents.uploadFile(
+    path.join(ROOT, 'examples', 'data', '1cbs-story.mvsx'),
+    `${tmpPath}/data/1cbs-story.mvsx`
+  );
+}
+
+/** Create a notebook `name` in the test folder, put `source` in its first cell and run it. */
+export async function newNotebookRun(page: IJupyterLabPageFixture, name: string, source: string): Promise<void> {
+  await page.notebook.createNew(name);
+  await page.notebook.setCell(0, 'code', source);
+  await page.notebook.runCell(0, true);
+}
+
+/** The element's most common colour (its background) as `[r, g, b]`. */
+export async function dominantColour(locator: Locator): Promise<[number, number, number]> {
+  const png = PNG.sync.read(await locator.screenshot());
+  const counts = new Map<number, number>();
+  for (let i = 0; i < png.data.length; i += 4) {
+    const key = (png.data[i] << 16) | (png.data[i + 1] << 8) | png.data[i + 2];
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  let best = 0;
+  let bestCount = -1;
+  for (const [key, n] of counts) {
+    if (n > bestCount) {
+      best = key;
+      bestCount = n;
+    }
+  }
+  return [(best >> 16) & 0xff, (best >> 8) & 0xff, best & 0xff];
+}

@@ -1,0 +1,194 @@
+/**
+ * The Story widget as a JupyterLab citizen: Mol* is loaded only when a Story
+ * is shown; many Stories share the page's WebGL budget; a closed widget frees
+ * its viewer; keys inside the widget stay in the widget; saved widget state
+ * restores the Story and its step; the viewer follows the dark theme.
+ */
+import { expect, galata, test } from '@jupyterlab/galata';
+import { dominantColour, newNotebookRun, runCell, uploadStory } from './helpers';
+
+const ONE_STORY = 'import molspace\nstory = molspace.Story("data/1cbs-story.mvsx")\nstory';
+
+/** Live WebGL contexts in the page, counted since the page loaded (see trackWebGL). */
+interface WebGLStats {
+  live: number;
+  max: number;
+  created: number;
+}
+
+/**
+ * Page init script: count WebGL contexts that are live (created and not yet
+ * lost) and the most that were live at once. Mol*'s dispose loses its context.
+ */
+function trackWebGL(): void {
+  const live = new Set<unknown>();
+  const stats = { live: 0, max: 0, created: 0 };
+  (window as unknown as { __molspaceWebGL: typeof stats }).__molspaceWebGL = stats;
+  const original = HTMLCanvasElement.prototype.getContext;
+  HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, type: string, ...rest: unknown[]) {
+    const ctx = (original as any).call(this, type, ...rest);
+    if (ctx && /webgl/.test(type) && !live.has(ctx) && !ctx.isContextLost()) {
+      live.add(ctx);
+      stats.created += 1;
+      stats.live = live.size;
+      stats.max = Math.max(stats.max, stats.live);
+      this.addEventListener('webglcontextlost', () => {
+        live.delete(ctx);
+        stats.live = live.size;
+      });
+    }
+    return ctx;
+  } as typeof original;
+}
+
+test.describe('Story widgets in JupyterLab', () => {
+  test('JupyterLab without a Story downloads no Mol* chunk', async ({ page }) => {
+    const urls: string[] = [];
+    page.on('request', request => urls.push(request.url()));
+    await page.reload();
+    // molspace's plugins ran: the bridge plugin sets window.molspace.
+    await page.waitForFunction(() => (window as any).molspace?.registry !== undefined);
+    await page.waitForLoadState('networkidle');
+    const molspace = urls.filter(u => u.includes('/lab/extensions/molspace/static/'));
+    expect(molspace.some(u => /remoteEntry\.[0-9a-f]+\.js/.test(u))).toBe(true);
+    expect(molspace.filter(u => /molstar/i.test(u))).toEqual([]);
+    expect(await page.evaluate(() => (window as any).molspace.registry.size)).toBe(0);
+  });
+
+  test('twenty Stories in one notebook stay usable within the viewer budget', async ({ page, tmpPath }) => {
+    // Twenty Mol* loads on 2 shared cores with software WebGL.
+    test.setTimeout(600_000);
+    const tooMany: string[] = [];
+    page.on('console', m => {
+      if (/too many active webgl contexts/i.test(m.text())) {
+        tooMany.push(m.text());
+      }
+    });
+    await page.addInitScript(trackWebGL);
+    await page.reload();
+    await uploadStory(page, tmpPath);
+    await newNotebookRun(
+      page,
+      'twenty.ipynb',
+      'import molspace\nfrom IPython.display import display\n' +
+        'stories = [molspace.Story("data/1cbs-story.mvsx") for _ in range(20)]\n' +
+        'for s in stories:\n    display(s)'
+    );
+    const stories = page.locator('.molspace-story');
+    await expect(stories).toHaveCount(20, { timeout: 60_000 });
+    const stats = () => page.evaluate(() => (window as any).__molspaceWebGL as WebGLStats);
+    const budget = 8;
+    for (const i of [0, 10, 19]) {
+      const story = stories.nth(i);
+      await story.scrollIntoViewIfNeeded();
+      await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 240_000 });
+      await expect(story).not.toHaveAttribute('data-molspace-parked', 'true');
+      await expect(story.locator('.molspace-story-step')).toHaveText('step 1 of 3');
+      await story.locator('[data-action="next"]').click();
+      await expect(story.locator('.molspace-story-step')).toHaveText('step 2 of 3');
+      await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 60_000 });
+      const s = await stats();
+      expect(s.max, `live WebGL contexts: ${JSON.stringify(s)}`).toBeLessThanOrEqual(budget);
+      expect(await page.locator('.molspace-story-viewer').count()).toBeLessThanOrEqual(budget);
+    }
+    await expect(page.locator('.molspace-story-error:visible')).toHaveCount(0);
+    // Views scrolled out of view were parked (image, no WebGL) while 20 are present.
+    await expect(stories).toHaveCount(20);
+    await expect
+      .poll(() => page.locator('.molspace-story[data-molspace-parked="true"]').count(), { timeout: 60_000 })
+      .toBeGreaterThan(0);
+    const s = await stats();
+    expect(s.max, `live WebGL contexts: ${JSON.stringify(s)}`).toBeLessThanOrEqual(budget);
+    expect(tooMany).toEqual([]);
+  });
+
+  test('a closed Story disposes its Mol* viewer', async ({ page, tmpPath }) => {
+    await uploadStory(page, tmpPath);
+    await newNotebookRun(page, 'close.ipynb', ONE_STORY);
+    const story = page.locator('.molspace-story').first();
+    await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    const canvas = await story.locator('.molspace-story-canvas canvas').first().elementHandle();
+    expect(canvas).not.toBeNull();
+    const live = (c: any) => {
+      const gl = c.getContext('webgl2') ?? c.getContext('webgl');
+      return { connected: c.isConnected as boolean, lost: gl ? (gl.isContextLost() as boolean) : null };
+    };
+    expect(await canvas!.evaluate(live)).toEqual({ connected: true, lost: false });
+    const before = await page.evaluate(() => (window as any).molspace.registry.size as number);
+    expect(before).toBeGreaterThanOrEqual(1);
+
+    await runCell(page, 'story.close()');
+    await expect(page.locator('.molspace-story')).toHaveCount(0);
+    await expect.poll(() => canvas!.evaluate(live)).toEqual({ connected: false, lost: true });
+    await expect.poll(() => page.evaluate(() => (window as any).molspace.registry.size as number)).toBe(before - 1);
+  });
+
+  test('keys inside a Story do not trigger notebook shortcuts', async ({ page, tmpPath }) => {
+    await uploadStory(page, tmpPath);
+    await newNotebookRun(page, 'keys.ipynb', ONE_STORY);
+    const story = page.locator('.molspace-story').first();
+    await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    const cells = await page.notebook.getCellCount();
+    await story.locator('.molspace-story-canvas canvas').first().focus();
+    await expect(page.locator('.jp-Notebook.jp-mod-commandMode')).toHaveCount(1);
+    expect(await story.evaluate(root => root.contains(document.activeElement))).toBe(true);
+
+    await page.keyboard.press('b');
+    await page.keyboard.press('a');
+    await page.keyboard.press('ArrowRight');
+    await expect(story.locator('.molspace-story-step')).toHaveText('step 2 of 3');
+    await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 60_000 });
+    await expect(story).toHaveAttribute('data-molspace-index', '1');
+    expect(await page.notebook.getCellCount()).toBe(cells);
+  });
+
+  test('the viewer follows the dark theme', async ({ page, tmpPath }) => {
+    await uploadStory(page, tmpPath);
+    await newNotebookRun(page, 'dark.ipynb', ONE_STORY);
+    const story = page.locator('.molspace-story').first();
+    await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    const canvas = story.locator('.molspace-story-canvas canvas').first();
+    const light = await dominantColour(canvas);
+    expect(Math.min(...light), `light background ${light}`).toBeGreaterThan(192);
+
+    await page.theme.setDarkTheme();
+    await expect(page.locator('body')).toHaveAttribute('data-jp-theme-light', 'false');
+    await expect
+      .poll(async () => Math.max(...(await dominantColour(canvas))), { timeout: 30_000 })
+      .toBeLessThan(64);
+    await expect(story).toHaveAttribute('data-molspace-ready', 'true');
+    await expect(story.locator('.molspace-story-error')).toBeHidden();
+  });
+});
+
+test.describe('Saved widget state', () => {
+  test.use({
+    mockSettings: {
+      ...galata.DEFAULT_SETTINGS,
+      '@jupyter-widgets/jupyterlab-manager:plugin': { saveState: true }
+    }
+  });
+
+  test('restores the Story and its step after reopening', async ({ page, tmpPath }) => {
+    await uploadStory(page, tmpPath);
+    await newNotebookRun(page, 'saved.ipynb', ONE_STORY);
+    const story = page.locator('.molspace-story').first();
+    await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    await runCell(page, 'story.goto("ligand")');
+    await expect(story.locator('.molspace-story-step')).toHaveText('step 3 of 3');
+    await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 60_000 });
+    expect(await runCell(page, 'print(story.index, story.key)')).toBe('2 ligand');
+    await page.notebook.save();
+    await page.kernel.shutdownAll();
+    await page.notebook.close(true);
+    await expect(page.locator('.molspace-story')).toHaveCount(0);
+
+    await page.notebook.openByPath(`${tmpPath}/saved.ipynb`);
+    await page.notebook.activate('saved.ipynb');
+    const restored = page.locator('.molspace-story').first();
+    await expect(restored.locator('.molspace-story-step')).toHaveText('step 3 of 3', { timeout: 60_000 });
+    await expect(restored).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    await expect(restored).toHaveAttribute('data-molspace-index', '2');
+    await expect(restored.locator('.molspace-story-error')).toBeHidden();
+  });
+});

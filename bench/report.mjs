@@ -112,7 +112,7 @@ nothing fails on a time. Times are p50 / p95 in ms where two are given, else med
 Machine: ${machine.nproc} cores (${machine.cpu}), ${machine.memGB} GB, shared and noisy; no GPU — Chromium
 renders WebGL with SwiftShader (software). ${machine.chromium}; Node ${machine.node}; JupyterLab
 ${machine.jupyterlab}; ${machine.python}; Mol* ${machine.molstar}; molspace at ${machine.commit}, labextension
-as built in the work tree (development build).
+as built in the work tree (molspace/labextension; scripts/test.sh installs the production build).
 
 | benchmark | what | figure | baseline | ratio | aim | N |
 | --- | --- | --- | --- | --- | --- | --- |

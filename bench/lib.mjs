@@ -8,6 +8,7 @@
  * baseline measured in the same run, and write them to bench/results/*.json
  * for bench/report.mjs.
  */
+import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -25,17 +26,8 @@ export const CHROMIUM = process.env.MOLSPACE_BENCH_CHROMIUM || '/usr/bin/chromiu
 /** Ports of the benchmark servers (8888 is left to the tests / CI). */
 export const PORTS = { a: Number(process.env.MOLSPACE_BENCH_PORT_A || 8899), b: Number(process.env.MOLSPACE_BENCH_PORT_B || 8898) };
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--use-gl=angle',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run'
-];
+/** Chromium flags shared with the Galata tests (ui-tests/chromium.js). */
+export const CHROMIUM_ARGS = createRequire(import.meta.url)('../ui-tests/chromium.js').args;
 
 // ------------------------------------------------------------------ numbers
 

@@ -3,6 +3,7 @@
  * Jupyter server started from this folder with token authentication.
  */
 const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
+const chromium = require('./chromium');
 
 const TOKEN = 'molspace-ui-test-token';
 
@@ -21,20 +22,7 @@ module.exports = {
     video: 'off',
     // The page is served behind token auth; Galata's own requests carry it too.
     extraHTTPHeaders: { Authorization: `token ${TOKEN}` },
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--use-gl=angle',
-        '--use-angle=swiftshader',
-        '--enable-unsafe-swiftshader',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run'
-      ]
-    }
+    launchOptions: { executablePath: chromium.executablePath, args: chromium.args }
   },
   webServer: {
     command: 'jupyter lab --config jupyter_server_test_config.py',

@@ -336,19 +336,18 @@ class PageRegistry:
             sc = message.get("structuredContent")
             text = message.get("text")
             if not isinstance(sc, dict):
-                raise ToolError(
-                    "INTERNAL",
-                    f"Page {page.page_id} answered `{tool}` without an object structuredContent.",
-                    page.page_id,
-                    "Reload the JupyterLab page so it runs the same molspace version as the server.",
-                    {"tool": tool, "pageId": page.page_id},
-                )
+                raise self._malformed(tool, page, "without an object structuredContent")
             return {"structuredContent": sc, "text": text if isinstance(text, str) else ""}
         if message.get("ok") is False:
             raise ToolError.from_dict(message.get("error"), where_default=page.page_id)
-        raise ToolError(
+        raise self._malformed(tool, page, "with a result frame lacking a boolean `ok`")
+
+    @staticmethod
+    def _malformed(tool: str, page: Page, what: str) -> ToolError:
+        """A page answer the gateway cannot read: most likely a page of another molspace version."""
+        return ToolError(
             "INTERNAL",
-            f"Page {page.page_id} answered `{tool}` with a result frame lacking a boolean `ok`.",
+            f"Page {page.page_id} answered `{tool}` {what}.",
             page.page_id,
             "Reload the JupyterLab page so it runs the same molspace version as the server.",
             {"tool": tool, "pageId": page.page_id},

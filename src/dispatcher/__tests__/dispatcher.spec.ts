@@ -6,6 +6,7 @@ import { ChangeEntry, ChangeSource, MolspaceError, SnapshotMeta, StoryState } fr
 import { Dispatcher } from '../dispatcher';
 import { WidgetRegistry } from '../registry';
 import type { StoryChange, StoryTarget } from '../target';
+import { expectFailure as failure } from '../../__tests__/expectFailure';
 
 class MemoryStory implements StoryTarget {
   readonly kind = 'story' as const;
@@ -67,16 +68,6 @@ function setup(keys = ['overview', 'site', 'ligand']) {
   const story = new MemoryStory('m1', metas(keys));
   registry.register(story);
   return { registry, story, dispatcher: new Dispatcher(registry) };
-}
-
-async function failure(p: Promise<unknown>): Promise<MolspaceError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(MolspaceError);
-    return e as MolspaceError;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('story_control', () => {

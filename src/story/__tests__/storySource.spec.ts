@@ -6,6 +6,7 @@ import { Zip } from 'molstar/lib/mol-util/zip/zip';
 import { MolspaceError } from '../../contract/errors';
 import { STORY_LIMITS } from '../../contract/story';
 import { classifyUri, normalizeArchivePath, parseStory, StoryIssue } from '../storySource';
+import { expectFailure as failure } from '../../__tests__/expectFailure';
 
 const URL_1CBS = 'https://www.ebi.ac.uk/pdbe/entry-files/download/1cbs_updated.cif';
 
@@ -44,16 +45,6 @@ function story(snapshots: unknown[], title = 'Demo'): string {
     metadata: { title, version: '1.4', timestamp: '2025-01-01T00:00:00Z' },
     snapshots
   });
-}
-
-async function failure(p: Promise<unknown>): Promise<MolspaceError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(MolspaceError);
-    return e as MolspaceError;
-  }
-  throw new Error('expected a failure');
 }
 
 function issuesOf(e: MolspaceError): StoryIssue[] {

@@ -23,23 +23,50 @@ log = logging.getLogger(__name__)
 
 
 def error_result(error: ToolError) -> types.CallToolResult:
-    """Wrap a located error as an MCP tool result.
+    """Wrap a located error as an MCP tool result every official client hands over intact.
+
+    The error shape (documented in ``docs/architecture.md``, "Errors on the wire"):
+    ``isError: true``, **no** ``structuredContent``, and one text content whose
+    first line is a summary and whose second line is the located error as JSON.
+    ``structuredContent`` is left out because clients validate it against the
+    tool's declared ``outputSchema`` even on error results (the TypeScript SDK
+    throws ``-32602`` when it does not match), and a success schema cannot
+    describe an error without loosening it for every successful call.
+
+    Parameters
+    ----------
+    error : ToolError
+        The located error ``{code, message, where, fix, details}``.
 
     Returns
     -------
     CallToolResult
-        ``isError: true``, ``structuredContent`` = the ToolError object, text =
-        ``"<CODE>: <message>. Fix: <fix>"``.
+        ``content = [TextContent("<CODE> at <where>: <message> Fix: <fix>\n<JSON>")]``.
     """
     return types.CallToolResult(
-        content=[
-            types.TextContent(
-                type="text", text=f"{error.code}: {error.message.rstrip('.')}. Fix: {error.fix}"
-            )
-        ],
-        structured_content=error.to_dict(),
+        content=[types.TextContent(type="text", text=error_text(error.to_dict()))],
         is_error=True,
     )
+
+
+def error_text(error: dict[str, Any]) -> str:
+    """The text of an error result: a one-line summary, a newline, the located error as JSON.
+
+    Parameters
+    ----------
+    error : dict
+        ``{code, message, where, fix, details}``.
+
+    Returns
+    -------
+    str
+        Two lines; the second parses with ``json.loads`` (no raw newlines: JSON escapes them).
+    """
+    where = f" at {error['where']}" if error.get("where") else ""
+    message = " ".join(str(error["message"]).split()).rstrip(".")
+    fix = " ".join(str(error["fix"]).split())
+    summary = f"{error['code']}{where}: {message}. Fix: {fix}"
+    return summary + "\n" + json.dumps(error, ensure_ascii=False, separators=(",", ":"))
 
 
 def ok_result(tool: str, structured: dict[str, Any], text: str) -> types.CallToolResult:

@@ -106,6 +106,7 @@ def mcp_client(mcp_url: str, token: str) -> Callable[..., Any]:
     Connects over real TCP with ``Authorization: token <t>``. ``mode='legacy'``
     uses the initialize handshake (a stateful Streamable HTTP session with SSE),
     ``mode='auto'`` lets the SDK negotiate (2026-07-28 per-request path).
+    The client has called ``tools/list`` before it is handed over.
     """
 
     @asynccontextmanager
@@ -115,6 +116,8 @@ def mcp_client(mcp_url: str, token: str) -> Callable[..., Any]:
         http = httpx2.AsyncClient(headers=hdrs, timeout=httpx2.Timeout(20.0))
         async with http:
             async with Client(streamable_http_client(mcp_url, http_client=http), mode=mode) as client:
+                # As every real agent does: list tools first (clients then check results against them).
+                await client.list_tools()
                 yield client
 
     return factory

@@ -74,6 +74,25 @@ class FakePage:
             self._reader.cancel()
 
 
+def located_error(result: Any) -> dict[str, Any]:
+    """The located error of an MCP tool result, read the way an agent reads it.
+
+    Checks the error shape every official client hands over intact: ``isError``,
+    no ``structuredContent`` (clients validate it against the success
+    ``outputSchema``), one text content whose first line is a summary starting
+    with the code and whose second line is the JSON ``{code, message, where, fix, details}``.
+    """
+    assert result.is_error is True, f"expected an error result, got {result!r}"
+    assert result.structured_content is None, "error results must not carry structuredContent"
+    assert len(result.content) == 1 and result.content[0].type == "text"
+    summary, newline, body = result.content[0].text.partition("\n")
+    assert newline, f"no JSON line after the summary: {result.content[0].text!r}"
+    error = json.loads(body)
+    assert set(error) == {"code", "message", "where", "fix", "details"}
+    assert summary.startswith(error["code"]) and error["fix"] in summary
+    return error
+
+
 def observe_result(page_id: str, pages: list[dict[str, Any]]) -> dict[str, Any]:
     """A minimal ``observe`` structuredContent valid against the contract's outputSchema."""
     return {

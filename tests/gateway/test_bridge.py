@@ -12,7 +12,7 @@ import pytest
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from gateway_helpers import CALL_TIMEOUT, observe_result, wait_for
+from gateway_helpers import CALL_TIMEOUT, located_error, observe_result, wait_for
 
 pytestmark = pytest.mark.asyncio
 
@@ -75,15 +75,15 @@ async def test_page_error_is_passed_through(mcp_client: Any, connect_page: Any) 
     await connect_page("page-1")
     async with mcp_client() as client:
         result = await client.call_tool("story_control", {"action": "next", "target": "w1"})
-    assert result.is_error is True
-    assert result.structured_content == {
+    assert located_error(result) == {
         "code": "NOT_FOUND",
         "message": "fake page has no story_control",
         "where": "/target",
         "fix": "use observe",
         "details": {},
     }
-    assert result.content[0].text == "NOT_FOUND: fake page has no story_control. Fix: use observe"
+    summary = result.content[0].text.split("\n")[0]
+    assert summary == "NOT_FOUND at /target: fake page has no story_control. Fix: use observe"
 
 
 async def test_non_object_result_is_internal(mcp_client: Any, connect_page: Any) -> None:
@@ -91,9 +91,9 @@ async def test_non_object_result_is_internal(mcp_client: Any, connect_page: Any)
     page.handler = lambda tool, args, ctx: {"ok": True, "structuredContent": [1, 2], "text": "x"}
     async with mcp_client() as client:
         result = await client.call_tool("observe", {})
-    assert result.is_error is True
-    assert result.structured_content["code"] == "INTERNAL"
-    assert result.structured_content["where"] == "page-1"
+    err = located_error(result)
+    assert err["code"] == "INTERNAL"
+    assert err["where"] == "page-1"
 
 
 class TestTimeout:
@@ -107,8 +107,7 @@ class TestTimeout:
         page.handler = lambda tool, args, ctx: None  # never answers
         async with mcp_client() as client:
             result = await client.call_tool("observe", {})
-        assert result.is_error is True
-        err = result.structured_content
+        err = located_error(result)
         assert err["code"] == "TIMEOUT"
         assert err["where"] == "slow-page"
         assert "observe" in err["message"] and "slow-page" in err["message"] and "0.5 s" in err["message"]
@@ -133,12 +132,11 @@ async def test_page_disconnect_fails_the_call_at_once(mcp_client: Any, connect_p
         elapsed = time.monotonic() - start
         await leaving
         after = await client.call_tool("observe", {})
-    assert result.is_error is True
-    err = result.structured_content
+    err = located_error(result)
     assert err["code"] == "NO_PAGE"
     assert "page leaving-page disconnected during the call" in err["message"]
     assert elapsed < CALL_TIMEOUT / 2
-    assert after.structured_content["code"] == "NO_PAGE"
+    assert located_error(after)["code"] == "NO_PAGE"
 
 
 async def test_routing_follows_most_recent_focus(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
@@ -160,8 +158,7 @@ async def test_routing_follows_most_recent_focus(mcp_client: Any, connect_page: 
         assert p1.calls[-1]["args"] == {"pageId": "p1"}
         assert p1.calls[-1]["context"]["pageId"] == "p1"
         r = await client.call_tool("observe", {"pageId": "nope"})
-    assert r.is_error is True
-    err = r.structured_content
+    err = located_error(r)
     assert err["code"] == "NOT_FOUND" and err["where"] == "/pageId"
     assert sorted(err["details"]["known"]) == ["p1", "p2"]
     assert "p1" in err["fix"] and "p2" in err["fix"]

@@ -54,19 +54,32 @@ export async function foregroundFraction(locator: Locator): Promise<number> {
   return (total - background) / total;
 }
 
-/** A connected MCP client (official SDK, Streamable HTTP) with the Jupyter token. */
+/**
+ * A connected MCP client (official TypeScript SDK 1.x, Streamable HTTP) with the Jupyter token,
+ * used as an agent uses it: `tools/list` first, so the client validates every
+ * `structuredContent` against the tool's `outputSchema` afterwards.
+ */
 export async function mcpClient(token: string | null = TOKEN): Promise<Client> {
   const headers: Record<string, string> = token === null ? {} : { Authorization: `token ${token}` };
   const transport = new StreamableHTTPClientTransport(new URL(MCP_URL), { requestInit: { headers } });
   const client = new Client({ name: 'molspace-ui-tests', version: '0.1.0' });
   await client.connect(transport);
+  await client.listTools();
   return client;
 }
 
-/** Call a tool; return `[structuredContent, isError]`. */
+/**
+ * Call a tool; return `[structuredContent, false]` on success, or `[located error, true]`
+ * read from the error result's text as an agent reads it (summary line, then the JSON).
+ */
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<[any, boolean]> {
   const result = await client.callTool({ name, arguments: args });
-  return [result.structuredContent, Boolean(result.isError)];
+  if (!result.isError) {
+    return [result.structuredContent, false];
+  }
+  const content = result.content as { type: string; text: string }[];
+  const text = content[0].text;
+  return [JSON.parse(text.slice(text.indexOf('\n') + 1)), true];
 }
 
 /** Upload only the demo Story into `${tmpPath}/data/`. */

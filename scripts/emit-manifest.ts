@@ -2,13 +2,26 @@
  * Emit the tool manifest the MCP gateway serves: `molspace/contract/manifest.json`.
  *
  * Run at build time (`npm run build:manifest`). The manifest holds JSON Schema
- * (draft 2020-12) for each tool's input and output, generated from the zod
- * contract in `src/contract`, plus versions and the server instructions.
+ * (draft 2020-12) for each tool's input and output and the error codes it can
+ * return, generated from the zod contract in `src/contract`; the shared
+ * `limits`; the `wire` messages of the bridge (page <-> gateway) and of a
+ * widget's comm (kernel <-> page); versions and the server instructions.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { TOOLS, ToolError, ERROR_CODES, BRIDGE_PROTOCOL_VERSION } from '../src/contract';
+import {
+  BRIDGE_PROTOCOL_VERSION,
+  ERROR_CODES,
+  GatewayMessage,
+  KernelControl,
+  KernelResult,
+  LIMITS,
+  LocatedError,
+  PageMessage,
+  TOOLS,
+  errorCodesOf
+} from '../src/contract';
 import { INSTRUCTIONS } from '../src/contract/instructions';
 
 const root = join(__dirname, '..');
@@ -22,8 +35,7 @@ if (!mvsVersion) {
 }
 
 function schema(t: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const s = z.toJSONSchema(t, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
-  return s;
+  return z.toJSONSchema(t, { io, target: 'draft-2020-12', unrepresentable: 'any' });
 }
 
 const manifest = {
@@ -37,14 +49,26 @@ const manifest = {
   },
   instructions: INSTRUCTIONS,
   errorCodes: ERROR_CODES,
-  errorSchema: schema(ToolError, 'output'),
+  errorSchema: schema(LocatedError, 'output'),
+  limits: LIMITS,
+  wire: {
+    bridge: {
+      pageToGateway: schema(PageMessage, 'output'),
+      gatewayToPage: schema(GatewayMessage, 'output')
+    },
+    kernel: {
+      kernelToPage: schema(KernelControl, 'output'),
+      pageToKernel: schema(KernelResult, 'output')
+    }
+  },
   tools: TOOLS.map(t => ({
     name: t.name,
     description: t.description,
     runs: t.runs,
     inputSchema: schema(t.input, 'input'),
     outputSchema: schema(t.output, 'output'),
-    annotations: t.annotations
+    annotations: t.annotations,
+    errors: errorCodesOf(t)
   }))
 };
 

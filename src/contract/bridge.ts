@@ -12,7 +12,7 @@
  *   `call`    run one tool through the page's Dispatcher
  */
 import { z } from 'zod';
-import { ToolError } from './errors';
+import { RESULT_FAILED_FIELDS, RESULT_OK_FIELDS } from './result';
 import { PageInfo } from './workspace';
 
 export const BRIDGE_PROTOCOL_VERSION = 1;
@@ -27,21 +27,12 @@ export const PageHello = z.object({
 });
 export const PageFocus = z.object({ type: z.literal('focus'), focused: z.boolean() });
 export const PageSummary = z.object({ type: z.literal('summary'), widgets: z.number().int().min(0) });
+/** The answer to one `call`: the same fields as the kernel's `result` message, keyed by `callId`. */
 export const PageResult = z.union([
-  z.object({
-    type: z.literal('result'),
-    callId: z.string(),
-    ok: z.literal(true),
-    structuredContent: z.record(z.string(), z.unknown()),
-    text: z.string()
-  }),
-  z.object({
-    type: z.literal('result'),
-    callId: z.string(),
-    ok: z.literal(false),
-    error: ToolError
-  })
+  z.object({ ...RESULT_OK_FIELDS, callId: z.string() }),
+  z.object({ ...RESULT_FAILED_FIELDS, callId: z.string() })
 ]);
+export type PageResult = z.infer<typeof PageResult>;
 export const PageMessage = z.union([PageHello, PageFocus, PageSummary, PageResult]);
 export type PageMessage = z.infer<typeof PageMessage>;
 

@@ -2,13 +2,13 @@
  * Located errors shared by the Dispatcher, the bridge and the MCP gateway.
  *
  * Every failure an agent, a notebook cell or a person can meet carries
- * `{code, message, where, fix, details}` (DESIGN.md §3). `where` says what
+ * `{code, message, where, fix, details}` (docs/architecture.md). `where` says what
  * failed (a tool, a field as a JSON pointer, a widget, a snapshot, a URL);
  * `fix` says what would make the call succeed.
  */
 import { z } from 'zod';
 
-/** The error codes of DESIGN.md §3, in one place. */
+/** Every error code, in one place. */
 export const ERROR_CODES = [
   'NO_PAGE',
   'TIMEOUT',
@@ -27,8 +27,12 @@ export const ERROR_CODES = [
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
-/** Structured content of every failed tool call (`isError: true`). */
-export const ToolError = z
+/**
+ * A located error: the structured content of every failed tool call
+ * (`isError: true`), the `error` of a failed bridge or kernel result, and a
+ * widget's `error` state.
+ */
+export const LocatedError = z
   .object({
     code: ErrorCode,
     message: z.string().min(1).describe('What failed, in one sentence.'),
@@ -40,11 +44,11 @@ export const ToolError = z
     fix: z.string().min(1).describe('What would make the call succeed.'),
     details: z.record(z.string(), z.unknown()).default({})
   })
-  .describe('A located error (DESIGN.md §3).');
-export type ToolError = z.infer<typeof ToolError>;
+  .describe('A located error: what failed, where, and how to fix it.');
+export type LocatedError = z.infer<typeof LocatedError>;
 
 /**
- * An error thrown by a Dispatcher operation; serialised as {@link ToolError}.
+ * An error thrown by a Dispatcher operation; serialised as {@link LocatedError}.
  */
 export class MolspaceError extends Error {
   readonly code: ErrorCode;
@@ -68,7 +72,7 @@ export class MolspaceError extends Error {
   }
 
   /** The wire shape of this error. */
-  toJSON(): ToolError {
+  toJSON(): LocatedError {
     return {
       code: this.code,
       message: this.message,

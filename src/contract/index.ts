@@ -1,6 +1,9 @@
 /** The molspace contract: zod schemas shared by the page, the gateway and the kernel. */
 export * from './errors';
+export * from './limits';
 export * from './story';
 export * from './workspace';
 export * from './tools';
+export * from './result';
 export * from './bridge';
+export * from './kernel';

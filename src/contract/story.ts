@@ -7,17 +7,8 @@
  * `linger_duration_ms`, `transition_duration_ms`).
  */
 import { z } from 'zod';
-import { ToolError } from './errors';
-
-/** Bounds that keep Story state small enough for a comm message and an agent's context. */
-export const STORY_LIMITS = {
-  /** Characters of a snapshot description carried in state (longer ones are cut with "…"). */
-  descriptionChars: 2000,
-  /** Snapshots returned by one `story_observe` call. */
-  maxSnapshotsPerPage: 200,
-  /** Default page size of `story_observe`. */
-  defaultSnapshotsPerPage: 50
-} as const;
+import { LocatedError } from './errors';
+import { LIMITS } from './limits';
 
 /** Bounded metadata of one Story step. */
 export const SnapshotMeta = z.object({
@@ -27,7 +18,7 @@ export const SnapshotMeta = z.object({
   description: z
     .string()
     .describe(
-      `Markdown description, at most ${STORY_LIMITS.descriptionChars} characters.`
+      `Markdown description, at most ${LIMITS.descriptionChars} characters.`
     ),
   linger_duration_ms: z.number().min(0).describe('Time the step stays when playing, ms.'),
   transition_duration_ms: z
@@ -61,7 +52,7 @@ export const StoryState = z.object({
   key: z.string(),
   count: z.number().int().min(0).describe('Number of snapshots.'),
   playing: z.boolean(),
-  error: ToolError.nullable().describe('Located load or validation error, or null.')
+  error: LocatedError.nullable().describe('Located load or validation error, or null.')
 });
 export type StoryState = z.infer<typeof StoryState>;
 

@@ -1,16 +1,18 @@
 /**
- * The MCP tool contract: names, input and output schemas, annotations and
- * where each tool runs. The build emits this as `molspace/contract/manifest.json`
- * (see `scripts/emit-manifest.ts`); the gateway lists tools from that file and
- * implements none of the page tools.
+ * The MCP tool contract: names, input and output schemas, annotations, error
+ * codes, where each tool runs and what it acts on. The build emits this as
+ * `molspace/contract/manifest.json` (see `scripts/emit-manifest.ts`); the
+ * gateway lists tools from that file and implements none of the page tools.
  *
- * Later tools of DESIGN.md §3 (`act`, `open`, `story_schema`, `render_panel`,
- * `ketcher_*`, ...) are added here as entries of {@link TOOLS}; nothing else in
- * the gateway changes.
+ * A new tool is one entry of {@link TOOLS} here (its schemas beside it) plus,
+ * for a page tool, one handler module in `src/tools/` listed in
+ * `src/tools/index.ts`; the Dispatcher and the gateway do not change.
  */
 import { z } from 'zod';
-import { PageInfo, WidgetSummary, LastAction } from './workspace';
-import { SnapshotMeta, StoryAction, StoryState, STORY_LIMITS, ChangeEntry } from './story';
+import { ERROR_CODES, ErrorCode } from './errors';
+import { LIMITS } from './limits';
+import { PageInfo, WidgetKind, WidgetSummary, LastAction } from './workspace';
+import { SnapshotMeta, StoryAction, StoryState, ChangeEntry } from './story';
 
 const pageId = z
   .string()
@@ -58,7 +60,13 @@ export const StatusOutput = z.object({
 export const ObserveInput = z
   .object({
     pageId,
-    limit: z.number().int().min(1).max(200).default(50).describe('Widgets per call.'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(LIMITS.maxWidgetsPerPage)
+      .default(LIMITS.defaultWidgetsPerPage)
+      .describe('Widgets per call.'),
     cursor: z.string().optional().describe('`nextCursor` of a previous call.')
   })
   .strict();
@@ -82,8 +90,8 @@ export const StoryObserveInput = z
       .number()
       .int()
       .min(1)
-      .max(STORY_LIMITS.maxSnapshotsPerPage)
-      .default(STORY_LIMITS.defaultSnapshotsPerPage)
+      .max(LIMITS.maxSnapshotsPerPage)
+      .default(LIMITS.defaultSnapshotsPerPage)
       .describe('Snapshots listed.')
   })
   .strict();
@@ -95,39 +103,50 @@ export const StoryObserveOutput = z.object({
 });
 
 // ---------------------------------------------------------------- story_control
+/**
+ * The fields of one Story control operation, without `pageId` and `target`:
+ * what `story_control` takes besides them, and what the kernel's `control`
+ * message carries (see `./kernel.ts`).
+ */
+export const STORY_CONTROL_FIELDS = {
+  action: StoryAction,
+  index: z.number().int().min(0).optional().describe('goto: 0-based snapshot index.'),
+  key: z.string().min(1).optional().describe('goto: snapshot key (MVS snapshot metadata `key`).'),
+  snapshotId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('goto: snapshot id (Mol* snapshot id; same as key for molspace Stories).'),
+  expectedRevision,
+  actionId
+};
+
+/** `goto` takes exactly one of index, key or snapshotId; the other actions take none. */
+export function checkGotoTarget(
+  v: { action: StoryAction; index?: number; key?: string; snapshotId?: string },
+  ctx: z.RefinementCtx
+): void {
+  const given = [v.index, v.key, v.snapshotId].filter(x => x !== undefined).length;
+  if (v.action === 'goto' && given !== 1) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['index'],
+      message: 'goto takes exactly one of index, key or snapshotId'
+    });
+  }
+  if (v.action !== 'goto' && given > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: v.index !== undefined ? ['index'] : v.key !== undefined ? ['key'] : ['snapshotId'],
+      message: `${v.action} takes no index, key or snapshotId (only goto does)`
+    });
+  }
+}
+
 export const StoryControlInput = z
-  .object({
-    pageId,
-    target,
-    action: StoryAction,
-    index: z.number().int().min(0).optional().describe('goto: 0-based snapshot index.'),
-    key: z.string().min(1).optional().describe('goto: snapshot key (MVS snapshot metadata `key`).'),
-    snapshotId: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('goto: snapshot id (Mol* snapshot id; same as key for molspace Stories).'),
-    expectedRevision,
-    actionId
-  })
+  .object({ pageId, target, ...STORY_CONTROL_FIELDS })
   .strict()
-  .superRefine((v, ctx) => {
-    const given = [v.index, v.key, v.snapshotId].filter(x => x !== undefined).length;
-    if (v.action === 'goto' && given !== 1) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['index'],
-        message: 'goto takes exactly one of index, key or snapshotId'
-      });
-    }
-    if (v.action !== 'goto' && given > 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: v.index !== undefined ? ['index'] : v.key !== undefined ? ['key'] : ['snapshotId'],
-        message: `${v.action} takes no index, key or snapshotId (only goto does)`
-      });
-    }
-  });
+  .superRefine(checkGotoTarget);
 export const StoryControlOutput = z.object({
   story: StoryState,
   current: SnapshotMeta.nullable(),
@@ -146,86 +165,175 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-/** One tool of the contract. `runs` says who answers it: the page or the gateway itself. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  runs: 'page' | 'gateway';
-  input: z.ZodType;
-  output: z.ZodType;
-  annotations: ToolAnnotations;
+/**
+ * The arguments every tool may share, by name. A tool that acts on a widget
+ * takes `target`; a mutating one `expectedRevision` and `actionId`.
+ */
+export interface ToolArgs {
+  pageId?: string;
+  target?: string;
+  expectedRevision?: number;
+  actionId?: string;
 }
 
+/**
+ * One tool of the contract.
+ *
+ * @typeParam I - input schema; its output is the validated arguments.
+ * @typeParam O - output schema; its output is the tool's `structuredContent`.
+ * @typeParam K - the widget kind the tool acts on, or null.
+ */
+export interface ToolSpec<
+  I extends z.ZodType<ToolArgs> = z.ZodType<ToolArgs>,
+  O extends z.ZodType<Record<string, unknown>> = z.ZodType<Record<string, unknown>>,
+  K extends WidgetKind | null = WidgetKind | null
+> {
+  name: string;
+  description: string;
+  /** Who answers it: the page's Dispatcher or the gateway itself. */
+  runs: 'page' | 'gateway';
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  /**
+   * The kind of widget the tool acts on: `target` (or, when omitted, the most
+   * recently active widget of this kind) is resolved before the tool runs,
+   * and the tool waits until that widget has loaded. Null for tools that act
+   * on no single widget.
+   */
+  target: K;
+  /**
+   * True for a tool that changes its target: calls on one target run one at a
+   * time in arrival order, `expectedRevision` is checked, a retried `actionId`
+   * returns the first result, and the page's `lastAction` records it.
+   */
+  mutating: boolean;
+  /**
+   * Error codes the tool itself can return, beyond those every tool of its
+   * kind can (see {@link errorCodesOf}).
+   */
+  errors: readonly ErrorCode[];
+}
+
+/** Declare one tool; keeps the literal types of its schemas and target kind. */
+export function toolSpec<
+  I extends z.ZodType<ToolArgs>,
+  O extends z.ZodType<Record<string, unknown>>,
+  K extends WidgetKind | null
+>(spec: ToolSpec<I, O, K>): ToolSpec<I, O, K> {
+  return spec;
+}
+
+/**
+ * Codes any page tool can return: the gateway's own (no page connected,
+ * `pageId` not connected, the page did not answer in time, arguments that do
+ * not match the input schema, an unexpected failure).
+ */
+export const PAGE_TOOL_ERRORS: readonly ErrorCode[] = ['NO_PAGE', 'NOT_FOUND', 'TIMEOUT', 'INVALID_INPUT', 'INTERNAL'];
+/** Codes any gateway tool can return. */
+export const GATEWAY_TOOL_ERRORS: readonly ErrorCode[] = ['INVALID_INPUT', 'INTERNAL'];
+
+/** Every error code `spec` can return, in {@link ERROR_CODES} order. */
+export function errorCodesOf(spec: ToolSpec): ErrorCode[] {
+  const codes = new Set<ErrorCode>([
+    ...(spec.runs === 'page' ? PAGE_TOOL_ERRORS : GATEWAY_TOOL_ERRORS),
+    ...spec.errors
+  ]);
+  return ERROR_CODES.filter(c => codes.has(c));
+}
+
+export const STATUS_TOOL = toolSpec({
+  name: 'status',
+  description:
+    'Cheap first call: molspace, Mol*, MVS and Ketcher versions, whether a JupyterLab page is ' +
+    'connected, how to connect one, and counts. Never touches a page.',
+  runs: 'gateway',
+  input: StatusInput,
+  output: StatusOutput,
+  annotations: {
+    title: 'Workspace status',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false
+  },
+  target: null,
+  mutating: false,
+  errors: []
+});
+
+export const OBSERVE_TOOL = toolSpec({
+  name: 'observe',
+  description:
+    'Typed workspace state of one page: connected pages, molspace widgets (id, kind, title, ' +
+    'ready, revision, summary), the active widget and the last action. Prefer this over ' +
+    'screenshots. Bounded by `limit`; continue with `cursor`.',
+  runs: 'page',
+  input: ObserveInput,
+  output: ObserveOutput,
+  annotations: {
+    title: 'Observe workspace',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false
+  },
+  target: null,
+  mutating: false,
+  errors: []
+});
+
+export const STORY_OBSERVE_TOOL = toolSpec({
+  name: 'story_observe',
+  description:
+    'State of one MolViewSpec Story widget: current step, revision, playing, error, and ' +
+    'ordered bounded snapshot metadata (key, title, description, durations).',
+  runs: 'page',
+  input: StoryObserveInput,
+  output: StoryObserveOutput,
+  annotations: {
+    title: 'Observe a Story',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false
+  },
+  target: 'story',
+  mutating: false,
+  errors: ['NOT_FOUND']
+});
+
+export const STORY_CONTROL_TOOL = toolSpec({
+  name: 'story_control',
+  description:
+    'Step a Story widget: next, previous, goto (exactly one of index, key or snapshotId), ' +
+    'play, pause. Returns once the step is rendered in the page and sent to the kernel. ' +
+    'Pass expectedRevision to fail with REVISION_CONFLICT if someone else moved it; pass ' +
+    'actionId to make retries safe.',
+  runs: 'page',
+  input: StoryControlInput,
+  output: StoryControlOutput,
+  annotations: {
+    title: 'Control a Story',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false
+  },
+  target: 'story',
+  mutating: true,
+  errors: [
+    'NOT_FOUND',
+    'STALE_TARGET',
+    'REVISION_CONFLICT',
+    'VALIDATION_FAILED',
+    'UNSUPPORTED_FORMAT',
+    'TOO_LARGE'
+  ]
+});
+
 /** Every tool of this version, in listing order. */
-export const TOOLS: ToolSpec[] = [
-  {
-    name: 'status',
-    description:
-      'Cheap first call: molspace, Mol*, MVS and Ketcher versions, whether a JupyterLab page is ' +
-      'connected, how to connect one, and counts. Never touches a page.',
-    runs: 'gateway',
-    input: StatusInput,
-    output: StatusOutput,
-    annotations: {
-      title: 'Workspace status',
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false
-    }
-  },
-  {
-    name: 'observe',
-    description:
-      'Typed workspace state of one page: connected pages, molspace widgets (id, kind, title, ' +
-      'ready, revision, summary), the active widget and the last action. Prefer this over ' +
-      'screenshots. Bounded by `limit`; continue with `cursor`.',
-    runs: 'page',
-    input: ObserveInput,
-    output: ObserveOutput,
-    annotations: {
-      title: 'Observe workspace',
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false
-    }
-  },
-  {
-    name: 'story_observe',
-    description:
-      'State of one MolViewSpec Story widget: current step, revision, playing, error, and ' +
-      'ordered bounded snapshot metadata (key, title, description, durations).',
-    runs: 'page',
-    input: StoryObserveInput,
-    output: StoryObserveOutput,
-    annotations: {
-      title: 'Observe a Story',
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false
-    }
-  },
-  {
-    name: 'story_control',
-    description:
-      'Step a Story widget: next, previous, goto (exactly one of index, key or snapshotId), ' +
-      'play, pause. Returns once the step is rendered in the page and sent to the kernel. ' +
-      'Pass expectedRevision to fail with REVISION_CONFLICT if someone else moved it; pass ' +
-      'actionId to make retries safe.',
-    runs: 'page',
-    input: StoryControlInput,
-    output: StoryControlOutput,
-    annotations: {
-      title: 'Control a Story',
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false
-    }
-  }
-];
+export const TOOLS: readonly ToolSpec[] = [STATUS_TOOL, OBSERVE_TOOL, STORY_OBSERVE_TOOL, STORY_CONTROL_TOOL];
 
 /** Look a tool up by name. */
 export function findTool(name: string): ToolSpec | undefined {

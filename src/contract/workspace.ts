@@ -3,7 +3,16 @@
  */
 import { z } from 'zod';
 import { ChangeSource } from './story';
-import { ToolError } from './errors';
+import { LocatedError } from './errors';
+
+/** The kinds of molspace widget. */
+export const WidgetKind = z.enum(['story']);
+export type WidgetKind = z.infer<typeof WidgetKind>;
+
+/** How errors and hints name a widget kind, and the tool that observes one in full. */
+export const WIDGET_KIND_INFO: Record<WidgetKind, { label: string; observeTool: string }> = {
+  story: { label: 'Story', observeTool: 'story_observe' }
+};
 
 /** A JupyterLab page (browser tab) connected to the gateway's bridge. */
 export const PageInfo = z.object({
@@ -18,13 +27,13 @@ export type PageInfo = z.infer<typeof PageInfo>;
 /** Summary of one molspace widget in a page. */
 export const WidgetSummary = z.object({
   id: z.string().describe('Model id; use it as `target`.'),
-  kind: z.enum(['story']),
+  kind: WidgetKind,
   title: z.string(),
   ready: z.boolean(),
   revision: z.number().int().min(0),
   summary: z.string().describe('One line: what the widget shows now.'),
   notebook: z.string().nullable().describe('Notebook path that owns the widget, if known.'),
-  error: ToolError.nullable()
+  error: LocatedError.nullable()
 });
 export type WidgetSummary = z.infer<typeof WidgetSummary>;
 

@@ -21,7 +21,7 @@ import {
   WidgetSummary,
   findTool
 } from '../contract';
-import type { StoryChange, StoryTarget } from './target';
+import type { StoryChangeRequest, StoryTarget } from './target';
 import { WidgetRegistry } from './registry';
 
 /** Who asked, and (for agents) which page and pages the gateway knows. */
@@ -312,7 +312,7 @@ export function planStoryChange(
   index: number,
   playing: boolean,
   snapshots: SnapshotMeta[]
-): { change: StoryChange | null; summary: string } {
+): { change: StoryChangeRequest | null; summary: string } {
   const n = snapshots.length;
   const label = (i: number) => `step ${i + 1} of ${n} ("${snapshots[i].key}")`;
   switch (args.action) {

@@ -5,7 +5,7 @@
 import type { ChangeEntry, ChangeSource, SnapshotMeta, StoryState } from '../contract';
 
 /** A requested change of a Story's position or playback. */
-export interface StoryChange {
+export interface StoryChangeRequest {
   /** New 0-based snapshot index. */
   index?: number;
   /** New playing flag. */
@@ -33,5 +33,5 @@ export interface StoryTarget {
    *
    * @throws MolspaceError when rendering fails (the state then carries the error).
    */
-  applyChange(change: StoryChange, source: ChangeSource, summary: string): Promise<ChangeEntry>;
+  applyChange(change: StoryChangeRequest, source: ChangeSource, summary: string): Promise<ChangeEntry>;
 }

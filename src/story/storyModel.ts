@@ -4,7 +4,7 @@
  * Synced attributes (mirrored by the kernel's `molspace.Story` traits):
  * `_mvsj` (MVSJ text) or `_mvsx` (MVSX bytes), `title`, `snapshots`
  * (bounded {@link SnapshotMeta}[]), `index`, `key`, `playing`, `revision`,
- * `ready`, `error` ({@link ToolError} or null) and `last_change`.
+ * `ready`, `error` ({@link LocatedError} or null) and `last_change`.
  *
  * Every change of position or playback goes through the page's Dispatcher
  * (buttons, kernel `control` messages, agents) and lands here in
@@ -19,9 +19,9 @@ import {
   SnapshotMeta,
   StoryAction,
   StoryState,
-  ToolError
+  LocatedError
 } from '../contract';
-import type { StoryChange, StoryTarget } from '../dispatcher/target';
+import type { StoryChangeRequest, StoryTarget } from '../dispatcher/target';
 import { dispatcher, registry } from '../page';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
 import type { ParsedStory } from './storySource';
@@ -184,7 +184,7 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
       key: this.get('key'),
       count: snapshots.length,
       playing: this.get('playing'),
-      error: this.get('error') as ToolError | null
+      error: this.get('error') as LocatedError | null
     };
   }
 
@@ -196,7 +196,7 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
     return this._changeLog.filter(c => c.revision > revision).slice(-20);
   }
 
-  async applyChange(change: StoryChange, source: ChangeSource, summary: string): Promise<ChangeEntry> {
+  async applyChange(change: StoryChangeRequest, source: ChangeSource, summary: string): Promise<ChangeEntry> {
     const revision = (this.get('revision') as number) + 1;
     const entry: ChangeEntry = { revision, source, summary };
     this._changeLog.push(entry);
@@ -321,7 +321,7 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
         { target: this.model_id, ...args },
         { source: 'kernel' }
       );
-      this.send({ type: 'result', requestId, ok: true, result: result.structuredContent, text: result.text } as any, {});
+      this.send({ type: 'result', requestId, ok: true, structuredContent: result.structuredContent, text: result.text } as any, {});
     } catch (e) {
       const err = MolspaceError.from(e, `Story ${this.model_id}`);
       this.send({ type: 'result', requestId, ok: false, error: err.toJSON() } as any, {});

@@ -17,7 +17,8 @@ import { MVSTreeSchema } from 'molstar/lib/extensions/mvs/tree/mvs/mvs-tree';
 import { Unzip } from 'molstar/lib/mol-util/zip/zip';
 
 import { MolspaceError } from '../contract/errors';
-import { STORY_LIMITS, SnapshotMeta } from '../contract/story';
+import { LIMITS } from '../contract/limits';
+import { SnapshotMeta } from '../contract/story';
 
 /** Story input: exactly one of MVSJ text or MVSX archive bytes. */
 export interface StorySourceInput {
@@ -40,7 +41,7 @@ export interface ParsedStory {
   mvsx?: Uint8Array;
   /** Global metadata title, or `''`. */
   title: string;
-  /** Bounded per-step metadata (descriptions cut to `STORY_LIMITS.descriptionChars`). */
+  /** Bounded per-step metadata (descriptions cut to `LIMITS.descriptionChars`). */
   snapshots: SnapshotMeta[];
 }
 
@@ -54,16 +55,6 @@ export interface StoryIssue {
   path: string;
   message: string;
 }
-
-/** Bounds of a Story source (DESIGN.md §4). */
-export const STORY_SOURCE_LIMITS = {
-  /** Maximum number of snapshots. */
-  maxSnapshots: 1000,
-  /** Maximum raw description length, characters. */
-  maxDescriptionChars: 50_000,
-  /** Maximum total bytes: MVSJ text (UTF-8), or MVSX archive and its unpacked files each. */
-  maxTotalBytes: 50 * 1024 * 1024
-} as const;
 
 /** Name of the main file inside an MVSX archive (Mol*'s `loadMVSX` default). */
 export const MVSX_MAIN_FILE = 'index.mvsj';
@@ -125,13 +116,13 @@ export async function parseStory(src: StorySourceInput): Promise<ParsedStory> {
 }
 
 function checkSize(n: number, what: string, where: string): void {
-  if (n > STORY_SOURCE_LIMITS.maxTotalBytes) {
+  if (n > LIMITS.storySourceBytes) {
     throw new MolspaceError(
       'TOO_LARGE',
-      `The ${what} is ${n} bytes; the limit is ${STORY_SOURCE_LIMITS.maxTotalBytes} bytes (50 MiB).`,
+      `The ${what} is ${n} bytes; the limit is ${LIMITS.storySourceBytes} bytes (${LIMITS.storySourceBytes / (1024 * 1024)} MiB).`,
       where,
       'Reference large structures by https URL instead of embedding them, or split the Story.',
-      { bytes: n, limit: STORY_SOURCE_LIMITS.maxTotalBytes }
+      { bytes: n, limit: LIMITS.storySourceBytes }
     );
   }
 }
@@ -262,13 +253,13 @@ function buildStory(
   if (n === 0) {
     global('snapshots', 'The Story has no snapshots.');
   }
-  if (n > STORY_SOURCE_LIMITS.maxSnapshots) {
+  if (n > LIMITS.storySnapshots) {
     throw new MolspaceError(
       'TOO_LARGE',
-      `The Story has ${n} snapshots; the limit is ${STORY_SOURCE_LIMITS.maxSnapshots}.`,
+      `The Story has ${n} snapshots; the limit is ${LIMITS.storySnapshots}.`,
       '/snapshots',
       'Split the Story into several shorter Stories.',
-      { count: n, limit: STORY_SOURCE_LIMITS.maxSnapshots }
+      { count: n, limit: LIMITS.storySnapshots }
     );
   }
 
@@ -358,11 +349,11 @@ function checkMetadata(
     add('metadata/description', 'Snapshot description must be a string.');
   } else if (
     typeof md.description === 'string' &&
-    md.description.length > STORY_SOURCE_LIMITS.maxDescriptionChars
+    md.description.length > LIMITS.storySourceDescriptionChars
   ) {
     add(
       'metadata/description',
-      `Description is ${md.description.length} characters; the limit is ${STORY_SOURCE_LIMITS.maxDescriptionChars}.`
+      `Description is ${md.description.length} characters; the limit is ${LIMITS.storySourceDescriptionChars}.`
     );
   }
   if (
@@ -376,7 +367,7 @@ function checkMetadata(
 
 /** Bounded metadata of one snapshot (fields follow MVS snapshot `metadata`). */
 function toMeta(md: Record<string, unknown>, index: number, key: string): SnapshotMeta {
-  const limit = STORY_LIMITS.descriptionChars;
+  const limit = LIMITS.descriptionChars;
   let description = typeof md.description === 'string' ? md.description : '';
   if (description.length > limit) {
     description = description.slice(0, limit - 1) + '…';

@@ -18,7 +18,7 @@
 import { DOMWidgetView } from '@jupyter-widgets/base';
 import type { IRenderMime } from '@jupyterlab/rendermime';
 
-import { MolspaceError, type ToolError } from '../contract/errors';
+import { MolspaceError, type LocatedError } from '../contract/errors';
 import type { SnapshotMeta } from '../contract/story';
 import { getRenderMime } from '../services';
 import type { MolstarStoryViewer } from '../viewer/molstarStoryViewer';
@@ -33,7 +33,7 @@ interface StoryModelApi {
   get(name: 'key'): string;
   get(name: 'playing'): boolean;
   get(name: 'ready'): boolean;
-  get(name: 'error'): ToolError | null;
+  get(name: 'error'): LocatedError | null;
   parsed(): Promise<ParsedStory>;
   control(action: 'next' | 'previous' | 'play' | 'pause' | 'goto', extra?: { index?: number }): Promise<void>;
   markRendered(view: unknown, index: number, error: MolspaceError | null): void;
@@ -229,7 +229,7 @@ export class StoryView extends DOMWidgetView {
   }
 
   private updateError(): void {
-    const err: ToolError | null = this.localError?.toJSON() ?? this.api.get('error') ?? this.storyError?.toJSON() ?? null;
+    const err: LocatedError | null = this.localError?.toJSON() ?? this.api.get('error') ?? this.storyError?.toJSON() ?? null;
     const panel = this.els.error;
     panel.replaceChildren();
     panel.hidden = err === null;

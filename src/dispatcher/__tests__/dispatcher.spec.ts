@@ -5,7 +5,7 @@
 import { ChangeEntry, ChangeSource, MolspaceError, SnapshotMeta, StoryState } from '../../contract';
 import { Dispatcher } from '../dispatcher';
 import { WidgetRegistry } from '../registry';
-import type { StoryChange, StoryTarget } from '../target';
+import type { StoryChangeRequest, StoryTarget } from '../target';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
 
 class MemoryStory implements StoryTarget {
@@ -15,7 +15,7 @@ class MemoryStory implements StoryTarget {
   playing = false;
   revision = 0;
   log: ChangeEntry[] = [];
-  applied: StoryChange[] = [];
+  applied: StoryChangeRequest[] = [];
   renderDelayMs = 0;
   failNext: MolspaceError | null = null;
   loaded: Promise<void> = Promise.resolve();
@@ -43,7 +43,7 @@ class MemoryStory implements StoryTarget {
   changesSince(revision: number): ChangeEntry[] {
     return this.log.filter(c => c.revision > revision);
   }
-  async applyChange(change: StoryChange, source: ChangeSource, summary: string): Promise<ChangeEntry> {
+  async applyChange(change: StoryChangeRequest, source: ChangeSource, summary: string): Promise<ChangeEntry> {
     this.revision += 1;
     const entry = { revision: this.revision, source, summary };
     this.log.push(entry);

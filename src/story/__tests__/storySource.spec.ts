@@ -4,7 +4,7 @@
  */
 import { Zip } from 'molstar/lib/mol-util/zip/zip';
 import { MolspaceError } from '../../contract/errors';
-import { STORY_LIMITS } from '../../contract/story';
+import { LIMITS } from '../../contract/limits';
 import { classifyUri, normalizeArchivePath, parseStory, StoryIssue } from '../storySource';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
 
@@ -81,7 +81,7 @@ describe('parseStory: MVSJ', () => {
       transition_duration_ms: 500
     });
     expect(s.snapshots[1].transition_duration_ms).toBeNull();
-    expect(s.snapshots[1].description).toHaveLength(STORY_LIMITS.descriptionChars);
+    expect(s.snapshots[1].description).toHaveLength(LIMITS.descriptionChars);
     expect(s.snapshots[1].description.endsWith('…')).toBe(true);
   });
 

@@ -1,0 +1,35 @@
+/**
+ * Every limit the page, the kernel and the gateway share, in one object.
+ *
+ * The build emits it as `limits` in `molspace/contract/manifest.json`, so the
+ * Python side (kernel `molspace.Story`, the MCP gateway) reads the same
+ * numbers instead of keeping its own copies.
+ */
+export const LIMITS = {
+  /**
+   * Largest Story source, bytes: MVSJ text (UTF-8), an MVSX archive, and each
+   * file unpacked from one. 50 MiB. Beyond it: `TOO_LARGE`.
+   */
+  storySourceBytes: 50 * 1024 * 1024,
+  /** Most snapshots in one Story. Beyond it: `VALIDATION_FAILED`. */
+  storySnapshots: 1000,
+  /** Longest snapshot description in a Story source, characters. Beyond it: `VALIDATION_FAILED`. */
+  storySourceDescriptionChars: 50_000,
+  /** Largest text frame on the page <-> gateway bridge websocket, bytes. 16 MiB. */
+  bridgeFrameBytes: 16 * 1024 * 1024,
+  /** Characters of a snapshot description carried in Story state (longer ones are cut with "…"). */
+  descriptionChars: 2000,
+  /** Most snapshots listed by one `story_observe` call. */
+  maxSnapshotsPerPage: 200,
+  /** Snapshots listed by `story_observe` when `limit` is not given. */
+  defaultSnapshotsPerPage: 50,
+  /** Most widgets listed by one `observe` call. */
+  maxWidgetsPerPage: 200,
+  /** Widgets listed by `observe` when `limit` is not given. */
+  defaultWidgetsPerPage: 50,
+  /** Default output budget of observe tools, bytes of structured content. */
+  observeOutputBytes: 8192
+} as const;
+
+/** The shared limits: see {@link LIMITS}. */
+export type Limits = typeof LIMITS;

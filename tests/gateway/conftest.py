@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -10,51 +9,12 @@ from urllib.parse import quote
 
 import httpx2
 import pytest
-import pytest_asyncio
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
-import molspace
 from gateway_helpers import CALL_TIMEOUT, FakePage
-from molspace.gateway import _entry
-
-from pytest_jupyter import jupyter_core as _pj_core
-from pytest_jupyter import jupyter_server as _pj_server
-from pytest_jupyter import pytest_tornasync as _pj_tornasync
-
-# pytest-jupyter's fixtures (jp_serverapp, jp_base_url, jp_http_port, http_server, ...),
-# scoped to tests/gateway. ``pytest_plugins = ["pytest_jupyter.jupyter_server"]`` would
-# do the same but pytest refuses it outside the top-level conftest, and its hooks
-# (which run coroutine tests on their own loop) are not wanted: pytest-asyncio runs
-# these tests.
-for _module in (_pj_core, _pj_tornasync, _pj_server):
-    for _name in dir(_module):
-        if _name.startswith("pytest_"):
-            continue
-        _obj = getattr(_module, _name)
-        if type(_obj).__name__ == "FixtureFunctionDefinition":
-            globals()[_name] = _obj
-
-# Until molspace/__init__.py re-exports the entry points (the lead wires it), expose
-# them for the tests; a no-op once molspace/__init__.py has them.
-if not hasattr(molspace, "_jupyter_server_extension_points"):
-    molspace._jupyter_server_extension_points = _entry._jupyter_server_extension_points  # type: ignore[attr-defined]
-    molspace._load_jupyter_server_extension = _entry._load_jupyter_server_extension  # type: ignore[attr-defined]
-
-
-@pytest_asyncio.fixture
-async def jp_asyncio_loop() -> AsyncIterator[asyncio.AbstractEventLoop]:
-    """Run the Jupyter server on the loop pytest-asyncio runs the test on.
-
-    pytest-jupyter's own ``jp_asyncio_loop`` makes a separate loop, which a
-    pytest-asyncio-driven test (``asyncio_mode = "auto"`` or
-    ``@pytest.mark.asyncio``) never runs; the server would then never answer.
-    Test modules here set ``pytestmark = pytest.mark.asyncio`` so this holds in
-    strict mode too.
-    """
-    yield asyncio.get_running_loop()
 
 
 @pytest.fixture

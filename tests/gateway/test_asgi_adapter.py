@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
 from typing import Any
 
 import httpx2
 import pytest
-import pytest_asyncio
 from tornado.httpserver import HTTPServer
 from tornado.testing import bind_unused_port
 from tornado.web import Application, RequestHandler
 
 from molspace.gateway.asgi_adapter import ASGIHandlerMixin
-
-pytestmark = pytest.mark.asyncio
 
 
 class Probe:
@@ -111,8 +108,8 @@ class AsgiHandler(ASGIHandlerMixin, RequestHandler):
         await self.run_asgi(self.app)
 
 
-@pytest_asyncio.fixture
-async def served() -> AsyncIterator[tuple[str, Probe]]:
+@pytest.fixture
+def served(jp_asyncio_loop: asyncio.AbstractEventLoop) -> Iterator[tuple[str, Probe]]:
     probe = Probe()
     app = Application(
         [
@@ -128,7 +125,7 @@ async def served() -> AsyncIterator[tuple[str, Probe]]:
     server.add_sockets([sock])
     yield f"http://127.0.0.1:{port}", probe
     server.stop()
-    await server.close_all_connections()
+    jp_asyncio_loop.run_until_complete(server.close_all_connections())
 
 
 async def test_request_and_response_are_translated(served: tuple[str, Probe]) -> None:

@@ -14,8 +14,6 @@ from tornado.websocket import websocket_connect
 
 from gateway_helpers import CALL_TIMEOUT, located_error, observe_result, wait_for
 
-pytestmark = pytest.mark.asyncio
-
 
 async def test_observe_is_relayed_to_the_page(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
     page = await connect_page("page-1", widgets=2)

@@ -36,8 +36,6 @@ import pytest
 from gateway_helpers import located_error
 from molspace.gateway.manifest import DEFAULT_MANIFEST_PATH
 
-pytestmark = pytest.mark.asyncio
-
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS_DIR = ROOT / "tests" / "clients"
 MANIFEST = json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))
@@ -238,8 +236,7 @@ async def run_client(
     return await run_node(client, mcp_url, token, calls)
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_every_tool_declares_its_errors_and_a_sample() -> None:
+def test_every_tool_declares_its_errors_and_a_sample() -> None:
     for name, spec in TOOLS.items():
         assert set(spec["errors"]) <= set(MANIFEST["errorCodes"]), name
         assert "INVALID_INPUT" in spec["errors"] and "INTERNAL" in spec["errors"], name

@@ -14,8 +14,6 @@ from molspace.gateway._entry import _jupyter_server_extension_points
 from molspace.gateway.app import MolspaceGateway
 from molspace.gateway.manifest import DEFAULT_MANIFEST_PATH
 
-pytestmark = pytest.mark.asyncio
-
 MANIFEST = json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))
 INIT = {
     "jsonrpc": "2.0",

@@ -1,6 +1,12 @@
-"""molspace's version; the npm package and the widget module carry the same."""
+"""molspace's version, from one place: ``package.json``, carried into the generated manifest.
 
-__version__ = "0.1.0"
+The npm package, the Python package (hatch-nodejs-version) and the widget module
+all take it from there.
+"""
+
+from .contract import manifest
+
+__version__: str = manifest()["versions"]["molspace"]
 #: Semver range the kernel asks the page's widget module to satisfy.
-MODULE_VERSION_RANGE = "^0.1.0"
+MODULE_VERSION_RANGE = f"^{__version__}"
 MODULE_NAME = "molspace"

@@ -1,30 +1,16 @@
-"""Located errors (DESIGN.md §3), shared by the kernel side and the MCP gateway.
+"""Located errors (docs/architecture.md, "Located errors"), shared by the kernel side and the MCP gateway.
 
 Every failure an agent or a notebook user can meet carries a code from the
 contract's closed list, a one-sentence message, *where* it failed (a JSON
 pointer into the arguments, a page id, a path, a URL), a *fix* to act on, and
-free-form ``details``: the ``ToolError`` shape of ``src/contract/errors.ts``.
+free-form ``details``: the ``LocatedError`` shape of the contract (``src/contract/errors.ts``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-#: The closed list of error codes (mirrors ``src/contract/errors.ts``).
-ERROR_CODES: tuple[str, ...] = (
-    "NO_PAGE",
-    "TIMEOUT",
-    "NOT_FOUND",
-    "STALE_TARGET",
-    "REVISION_CONFLICT",
-    "INVALID_INPUT",
-    "VALIDATION_FAILED",
-    "UNSUPPORTED_FORMAT",
-    "TOO_LARGE",
-    "FORBIDDEN",
-    "AWAITING_USER",
-    "INTERNAL",
-)
+from .contract import ERROR_CODES
 
 
 class MolspaceError(Exception):
@@ -75,7 +61,7 @@ class MolspaceError(Exception):
         Returns
         -------
         dict
-            The ``ToolError`` object of the contract (``errorSchema`` in the
+            The ``LocatedError`` object of the contract (``errorSchema`` in the
             manifest).
         """
         return {

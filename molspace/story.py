@@ -13,6 +13,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ipywidgets import CallbackDispatcher
+
 import ipywidgets as widgets
 import traitlets
 from traitlets import Bool, Bytes, Dict, Int, List, Unicode
@@ -108,7 +110,7 @@ class Story(widgets.DOMWidget):
     def __init__(self, source: Any, **kwargs: Any):
         normalized = normalize_story_source(source)
         self._from_page = False
-        self._change_callbacks: list[Callable[[StoryChange], None]] = []
+        self._change_callbacks = CallbackDispatcher()
         self.last_result: dict[str, Any] | None = None
         self.last_request_id: str | None = None
         self.source_format = normalized.format
@@ -215,10 +217,7 @@ class Story(widgets.DOMWidget):
         Changes by a button, a cell or an agent alike; the callback runs in the
         kernel when the page's new state arrives.
         """
-        if remove:
-            self._change_callbacks.remove(callback)
-        else:
-            self._change_callbacks.append(callback)
+        self._change_callbacks.register_callback(callback, remove=remove)
 
     def _control(self, action: str, **args: Any) -> None:
         request_id = uuid.uuid4().hex
@@ -239,9 +238,13 @@ class Story(widgets.DOMWidget):
             source=str(last.get("source", "")),
             summary=str(last.get("summary", "")),
         )
-        for cb in list(self._change_callbacks):
-            cb(event)
+        self._change_callbacks(event)
 
     def __repr__(self) -> str:
         n = len(self.snapshots)
+        if self.error:
+            where = f"{self.error.get('code')}: {self.error.get('message')}"
+            return f"<molspace.Story {self.title!r}: error {where}>"
+        if n == 0:
+            return f"<molspace.Story {self.title!r}: not shown yet (display it; the page reports its steps)>"
         return f"<molspace.Story {self.title!r}: step {self.index + 1} of {n}, revision {self.revision}>"

@@ -1,7 +1,7 @@
 """Normalise what a notebook cell passes to :class:`molspace.Story`.
 
 A Story source becomes either MVSJ text or MVSX bytes. Full validation
-(the bundled Mol* MVS schema plus molspace's checks, DESIGN.md §4) runs in
+(the bundled Mol* MVS schema plus molspace's checks, docs/architecture.md) runs in
 the page; here we only refuse what cannot be a Story at all, early and
 located, so the cell fails rather than the widget.
 """
@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from .contract import LIMITS
 from .errors import StorySourceError
 
-#: Largest Story accepted, bytes (MVSJ text or MVSX archive).
-MAX_STORY_BYTES = 50 * 1024 * 1024
+#: Largest Story accepted, bytes (MVSJ text or MVSX archive): the contract's ``storySourceBytes``.
+MAX_STORY_BYTES: int = LIMITS["storySourceBytes"]
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -141,7 +142,7 @@ def normalize_story_source(source: Any) -> StorySource:
     source : str, os.PathLike, dict, bytes, bytearray, memoryview, or molviewspec object
         MVSJ text; a path to an ``.mvsj``/``.mvsx`` file; a dict (MVS data);
         MVSX or MVSJ bytes; or a ``molviewspec`` builder ``Root`` (its state),
-        ``State``, ``States`` or ``MVSX``.
+        ``State``, ``States``, ``MVSJ`` or ``MVSX`` (recognised with ``isinstance``).
 
     Returns
     -------
@@ -177,21 +178,34 @@ def normalize_story_source(source: Any) -> StorySource:
     return _from_molviewspec(source)
 
 
+def _molviewspec_classes() -> tuple[type, ...] | None:
+    """``(Root, State, States, MVSJ, MVSX)`` from molviewspec, or ``None`` when it is not installed."""
+    try:
+        from molviewspec import MVSJ, MVSX, State, States
+        from molviewspec.builder import Root
+    except ImportError:
+        return None
+    return Root, State, States, MVSJ, MVSX
+
+
 def _from_molviewspec(source: Any) -> StorySource:
+    classes = _molviewspec_classes()
+    if classes is not None:
+        root, state, states, mvsj, mvsx = classes
+        if isinstance(source, root):
+            return _from_text(source.get_state().model_dump_json(exclude_none=True), "molviewspec.Root")
+        if isinstance(source, (state, states)):
+            return _from_text(source.model_dump_json(exclude_none=True), f"molviewspec.{type(source).__name__}")
+        if isinstance(source, mvsj):
+            return _from_text(source.dumps(indent=None), "molviewspec.MVSJ")
+        if isinstance(source, mvsx):
+            return _from_bytes(source.dumps(), "molviewspec.MVSX")
     kind = type(source).__name__
     module = type(source).__module__ or ""
-    if module.startswith("molviewspec"):
-        if kind == "Root" and hasattr(source, "get_state"):
-            state = source.get_state()
-            return _from_text(state.model_dump_json(exclude_none=True), "molviewspec.Root")
-        if kind in ("State", "States") and hasattr(source, "model_dump_json"):
-            return _from_text(source.model_dump_json(exclude_none=True), f"molviewspec.{kind}")
-        if kind == "MVSX" and hasattr(source, "dumps"):
-            return _from_bytes(source.dumps(), "molviewspec.MVSX")
     raise StorySourceError(
         "UNSUPPORTED_FORMAT",
         f"cannot make a Story from a {module + '.' if module else ''}{kind}",
         "source",
-        "Pass MVSJ text, a dict, a .mvsj/.mvsx path, MVSX bytes, or a molviewspec Root/State/States/MVSX.",
+        "Pass MVSJ text, a dict, a .mvsj/.mvsx path, MVSX bytes, or a molviewspec Root/State/States/MVSJ/MVSX.",
         {"type": f"{module}.{kind}"},
     )

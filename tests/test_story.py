@@ -56,7 +56,7 @@ class TestSources:
             assert out.format == "mvsj" and json.loads(out.mvsj)["kind"] == "multiple"
 
     def test_molviewspec_builder_objects(self):
-        mvs = pytest.importorskip("molviewspec")
+        import molviewspec as mvs
         b = mvs.create_builder()
         b.download(url="https://example.org/1cbs.cif").parse(format="mmcif").model_structure()
         assert json.loads(normalize_story_source(b).mvsj)["root"]["kind"] == "root"
@@ -64,6 +64,8 @@ class TestSources:
         states = mvs.States(snapshots=[b.get_snapshot(key="a")], metadata=mvs.GlobalMetadata())
         assert json.loads(normalize_story_source(states).mvsj)["snapshots"][0]["metadata"]["key"] == "a"
         assert normalize_story_source(mvs.MVSX(data=states, assets={})).format == "mvsx"
+        mvsj = normalize_story_source(mvs.MVSJ(data=states))
+        assert mvsj.format == "mvsj" and json.loads(mvsj.mvsj)["snapshots"][0]["metadata"]["key"] == "a"
 
     @pytest.mark.parametrize(
         "source, code, where",
@@ -165,3 +167,15 @@ class TestWidget:
     def test_page_results_are_kept(self, kinase_story):
         kinase_story._handle_page_message(kinase_story, {"type": "result", "requestId": "r", "ok": False, "error": {"code": "NOT_FOUND"}}, [])
         assert kinase_story.last_result["error"]["code"] == "NOT_FOUND"
+
+
+def test_repr_before_the_page_answered_claims_no_step():
+    story = Story(KINASE)
+    assert "of 0" not in repr(story) and "not shown yet" in repr(story)
+    with story._page_update():
+        story.snapshots = [{"index": 0, "key": "a"}, {"index": 1, "key": "b"}]
+        story.index = 1
+    assert "step 2 of 2" in repr(story)
+    with story._page_update():
+        story.error = {"code": "NOT_FOUND", "message": "no 1abc.cif", "where": "s0", "fix": "x", "details": {}}
+    assert "error NOT_FOUND: no 1abc.cif" in repr(story)

@@ -1,15 +1,25 @@
 """molspace MCP gateway: the Jupyter server extension that relays MCP tool calls to pages.
 
-Modules
+Modules (the path of a call through them is in ``docs/architecture.md``)
 -------
-asgi_adapter
-    Generic tornado → ASGI adapter (serves the SDK's Streamable HTTP app).
 app
-    ``MolspaceGateway`` ExtensionApp: endpoints, lifecycle, config traits.
-server
-    Low-level MCP server built from the contract manifest.
-pages
-    Page registry, routing and relayed calls with deadlines.
+    ``MolspaceGateway`` ExtensionApp: settings, and the wiring of the collaborators below.
 handlers
     Tornado handlers for ``molspace/mcp`` and ``molspace/bridge``.
+asgi_adapter
+    Generic tornado → ASGI adapter (serves the SDK's Streamable HTTP app).
+session_host
+    Holds the SDK's session manager ``run()`` context open while the server serves.
+server
+    Low-level MCP server built from the contract manifest; the error-result shape.
+manifest
+    Tool specs from the generated manifest: argument and result checks.
+tools
+    Tools the gateway answers itself (``status``), one module each.
+pages
+    Connected pages, routing and relayed calls with deadlines.
+bridge_frames
+    Page frames checked against the contract's wire schema.
+origin, connect_hint
+    The Origin policy, and the "how to connect a page" sentence.
 """

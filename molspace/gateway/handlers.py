@@ -16,7 +16,8 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from jupyter_core.utils import ensure_async
 from jupyter_server.auth.decorator import allow_unauthenticated, ws_authenticated
@@ -25,11 +26,12 @@ from jupyter_server.base.websocket import WebSocketMixin
 from tornado import web
 from tornado.websocket import WebSocketHandler
 
-from .asgi_adapter import ASGIHandlerMixin
-from .pages import Page
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
-if TYPE_CHECKING:
-    from .app import MolspaceGateway
+from .asgi_adapter import ASGIHandlerMixin
+from .bridge_frames import BridgeFrames, FrameRefused
+from .origin import OriginPolicy
+from .pages import ConnectedPages, Page
 
 #: Authorization resource name used with Jupyter's ``Authorizer``.
 AUTH_RESOURCE = "molspace"
@@ -39,18 +41,28 @@ MCP_REQUEST_HEADERS = "mcp-session-id, mcp-protocol-version, last-event-id"
 #: Response headers a browser client must be able to read.
 MCP_EXPOSED_HEADERS = "mcp-session-id, mcp-protocol-version"
 
-#: Maximum bridge frame accepted from a page (bytes of JSON text).
-MAX_FRAME_BYTES = 16 * 1024 * 1024
-
 
 class McpHandler(ASGIHandlerMixin, APIHandler):
     """``GET|POST|DELETE {base_url}molspace/mcp`` — the MCP Streamable HTTP endpoint."""
 
     auth_resource = AUTH_RESOURCE
 
-    def initialize(self, gateway: MolspaceGateway) -> None:
-        """Tornado hook: receive the gateway (handler kwargs)."""
-        self.gateway = gateway
+    def initialize(
+        self,
+        origin_policy: OriginPolicy,
+        session_manager: Callable[[], Awaitable[StreamableHTTPSessionManager]],
+    ) -> None:
+        """Tornado hook: receive the handler's collaborators (handler kwargs).
+
+        Parameters
+        ----------
+        origin_policy : OriginPolicy
+            Which browser origins may call the endpoint.
+        session_manager : callable
+            Awaitable factory of the running MCP session manager.
+        """
+        self.origin_policy = origin_policy
+        self._session_manager = session_manager
 
     def check_origin(self, origin_to_satisfy_tornado: str = "") -> bool:
         """Defer to :class:`~molspace.gateway.origin.OriginPolicy` (checked in :meth:`prepare`)."""
@@ -63,7 +75,7 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             return
         origin = self.request.headers.get("Origin")
         host = self.request.headers.get("Host")
-        policy = self.gateway.origin_policy
+        policy = self.origin_policy
         if not policy.allows(origin, host):
             self.log.warning(
                 "molspace: refusing MCP request from origin %s (Host: %s)", origin, host
@@ -92,7 +104,7 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
         )
         if not authorized:
             raise web.HTTPError(403, "not authorized to use the molspace MCP endpoint")
-        manager = await self.gateway.ensure_started()
+        manager = await self._session_manager()
         # No per-session principal binding: with Jupyter's default token auth every
         # cookie-less request gets a fresh anonymous username, so binding sessions to
         # it would break MCP clients that keep no cookies. Every request is already
@@ -120,9 +132,18 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
 
     auth_resource = AUTH_RESOURCE
 
-    def initialize(self, gateway: MolspaceGateway) -> None:
-        """Tornado hook: receive the gateway (handler kwargs)."""
-        self.gateway = gateway
+    def initialize(self, pages: ConnectedPages, frames: BridgeFrames) -> None:
+        """Tornado hook: receive the handler's collaborators (handler kwargs).
+
+        Parameters
+        ----------
+        pages : ConnectedPages
+            Where this page registers and its results are delivered.
+        frames : BridgeFrames
+            Checks each frame against the contract's wire schema.
+        """
+        self.pages = pages
+        self.frames = frames
         self.page: Page | None = None
 
     def set_default_headers(self) -> None:
@@ -174,29 +195,21 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
         self.log.warning("molspace bridge: ignored frame (%s): %.200s", why, text)
 
     def _handle(self, raw: str | bytes) -> None:
-        if isinstance(raw, bytes):
-            return self._ignore("binary frames are not part of the bridge protocol", raw[:64])
-        if len(raw) > MAX_FRAME_BYTES:
-            return self._ignore(f"frame larger than {MAX_FRAME_BYTES} bytes", raw[:64])
         try:
-            msg = json.loads(raw)
-        except ValueError:
-            return self._ignore("not JSON", raw)
-        if not isinstance(msg, dict):
-            return self._ignore("not a JSON object", raw)
-        kind = msg.get("type")
-        registry = self.gateway.registry
+            msg = self.frames.parse(raw)
+        except FrameRefused as refused:
+            if refused.close_code is not None:
+                self.log.warning("molspace bridge: %s; closing", refused.reason)
+                self.close(refused.close_code, refused.reason[:120])
+                return None
+            if self.page is not None and refused.call_id is not None:
+                self.pages.fail_call(self.page, refused.call_id, refused.reason)
+            return self._ignore(refused.reason, raw if isinstance(raw, str) else raw[:64])
+        kind = msg["type"]
         if kind == "hello":
-            problem = _hello_problem(msg, self.gateway.manifest.bridge_protocol)
-            if problem:
-                if msg.get("protocol") != self.gateway.manifest.bridge_protocol:
-                    self.log.warning("molspace bridge: %s; closing", problem)
-                    self.close(4001, problem[:120])
-                    return None
-                return self._ignore(problem, raw)
             if self.page is not None and self.page.page_id != msg["pageId"]:
-                registry.unregister(self.page)
-            self.page = registry.register(
+                self.pages.unregister(self.page)
+            self.page = self.pages.register(
                 msg["pageId"],
                 self,
                 version=msg["version"],
@@ -209,20 +222,11 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
         if self.page is None:
             return self._ignore(f"{kind!r} frame before hello", raw)
         if kind == "focus":
-            if not isinstance(msg.get("focused"), bool):
-                return self._ignore("focus.focused must be a boolean", raw)
-            registry.set_focus(self.page, msg["focused"])
+            self.pages.set_focus(self.page, msg["focused"])
         elif kind == "summary":
-            if not _is_count(msg.get("widgets")):
-                return self._ignore("summary.widgets must be an integer >= 0", raw)
-            registry.set_widgets(self.page, msg["widgets"])
-        elif kind == "result":
-            if not isinstance(msg.get("callId"), str) or not isinstance(msg.get("ok"), bool):
-                return self._ignore("result needs a string callId and a boolean ok", raw)
-            if not registry.resolve(self.page, msg):
-                self._ignore("result for an unknown or finished callId", msg["callId"])
-        else:
-            return self._ignore(f"unknown frame type {kind!r}", raw)
+            self.pages.set_widgets(self.page, msg["widgets"])
+        elif kind == "result" and not self.pages.resolve(self.page, msg):
+            self._ignore("result for an unknown or finished callId", msg["callId"])
         return None
 
     def on_close(self) -> None:
@@ -231,28 +235,8 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
             self.ping_callback.stop()
         if self.page is not None:
             self.log.info("molspace bridge: page %s disconnected", self.page.page_id)
-            self.gateway.registry.unregister(self.page)
+            self.pages.unregister(self.page)
             self.page = None
-
-
-def _is_count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _hello_problem(msg: dict[str, Any], protocol: int) -> str | None:
-    """Why a ``hello`` frame is invalid, or ``None``."""
-    if msg.get("protocol") != protocol:
-        return f"unsupported bridge protocol {msg.get('protocol')!r} (server speaks {protocol})"
-    page_id = msg.get("pageId")
-    if not isinstance(page_id, str) or not 1 <= len(page_id) <= 128:
-        return "hello.pageId must be a string of 1-128 characters"
-    if not isinstance(msg.get("version"), str):
-        return "hello.version must be a string"
-    if not isinstance(msg.get("focused"), bool):
-        return "hello.focused must be a boolean"
-    if not _is_count(msg.get("widgets")):
-        return "hello.widgets must be an integer >= 0"
-    return None
 
 
 __all__ = ["BridgeHandler", "McpHandler"]

@@ -1,9 +1,10 @@
-"""The tool manifest generated from the TypeScript contract, and argument checks.
+"""The tool manifest generated from the TypeScript contract: argument and result checks.
 
 The gateway lists tools only from ``molspace/contract/manifest.json`` (written by
-``scripts/emit-manifest.ts``) and validates arguments against each tool's JSON
-Schema (draft 2020-12) before relaying, so a bad call fails with a located
-``INVALID_INPUT`` without a round trip to the page.
+``scripts/emit-manifest.ts``, read through :mod:`molspace.contract`), validates
+arguments against each tool's JSON Schema (draft 2020-12) before relaying, so a
+bad call fails with a located ``INVALID_INPUT`` without a round trip to the page,
+and checks each page result against the tool's output schema before relaying it.
 """
 
 from __future__ import annotations
@@ -16,10 +17,9 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from .errors import ToolError
-
-#: Default manifest location inside the installed package.
-DEFAULT_MANIFEST_PATH = Path(__file__).resolve().parent.parent / "contract" / "manifest.json"
+from ..contract import MANIFEST_PATH as DEFAULT_MANIFEST_PATH
+from ..contract import manifest as packaged_manifest
+from ..errors import MolspaceError
 
 
 def json_pointer(path: list[Any] | tuple[Any, ...]) -> str:
@@ -70,6 +70,8 @@ class ToolSpec:
         JSON Schema 2020-12 objects.
     annotations : dict
         MCP tool annotations (``title``, ``readOnlyHint``, ...).
+    errors : tuple of str
+        Error codes the tool can return (the contract's ``errors``).
     """
 
     name: str
@@ -78,11 +80,46 @@ class ToolSpec:
     input_schema: dict[str, Any]
     output_schema: dict[str, Any]
     annotations: dict[str, Any]
+    errors: tuple[str, ...] = ()
     _validator: Draft202012Validator = field(init=False, repr=False)
+    _output_validator: Draft202012Validator = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         Draft202012Validator.check_schema(self.input_schema)
+        Draft202012Validator.check_schema(self.output_schema)
         self._validator = Draft202012Validator(self.input_schema)
+        self._output_validator = Draft202012Validator(self.output_schema)
+
+    def check_output(self, structured: dict[str, Any], *, source: str) -> None:
+        """Check a result against the tool's output schema before it reaches an agent.
+
+        Clients validate ``structuredContent`` against the listed ``outputSchema`` and
+        throw on a mismatch, so a page of another molspace version must not reach them.
+
+        Parameters
+        ----------
+        structured : dict
+            The ``structuredContent`` to relay.
+        source : str
+            Who produced it (a page id), for ``where``.
+
+        Raises
+        ------
+        MolspaceError
+            ``INTERNAL`` at ``source``, naming the first bad field.
+        """
+        error = next(iter(sorted(self._output_validator.iter_errors(structured), key=_error_pointer)), None)
+        if error is None:
+            return
+        pointer = _error_pointer(error) or "/"
+        raise MolspaceError(
+            "INTERNAL",
+            f"`{self.name}` answered from {source} with a result that does not match its output schema "
+            f"at {pointer}: {error.message}",
+            source,
+            "Reload the JupyterLab page so it runs the same molspace version as the server.",
+            {"tool": self.name, "pointer": pointer},
+        )
 
     def check_arguments(self, arguments: dict[str, Any]) -> None:
         """Validate call arguments against the tool's input schema.
@@ -94,7 +131,7 @@ class ToolSpec:
 
         Raises
         ------
-        ToolError
+        MolspaceError
             ``INVALID_INPUT`` with ``where`` = JSON pointer of the first bad
             field (document order) and every problem in ``details.errors``
             (a list of ``{where, message}``).
@@ -108,7 +145,7 @@ class ToolSpec:
         problems = [{"where": _error_pointer(e), "message": e.message} for e in errors]
         first = problems[0]
         allowed = sorted(self.input_schema.get("properties", {}))
-        raise ToolError(
+        raise MolspaceError(
             "INVALID_INPUT",
             f"Invalid arguments for `{self.name}` at {first['where'] or '(root)'}: {first['message']}",
             first["where"],
@@ -125,7 +162,7 @@ class Manifest:
     ----------
     data : dict
         The manifest JSON object (``versions``, ``instructions``, ``errorCodes``,
-        ``errorSchema``, ``tools``).
+        ``errorSchema``, ``limits``, ``wire``, ``tools``).
 
     Raises
     ------
@@ -138,7 +175,9 @@ class Manifest:
         self.versions: dict[str, Any] = dict(data["versions"])
         self.instructions: str = data["instructions"]
         self.error_codes: list[str] = list(data["errorCodes"])
-        self.bridge_protocol: int = int(data.get("bridgeProtocol", 1))
+        self.bridge_protocol: int = int(data["bridgeProtocol"])
+        self.limits: dict[str, int] = dict(data["limits"])
+        self.wire: dict[str, Any] = data["wire"]
         self.tools: dict[str, ToolSpec] = {}
         for entry in data["tools"]:
             try:
@@ -149,6 +188,7 @@ class Manifest:
                     input_schema=entry["inputSchema"],
                     output_schema=entry["outputSchema"],
                     annotations=entry.get("annotations") or {},
+                    errors=tuple(entry.get("errors") or ()),
                 )
             except Exception as e:  # noqa: BLE001 - re-raised with location
                 raise ValueError(f"manifest tool {entry.get('name')!r} is invalid: {e}") from e
@@ -161,7 +201,7 @@ class Manifest:
         Parameters
         ----------
         path : str or Path, optional
-            Defaults to :data:`DEFAULT_MANIFEST_PATH`.
+            Defaults to the packaged manifest (:data:`DEFAULT_MANIFEST_PATH`).
 
         Returns
         -------
@@ -170,10 +210,11 @@ class Manifest:
         Raises
         ------
         FileNotFoundError
-            If the file is missing (run ``npx tsx scripts/emit-manifest.ts``).
+            If the file is missing (run ``npm run build:manifest``).
         """
-        p = Path(path) if path else DEFAULT_MANIFEST_PATH
-        with p.open(encoding="utf-8") as f:
+        if not path:
+            return cls(packaged_manifest())
+        with Path(path).open(encoding="utf-8") as f:
             return cls(json.load(f))
 
     def get(self, name: str) -> ToolSpec:
@@ -181,13 +222,13 @@ class Manifest:
 
         Raises
         ------
-        ToolError
+        MolspaceError
             ``NOT_FOUND`` at ``/name`` listing the known tool names.
         """
         spec = self.tools.get(name)
         if spec is None:
             known = sorted(self.tools)
-            raise ToolError(
+            raise MolspaceError(
                 "NOT_FOUND",
                 f"There is no tool named `{name}`.",
                 "/name",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
-from .errors import ToolError
+from ..errors import MolspaceError
 
 log = logging.getLogger(__name__)
 
@@ -97,39 +97,38 @@ class Page:
         }
 
 
-class PageRegistry:
-    """Connected pages, routing and call relay with deadlines.
+class ConnectedPages:
+    """The JupyterLab pages connected over the bridge: routing and call relay with deadlines.
 
     Parameters
     ----------
-    how_to_connect : str
-        Sentence telling an agent how to get a page connected (used in
-        ``NO_PAGE`` fixes), e.g. "Open JupyterLab at http://host:8888/lab ...".
     call_timeout : float
         Default deadline of a relayed call, in seconds (> 0).
     """
 
-    def __init__(self, how_to_connect: str, call_timeout: float = 30.0) -> None:
-        self.how_to_connect = how_to_connect
+    #: Fix of a NO_PAGE error raised where the request's connect sentence is not known.
+    RETRY_FIX = "Retry the call; if it fails with NO_PAGE again, call `status` for how to connect a page."
+
+    def __init__(self, call_timeout: float = 30.0) -> None:
         self.call_timeout = float(call_timeout)
         self._pages: dict[str, Page] = {}
         self._seq = itertools.count(1)
 
     # ------------------------------------------------------------------ pages
     @property
-    def pages(self) -> list[Page]:
+    def ordered(self) -> list[Page]:
         """Connected pages, default route first."""
         return sorted(self._pages.values(), key=Page.route_key, reverse=True)
 
     def default_page(self) -> Page | None:
         """The page a call without ``pageId`` goes to, or ``None``."""
-        pages = self.pages
+        pages = self.ordered
         return pages[0] if pages else None
 
     def page_infos(self) -> list[dict[str, Any]]:
         """``PageInfo`` of every connected page, default route first."""
         default = self.default_page()
-        return [p.info(p is default) for p in self.pages]
+        return [p.info(p is default) for p in self.ordered]
 
     def total_widgets(self) -> int:
         """Sum of widget counts over connected pages."""
@@ -189,15 +188,15 @@ class PageRegistry:
         page.widgets = widgets
 
     # ---------------------------------------------------------------- routing
-    def route(self, page_id: str | None, *, how_to_connect: str | None = None) -> Page:
+    def route(self, page_id: str | None, *, how_to_connect: str) -> Page:
         """Choose the page for one call.
 
         Parameters
         ----------
         page_id : str or None
             Explicit ``pageId`` argument, if any.
-        how_to_connect : str, optional
-            Fix text for ``NO_PAGE`` (default :attr:`how_to_connect`).
+        how_to_connect : str
+            Fix text for ``NO_PAGE`` (the request's connect sentence).
 
         Returns
         -------
@@ -205,16 +204,16 @@ class PageRegistry:
 
         Raises
         ------
-        ToolError
+        MolspaceError
             ``NO_PAGE`` if no page is connected; ``NOT_FOUND`` at ``/pageId``
             if the named page is not connected (listing the known ones).
         """
         if not self._pages:
-            raise ToolError(
+            raise MolspaceError(
                 "NO_PAGE",
                 "No JupyterLab page is connected to molspace.",
                 "/pageId" if page_id else "",
-                how_to_connect or self.how_to_connect,
+                how_to_connect,
                 {"pages": []},
             )
         if page_id is None:
@@ -223,8 +222,8 @@ class PageRegistry:
             return page
         page = self._pages.get(page_id)
         if page is None:
-            known = [p.page_id for p in self.pages]
-            raise ToolError(
+            known = [p.page_id for p in self.ordered]
+            raise MolspaceError(
                 "NOT_FOUND",
                 f"No connected page has pageId {page_id!r}.",
                 "/pageId",
@@ -240,8 +239,8 @@ class PageRegistry:
         tool: str,
         args: dict[str, Any],
         *,
+        how_to_connect: str,
         timeout: float | None = None,
-        how_to_connect: str | None = None,
     ) -> dict[str, Any]:
         """Relay one tool call to a page and wait for its answer.
 
@@ -253,17 +252,17 @@ class PageRegistry:
             Validated arguments; ``args.get('pageId')`` selects the page.
         timeout : float, optional
             Deadline in seconds; defaults to :attr:`call_timeout`.
-        how_to_connect : str, optional
-            Fix text for ``NO_PAGE`` errors (default :attr:`how_to_connect`).
+        how_to_connect : str
+            Fix text for ``NO_PAGE`` errors (the request's connect sentence).
 
         Returns
         -------
         dict
-            ``{"structuredContent": dict, "text": str}`` from an ok result.
+            ``{"structuredContent": dict, "text": str, "pageId": str}`` from an ok result.
 
         Raises
         ------
-        ToolError
+        MolspaceError
             ``NO_PAGE`` / ``NOT_FOUND`` from :meth:`route`; ``TIMEOUT`` when the
             deadline passes; ``NO_PAGE`` when the page disconnects during the
             call; the page's own error for ``ok: false``; ``INTERNAL`` for a
@@ -289,17 +288,17 @@ class PageRegistry:
                 page.conn.send_json(frame)
             except Exception as e:  # noqa: BLE001 - closed socket
                 self.unregister(page)
-                raise ToolError(
+                raise MolspaceError(
                     "NO_PAGE",
                     f"page {page.page_id} disconnected before the call could be sent.",
                     page.page_id,
-                    self.how_to_connect,
+                    how_to_connect,
                     {"pageId": page.page_id, "tool": tool, "reason": str(e)},
                 ) from e
             try:
                 message = await asyncio.wait_for(asyncio.shield(fut), limit)
             except asyncio.TimeoutError:
-                raise ToolError(
+                raise MolspaceError(
                     "TIMEOUT",
                     f"`{tool}` got no answer from page {page.page_id} within {limit:g} s.",
                     page.page_id,
@@ -329,23 +328,39 @@ class PageRegistry:
         fut.set_result(message)
         return True
 
+    def fail_call(self, page: Page, call_id: str, reason: str) -> bool:
+        """Fail a pending call whose ``result`` frame the gateway could not read.
+
+        Returns
+        -------
+        bool
+            ``False`` if no call with that ``callId`` is pending.
+        """
+        fut = page.pending.get(call_id)
+        if fut is None or fut.done():
+            return False
+        tool = page.pending_tools.get(call_id, "?")
+        error = self._malformed(tool, page, f"with a result frame the gateway cannot read ({reason})")
+        fut.set_result(error)  # type: ignore[arg-type]
+        return True
+
     def _interpret(self, tool: str, page: Page, message: dict[str, Any]) -> dict[str, Any]:
-        if isinstance(message, ToolError):  # failed by _fail_pending
+        if isinstance(message, MolspaceError):  # failed by _fail_pending
             raise message
         if message.get("ok") is True:
             sc = message.get("structuredContent")
             text = message.get("text")
             if not isinstance(sc, dict):
                 raise self._malformed(tool, page, "without an object structuredContent")
-            return {"structuredContent": sc, "text": text if isinstance(text, str) else ""}
+            return {"structuredContent": sc, "text": text if isinstance(text, str) else "", "pageId": page.page_id}
         if message.get("ok") is False:
-            raise ToolError.from_dict(message.get("error"), where_default=page.page_id)
+            raise MolspaceError.from_dict(message.get("error"), where_default=page.page_id)
         raise self._malformed(tool, page, "with a result frame lacking a boolean `ok`")
 
     @staticmethod
-    def _malformed(tool: str, page: Page, what: str) -> ToolError:
+    def _malformed(tool: str, page: Page, what: str) -> MolspaceError:
         """A page answer the gateway cannot read: most likely a page of another molspace version."""
-        return ToolError(
+        return MolspaceError(
             "INTERNAL",
             f"Page {page.page_id} answered `{tool}` {what}.",
             page.page_id,
@@ -359,11 +374,11 @@ class PageRegistry:
                 continue
             tool = page.pending_tools.get(call_id, "?")
             fut.set_result(
-                ToolError(  # type: ignore[arg-type]
+                MolspaceError(  # type: ignore[arg-type]
                     "NO_PAGE",
                     f"{message} (`{tool}`).",
                     page.page_id,
-                    "Retry the call; if no page is connected: " + self.how_to_connect,
+                    self.RETRY_FIX,
                     {"pageId": page.page_id, "tool": tool},
                 )
             )

@@ -1,4 +1,4 @@
-"""The MCP server: tools from the manifest, ``status`` answered here, the rest relayed.
+"""The MCP server: tools from the manifest, gateway tools answered here, page tools relayed.
 
 Built on the SDK's low-level ``mcp.server.lowlevel.Server`` (mcp 2.x registers
 handlers as constructor arguments ``on_list_tools`` / ``on_call_tool``), because
@@ -9,20 +9,22 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+import uuid
+from typing import Any
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
 
-from .errors import ToolError
-
-if TYPE_CHECKING:
-    from .app import MolspaceGateway
+from ..errors import MolspaceError
+from .connect_hint import ConnectHint
+from .manifest import Manifest
+from .pages import ConnectedPages
+from .tools import GATEWAY_TOOLS, GatewayToolContext, GatewayToolHandler
 
 log = logging.getLogger(__name__)
 
 
-def error_result(error: ToolError) -> types.CallToolResult:
+def error_result(error: MolspaceError) -> types.CallToolResult:
     """Wrap a located error as an MCP tool result every official client hands over intact.
 
     The error shape (documented in ``docs/architecture.md``, "Errors on the wire"):
@@ -35,7 +37,7 @@ def error_result(error: ToolError) -> types.CallToolResult:
 
     Parameters
     ----------
-    error : ToolError
+    error : MolspaceError
         The located error ``{code, message, where, fix, details}``.
 
     Returns
@@ -83,26 +85,27 @@ def _clip(s: str, limit: int = 400) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
-def _request_lab_url(ctx: Any, gateway: MolspaceGateway) -> str | None:
-    """``scheme://host{base_url}lab`` as the MCP client reached us, if known."""
-    request = getattr(ctx, "request", None)
-    headers = getattr(request, "headers", None)
-    if headers is None:
-        return None
-    host = headers.get("host")
-    if not host:
-        return None
-    scheme = getattr(getattr(request, "url", None), "scheme", None) or "http"
-    return f"{scheme}://{host}{gateway.base_url}lab"
-
-
-def build_server(gateway: MolspaceGateway) -> Server[Any]:
-    """Create the low-level MCP server bound to one gateway.
+def build_server(
+    manifest: Manifest,
+    pages: ConnectedPages,
+    connect_hint: ConnectHint,
+    endpoint: str,
+    gateway_tools: dict[str, GatewayToolHandler] = GATEWAY_TOOLS,
+) -> Server[Any]:
+    """Create the low-level MCP server from its narrow collaborators.
 
     Parameters
     ----------
-    gateway : MolspaceGateway
-        Supplies the manifest, the page registry and URLs.
+    manifest : Manifest
+        The tools to list and the schemas to check arguments and results against.
+    pages : ConnectedPages
+        Where ``runs: 'page'`` tools are relayed.
+    connect_hint : ConnectHint
+        Builds the "how to connect" sentence from each request.
+    endpoint : str
+        This MCP endpoint's path (``{base_url}molspace/mcp``).
+    gateway_tools : dict
+        Handlers of the ``runs: 'gateway'`` tools (default :data:`~molspace.gateway.tools.GATEWAY_TOOLS`).
 
     Returns
     -------
@@ -110,7 +113,6 @@ def build_server(gateway: MolspaceGateway) -> Server[Any]:
         Stateless handler set; the session manager runs one server
         session/transport per MCP session.
     """
-    manifest = gateway.manifest
     tools = [
         types.Tool(
             name=spec.name,
@@ -131,29 +133,38 @@ def build_server(gateway: MolspaceGateway) -> Server[Any]:
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         name = params.name
         args = dict(params.arguments or {})
-        lab_url = _request_lab_url(ctx, gateway)
+        how_to_connect = connect_hint.sentence(getattr(ctx, "request", None))
         try:
             spec = manifest.get(name)
             spec.check_arguments(args)
             if spec.runs == "gateway":
-                structured = gateway.answer_gateway_tool(name, args, lab_url=lab_url)
-                return ok_result(name, structured, gateway.summarize_gateway_tool(name, structured))
-            result = await gateway.registry.call(
-                name, args, how_to_connect=gateway.how_to_connect(lab_url)
-            )
+                handler = gateway_tools.get(name)
+                if handler is None:
+                    raise MolspaceError(
+                        "INTERNAL",
+                        f"The gateway lists `{name}` but has no handler for it.",
+                        "/name",
+                        "Reinstall molspace so that its Python package and its manifest match.",
+                        {"tool": name},
+                    )
+                answer = handler(args, GatewayToolContext(pages, manifest.versions, endpoint, how_to_connect))
+                return ok_result(name, answer.structured, answer.text)
+            result = await pages.call(name, args, how_to_connect=how_to_connect)
+            spec.check_output(result["structuredContent"], source=str(result.get("pageId", "the page")))
             return ok_result(name, result["structuredContent"], result["text"])
-        except ToolError as e:
+        except MolspaceError as e:
             return error_result(e)
-        except Exception as e:  # noqa: BLE001 - never a stack trace to the agent
-            log.exception("molspace tool %s failed", name)
+        except Exception:  # noqa: BLE001 - never a stack trace to the agent
+            incident = uuid.uuid4().hex[:12]
+            log.exception("molspace tool %s failed (incident %s)", name, incident)
             return error_result(
-                ToolError(
+                MolspaceError(
                     "INTERNAL",
-                    f"The molspace gateway failed while running `{name}`: {type(e).__name__}: {e}",
+                    f"The molspace gateway failed while running `{name}` (incident {incident}).",
                     "",
-                    "Retry once; if it fails again, report this message together with the Jupyter "
-                    "server log.",
-                    {"tool": name},
+                    f"Retry once; if it fails again, report incident {incident}: the Jupyter server log "
+                    "has the details.",
+                    {"tool": name, "incident": incident},
                 )
             )
 

@@ -100,7 +100,7 @@ class TestTimeout:
         return 0.5
 
     async def test_silent_page_times_out(self, mcp_client: Any, connect_page: Any, gateway: Any) -> None:
-        assert gateway.registry.call_timeout == 0.5
+        assert gateway.pages.call_timeout == 0.5
         page = await connect_page("slow-page")
         page.handler = lambda tool, args, ctx: None  # never answers
         async with mcp_client() as client:
@@ -112,7 +112,7 @@ class TestTimeout:
         assert err["details"] == {"tool": "observe", "pageId": "slow-page", "timeoutSeconds": 0.5}
         assert "call_timeout" in err["fix"]
         assert page.calls[0]["deadlineMs"] == 500
-        assert not gateway.registry.default_page().pending  # nothing left behind
+        assert not gateway.pages.default_page().pending  # nothing left behind
 
 
 async def test_page_disconnect_fails_the_call_at_once(mcp_client: Any, connect_page: Any) -> None:
@@ -144,7 +144,7 @@ async def test_routing_follows_most_recent_focus(mcp_client: Any, connect_page: 
         r = await client.call_tool("observe", {})
         assert r.structured_content["pageId"] == "p1"  # p2 connected later but never focused
         await p2.send({"type": "focus", "focused": True})
-        await wait_for(lambda: gateway.registry.default_page().page_id == "p2")
+        await wait_for(lambda: gateway.pages.default_page().page_id == "p2")
         await p1.send({"type": "focus", "focused": False})
         r = await client.call_tool("observe", {})
         assert r.structured_content["pageId"] == "p2"
@@ -173,7 +173,7 @@ async def test_ties_go_to_the_most_recently_connected(mcp_client: Any, connect_p
 async def test_summary_updates_widget_count(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
     page = await connect_page("p1", widgets=0)
     await page.send({"type": "summary", "widgets": 7})
-    await wait_for(lambda: gateway.registry.total_widgets() == 7)
+    await wait_for(lambda: gateway.pages.total_widgets() == 7)
     async with mcp_client() as client:
         status = await client.call_tool("status", {})
     assert status.structured_content["widgets"] == 7
@@ -187,7 +187,7 @@ async def test_reconnect_with_same_page_id_replaces_old(
     new = await connect_page("tab")
     await asyncio.wait_for(old.closed.wait(), 10)  # the server closed the old socket
     assert old.ws.close_code == 4000
-    assert [p.page_id for p in gateway.registry.pages] == ["tab"]
+    assert [p.page_id for p in gateway.pages.ordered] == ["tab"]
     async with mcp_client() as client:
         r = await client.call_tool("observe", {})
     assert r.is_error is False
@@ -211,8 +211,8 @@ async def test_malformed_frames_are_ignored(mcp_client: Any, connect_page: Any, 
     async with mcp_client() as client:
         r = await client.call_tool("observe", {})
     assert r.is_error is False and r.structured_content["pageId"] == "p1"
-    assert [p.page_id for p in gateway.registry.pages] == ["p1"]
-    assert gateway.registry.pages[0].widgets == 1
+    assert [p.page_id for p in gateway.pages.ordered] == ["p1"]
+    assert gateway.pages.ordered[0].widgets == 1
 
 
 async def test_frames_before_hello_are_ignored_and_bad_protocol_closes(
@@ -226,7 +226,7 @@ async def test_frames_before_hello_are_ignored_and_bad_protocol_closes(
     assert await asyncio.wait_for(ws.read_message(), 10) is None
     assert ws.close_code == 4001
     assert "protocol" in (ws.close_reason or "")
-    assert gateway.registry.pages == []
+    assert gateway.pages.ordered == []
 
 
 async def test_bridge_refuses_unauthenticated(bridge_url: str) -> None:
@@ -245,7 +245,7 @@ async def test_bridge_accepts_authorization_header(bridge_url: str, token: str, 
     )
     assert json.loads(await asyncio.wait_for(ws.read_message(), 10)) == {"type": "welcome", "pageId": "hdr"}
     ws.close()
-    await wait_for(lambda: gateway.registry.pages == [])
+    await wait_for(lambda: gateway.pages.ordered == [])
 
 
 class TestUserBaseUrl:
@@ -272,3 +272,35 @@ class TestUserBaseUrl:
                 HTTPRequest(f"ws://127.0.0.1:{jp_http_port}/molspace/bridge?token={quote(token)}")
             )
         assert outside.value.code == 404
+
+
+async def test_page_result_off_its_output_schema_is_not_relayed(mcp_client: Any, connect_page: Any) -> None:
+    """Clients throw on structuredContent that breaks the listed outputSchema: the gateway checks first."""
+    page = await connect_page("page-1")
+    page.handler = lambda tool, args, ctx: {"ok": True, "structuredContent": {"pageId": "page-1"}, "text": "x"}
+    async with mcp_client() as client:
+        result = await client.call_tool("observe", {})
+    err = located_error(result)
+    assert err["code"] == "INTERNAL"
+    assert err["where"] == "page-1"
+    assert "output schema" in err["message"] and "Reload" in err["fix"]
+    assert err["details"]["tool"] == "observe"
+
+
+async def test_unexpected_failure_does_not_echo_exception_text(
+    mcp_client: Any, connect_page: Any, gateway: Any, monkeypatch: Any, caplog: Any
+) -> None:
+    await connect_page("page-1")
+
+    async def explode(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("secret detail /home/alice/.jupyter/token")
+
+    monkeypatch.setattr(gateway.pages, "call", explode)
+    async with mcp_client() as client:
+        result = await client.call_tool("observe", {})
+    err = located_error(result)
+    assert err["code"] == "INTERNAL"
+    assert "secret" not in result.content[0].text
+    incident = err["details"]["incident"]
+    assert incident in err["fix"]
+    assert any(incident in r.getMessage() for r in caplog.records)  # the server log has it, with the trace

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from molspace.gateway.errors import ToolError
+from molspace.errors import MolspaceError
 from molspace.gateway.manifest import Manifest
 
 FIXTURES = json.loads(
@@ -26,7 +26,7 @@ def test_fixture_through_the_manifest_schema(case):
     if case["valid"]:
         spec.check_arguments(case["args"])
         return
-    with pytest.raises(ToolError) as info:
+    with pytest.raises(MolspaceError) as info:
         spec.check_arguments(case["args"])
     err = info.value.to_dict()
     assert err["code"] == "INVALID_INPUT"

@@ -218,8 +218,8 @@ async def test_sessions_are_separate(mcp_client: Any) -> None:
 async def test_session_manager_lives_with_the_server(mcp_client: Any, gateway: Any) -> None:
     async with mcp_client() as client:
         await client.call_tool("status", {})
-    task = gateway._run_task
+    task = gateway.session_host.task
     assert task is not None and not task.done()  # run() context held open between requests
     await gateway.stop_extension()  # what ServerApp cleanup calls at shutdown
     assert task.done()
-    assert gateway.session_manager._task_group is None
+    assert gateway.session_host.manager._task_group is None

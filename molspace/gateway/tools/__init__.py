@@ -1,0 +1,16 @@
+"""Tools the gateway answers itself (``runs: 'gateway'`` in the contract).
+
+Each module here answers one tool; :data:`GATEWAY_TOOLS` maps the contract's
+tool name to it. Page tools are not here: the page's Dispatcher runs them (see
+``docs/architecture.md``, "Where a new tool goes").
+"""
+
+from __future__ import annotations
+
+from . import status
+from .context import GatewayToolAnswer, GatewayToolContext, GatewayToolHandler
+
+#: Handlers of the gateway-answered tools, keyed by contract tool name.
+GATEWAY_TOOLS: dict[str, GatewayToolHandler] = {"status": status.answer}
+
+__all__ = ["GATEWAY_TOOLS", "GatewayToolAnswer", "GatewayToolContext", "GatewayToolHandler"]

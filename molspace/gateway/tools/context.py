@@ -1,0 +1,43 @@
+"""What a gateway-answered tool receives and returns."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..pages import ConnectedPages
+
+
+@dataclass(frozen=True)
+class GatewayToolContext:
+    """Narrow collaborators of one gateway tool call.
+
+    Attributes
+    ----------
+    pages : ConnectedPages
+        The connected JupyterLab pages (read only here).
+    versions : dict
+        ``versions`` of the manifest (molspace, molstar, mvsSpec, ketcher).
+    endpoint : str
+        This MCP endpoint's path, ``{base_url}molspace/mcp``.
+    how_to_connect : str
+        The connect sentence for this request (:class:`~molspace.gateway.connect_hint.ConnectHint`).
+    """
+
+    pages: ConnectedPages
+    versions: dict[str, Any]
+    endpoint: str
+    how_to_connect: str
+
+
+@dataclass(frozen=True)
+class GatewayToolAnswer:
+    """A successful answer: ``structuredContent`` valid against the tool's outputSchema, and one text line."""
+
+    structured: dict[str, Any]
+    text: str
+
+
+#: A handler: validated arguments and the context in, an answer out (or a raised MolspaceError).
+GatewayToolHandler = Callable[[dict[str, Any], GatewayToolContext], GatewayToolAnswer]

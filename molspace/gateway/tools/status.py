@@ -1,0 +1,35 @@
+"""``status``: versions, connected pages and how to connect one; never touches a page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .context import GatewayToolAnswer, GatewayToolContext
+
+
+def answer(args: dict[str, Any], ctx: GatewayToolContext) -> GatewayToolAnswer:
+    """Answer ``status``.
+
+    Returns
+    -------
+    GatewayToolAnswer
+        ``{versions, pageConnected, pages, widgets, howToConnect, endpoint}`` (the
+        contract's ``StatusOutput``) and a one-line summary.
+    """
+    pages = ctx.pages.page_infos()
+    structured = {
+        "versions": dict(ctx.versions),
+        "pageConnected": bool(pages),
+        "pages": pages,
+        "widgets": ctx.pages.total_widgets(),
+        "howToConnect": ctx.how_to_connect,
+        "endpoint": ctx.endpoint,
+    }
+    v = ctx.versions
+    head = f"molspace {v.get('molspace')} (Mol* {v.get('molstar')}, MVS {v.get('mvsSpec')})"
+    if not pages:
+        text = f"{head}: no JupyterLab page connected. {ctx.how_to_connect}"
+    else:
+        ids = ", ".join(p["pageId"] for p in pages)
+        text = f"{head}: {len(pages)} page(s) connected ({ids}), {structured['widgets']} widget(s). MCP endpoint {ctx.endpoint}."
+    return GatewayToolAnswer(structured, text)

@@ -19,6 +19,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from traitlets import Float, TraitError, Unicode, validate
 
+from ..agent_tokens import AgentTokenStore
 from .bridge_frames import BridgeFrames
 from .connect_hint import ConnectHint
 from .handlers import BridgeHandler, McpHandler
@@ -67,6 +68,12 @@ class MolspaceGateway(ExtensionApp):
     manifest_path = Unicode(
         "", config=True, help="Path of the tool manifest JSON; default: the packaged one."
     )
+    agent_token_file = Unicode(
+        "",
+        config=True,
+        help="File of hashed agent tokens (`jupyter molspace token`); default: "
+        "{jupyter_data_dir}/molspace/agent-tokens.json.",
+    )
 
     @validate("call_timeout", "session_idle_timeout")
     def _positive(self, proposal: Any) -> float:
@@ -89,6 +96,7 @@ class MolspaceGateway(ExtensionApp):
             base_url=base_url,
             server_lab_url=url_path_join(self.serverapp.connection_url, "lab"),
         )
+        self.agent_tokens = AgentTokenStore(self.agent_token_file or None)
         self.frames = BridgeFrames(
             self.manifest.wire["bridge"]["pageToGateway"],
             self.manifest.bridge_protocol,
@@ -114,7 +122,11 @@ class MolspaceGateway(ExtensionApp):
                 (
                     MCP_PATH + "/?",
                     McpHandler,
-                    {"origin_policy": self.origin_policy, "session_manager": self.session_host.started},
+                    {
+                        "origin_policy": self.origin_policy,
+                        "session_manager": self.session_host.started,
+                        "agent_tokens": self.agent_tokens,
+                    },
                 ),
                 (BRIDGE_PATH, BridgeHandler, {"pages": self.pages, "frames": self.frames}),
             ]

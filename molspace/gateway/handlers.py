@@ -21,6 +21,7 @@ from typing import Any
 
 from jupyter_core.utils import ensure_async
 from jupyter_server.auth.decorator import allow_unauthenticated, ws_authenticated
+from jupyter_server.auth.identity import User
 from jupyter_server.base.handlers import APIHandler, JupyterHandler
 from jupyter_server.base.websocket import WebSocketMixin
 from tornado import web
@@ -28,6 +29,7 @@ from tornado.websocket import WebSocketHandler
 
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
+from ..agent_tokens import AgentToken, AgentTokenStore, token_from_authorization
 from .asgi_adapter import ASGIHandlerMixin
 from .bridge_frames import BridgeFrames, FrameRefused
 from .origin import OriginPolicy
@@ -51,6 +53,7 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
         self,
         origin_policy: OriginPolicy,
         session_manager: Callable[[], Awaitable[StreamableHTTPSessionManager]],
+        agent_tokens: AgentTokenStore,
     ) -> None:
         """Tornado hook: receive the handler's collaborators (handler kwargs).
 
@@ -60,17 +63,25 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             Which browser origins may call the endpoint.
         session_manager : callable
             Awaitable factory of the running MCP session manager.
+        agent_tokens : AgentTokenStore
+            Agent tokens, which open this endpoint and nothing else.
         """
         self.origin_policy = origin_policy
         self._session_manager = session_manager
+        self.agent_tokens = agent_tokens
+        self.agent: AgentToken | None = None
 
     def check_origin(self, origin_to_satisfy_tornado: str = "") -> bool:
         """Defer to :class:`~molspace.gateway.origin.OriginPolicy` (checked in :meth:`prepare`)."""
         return True
 
     async def prepare(self) -> None:  # type: ignore[override]
-        """Authenticate (Jupyter), then refuse disallowed browser origins with 403 + JSON."""
-        await super().prepare()
+        """Authenticate (an agent token, else Jupyter), then refuse disallowed origins with 403 + JSON."""
+        agent_token = token_from_authorization(self.request.headers.get("Authorization"))
+        if agent_token is None:
+            await super().prepare()
+        elif not self._accept_agent(agent_token):
+            return
         if self._finished:
             return
         origin = self.request.headers.get("Origin")
@@ -83,6 +94,35 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             self.set_status(403)
             self.set_header("Content-Type", "application/json")
             self.finish(json.dumps(policy.refusal(origin or "", self.request.path)))
+
+    def _accept_agent(self, token: str) -> bool:
+        """Authenticate an agent token: it opens this endpoint only (Jupyter's handlers do not know it)."""
+        if not self.check_host():
+            raise web.HTTPError(403)
+        record = self.agent_tokens.verify(token)
+        if record is None:
+            self.log.warning("molspace: refusing an unknown or revoked agent token")
+            self.set_status(403)
+            self.set_header("Content-Type", "application/json")
+            self.finish(
+                json.dumps(
+                    {
+                        "code": "FORBIDDEN",
+                        "message": "The molspace agent token is unknown or was revoked.",
+                        "where": "Authorization",
+                        "fix": "Ask the person running JupyterLab for a new one: `jupyter molspace token create "
+                        "--name <agent>`.",
+                        "details": {},
+                    }
+                )
+            )
+            return False
+        self.agent = record
+        self.current_user = self._jupyter_current_user = User(
+            username=f"molspace-agent-{record.name}", name=record.name
+        )
+        self.set_cors_headers()
+        return True
 
     def set_cors_headers(self) -> None:
         """Jupyter's CORS headers, plus the MCP session headers exposed to browser clients."""
@@ -98,9 +138,9 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
         self.set_header("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
 
     async def _serve(self) -> None:
-        user = self.current_user
-        authorized = await ensure_async(
-            self.authorizer.is_authorized(self, user, "execute", AUTH_RESOURCE)
+        # An agent token is itself the grant for this endpoint; Jupyter users go through its Authorizer.
+        authorized = self.agent is not None or await ensure_async(
+            self.authorizer.is_authorized(self, self.current_user, "execute", AUTH_RESOURCE)
         )
         if not authorized:
             raise web.HTTPError(403, "not authorized to use the molspace MCP endpoint")

@@ -1,0 +1,107 @@
+"""Agent tokens open the MCP endpoint and nothing else; minted, listed and revoked by `jupyter molspace token`."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from molspace.agent_tokens import AgentTokenStore, token_from_authorization
+
+
+def jupyter_molspace(*args: str, token_file: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``jupyter molspace ...`` as a user would (jupyter_core finds ``jupyter-molspace`` on PATH)."""
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
+    return subprocess.run(
+        [sys.executable, "-m", "jupyter", "molspace", "token", "--file", str(token_file), *args],
+        capture_output=True, text=True, env=env, timeout=60, check=False,
+    )
+
+
+def test_command_creates_lists_and_revokes(tmp_path: Path) -> None:
+    file = tmp_path / "tokens.json"
+    made = jupyter_molspace("create", "--name", "claude-code", token_file=file)
+    assert made.returncode == 0, made.stderr
+    token = made.stdout.strip()
+    assert token.startswith("msa_") and "opens only the MCP endpoint" in made.stderr
+    assert token not in file.read_text()  # stored hashed
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+    listed = jupyter_molspace("list", token_file=file)
+    assert listed.stdout.startswith("claude-code\t") and token not in listed.stdout
+    again = jupyter_molspace("create", "--name", "claude-code", token_file=file)
+    assert again.returncode == 1 and "exists" in again.stderr
+    bad = jupyter_molspace("create", "--name", "no spaces please", token_file=file)
+    assert bad.returncode == 1 and "A-Z a-z 0-9" in bad.stderr
+    assert AgentTokenStore(file).verify(token) is not None
+    revoked = jupyter_molspace("revoke", "claude-code", token_file=file)
+    assert revoked.returncode == 0
+    assert AgentTokenStore(file).verify(token) is None
+    unknown = jupyter_molspace("revoke", "claude-code", token_file=file)
+    assert unknown.returncode == 1 and "no agent token named" in unknown.stderr
+
+
+def test_verify_refuses_look_alikes(tmp_path: Path) -> None:
+    store = AgentTokenStore(tmp_path / "t.json")
+    _, token = store.create("a")
+    assert store.verify(token) is not None
+    for fake in ["", "msa_", token[:-1] + ("A" if token[-1] != "A" else "B"), token + "x", "token " + token]:
+        assert store.verify(fake) is None, fake
+    assert token_from_authorization(f"Bearer {token}") == token
+    assert token_from_authorization(f"token {token}") == token
+    assert token_from_authorization("token abc") is None  # a Jupyter token is not an agent token
+
+
+class TestAgentTokenOnTheServer:
+    @pytest.fixture
+    def token_file(self, tmp_path: Path) -> Path:
+        return tmp_path / "agent-tokens.json"
+
+    @pytest.fixture
+    def jp_server_config(self, token_file: Path) -> dict[str, Any]:
+        return {
+            "ServerApp": {"jpserver_extensions": {"molspace": True}, "reraise_server_extension_failures": True},
+            "MolspaceGateway": {"agent_token_file": str(token_file)},
+        }
+
+    async def test_opens_mcp_only(self, token_file: Path, mcp_url: str, server_root: str) -> None:
+        _, token = AgentTokenStore(token_file).create("claude-code")
+        headers = {"Authorization": f"Bearer {token}"}
+        async with httpx2.AsyncClient(headers=headers, timeout=20) as http:
+            async with Client(streamable_http_client(mcp_url, http_client=http)) as client:
+                listed = await client.list_tools()
+                status = await client.call_tool("status", {})
+            assert [t.name for t in listed.tools][0] == "status"
+            assert status.is_error is False and status.structured_content["pageConnected"] is False
+            # Everything else the Jupyter token would open stays closed.
+            for path in ["api/kernels", "api/terminals", "api/contents", "api/sessions", "api/me"]:
+                r = await http.get(server_root + path)
+                assert r.status_code == 403, (path, r.status_code)
+            r = await http.post(server_root + "api/kernels", json={})
+            assert r.status_code == 403
+
+    async def test_revoked_and_unknown_tokens_are_refused(self, token_file: Path, mcp_url: str) -> None:
+        store = AgentTokenStore(token_file)
+        _, token = store.create("old")
+        store.revoke("old")
+        for value in [token, "msa_000000000000_" + "x" * 43]:
+            async with httpx2.AsyncClient(timeout=10) as http:
+                r = await http.post(
+                    mcp_url,
+                    headers={"Authorization": f"Bearer {value}", "Accept": "application/json, text/event-stream"},
+                    json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                )
+            assert r.status_code == 403
+            body = r.json()
+            assert body["code"] == "FORBIDDEN" and "jupyter molspace token create" in body["fix"]
+
+    async def test_jupyter_token_keeps_working(self, mcp_client: Any) -> None:
+        async with mcp_client() as client:
+            assert (await client.call_tool("status", {})).is_error is False

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import hmac
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -33,7 +34,7 @@ from ..agent_tokens import AgentToken, AgentTokenStore, token_from_authorization
 from .asgi_adapter import ASGIHandlerMixin
 from .bridge_frames import BridgeFrames, FrameRefused
 from .origin import OriginPolicy
-from .pages import ConnectedPages, Page
+from .pages import CLOSE_PAGE_ID_TAKEN, ConnectedPages, Page, PageIdTaken
 
 #: Authorization resource name used with Jupyter's ``Authorizer``.
 AUTH_RESOURCE = "molspace"
@@ -167,6 +168,22 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
         await self._serve()
 
 
+def page_owner(handler: JupyterHandler) -> str:
+    """The identity a page's websocket was authenticated as: who may reconnect under its page id.
+
+    A request carrying the server's own shared token has no user of its own
+    (Jupyter makes up an anonymous one per request), so every holder of that
+    token is one owner; any other request is its user's ``username`` (a
+    JupyterHub user, a cookie-identified browser).
+    """
+    token = handler.identity_provider.get_token(handler)
+    server_token = getattr(handler, "token", None)
+    if token and server_token and hmac.compare_digest(token, server_token):
+        return "server-token"
+    user = handler.current_user
+    return f"user:{getattr(user, 'username', user)}"
+
+
 class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: ignore[misc]
     """``{base_url}molspace/bridge`` — one JupyterLab page's connection."""
 
@@ -249,13 +266,20 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
         if kind == "hello":
             if self.page is not None and self.page.page_id != msg["pageId"]:
                 self.pages.unregister(self.page)
-            self.page = self.pages.register(
-                msg["pageId"],
-                self,
-                version=msg["version"],
-                focused=msg["focused"],
-                widgets=msg["widgets"],
-            )
+            try:
+                page = self.pages.register(
+                    msg["pageId"],
+                    self,
+                    owner=page_owner(self),
+                    version=msg["version"],
+                    focused=msg["focused"],
+                    widgets=msg["widgets"],
+                )
+            except PageIdTaken as taken:
+                self.log.warning("molspace bridge: %s; closing", taken)
+                self.close(CLOSE_PAGE_ID_TAKEN, str(taken)[:120])
+                return None
+            self.page = page
             self.log.info("molspace bridge: page %s connected (molspace %s)", msg["pageId"], msg["version"])
             self.send_json({"type": "welcome", "pageId": msg["pageId"]})
             return None

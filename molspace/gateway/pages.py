@@ -27,6 +27,20 @@ def _iso(ts: datetime) -> str:
     return ts.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+#: Close code sent to a page connection replaced by a newer one of the same owner and id.
+CLOSE_REPLACED = 4000
+#: Close code sent to a socket whose hello names a page id another owner holds.
+CLOSE_PAGE_ID_TAKEN = 4003
+
+
+class PageIdTaken(Exception):
+    """A ``hello`` named a page id that a page of another owner holds."""
+
+    def __init__(self, page_id: str) -> None:
+        super().__init__(f"pageId {page_id!r} belongs to a page of another user; choose a new pageId")
+        self.page_id = page_id
+
+
 class PageConnection(Protocol):
     """What the registry needs from a page's transport (the bridge websocket)."""
 
@@ -47,6 +61,8 @@ class Page:
         Id the page chose (stable across reconnects of the same tab).
     conn : PageConnection
         Its transport.
+    owner : str
+        The identity authenticated on its websocket; only the same owner may reconnect under this id.
     version : str
         molspace version the page runs.
     has_focus : bool
@@ -59,6 +75,7 @@ class Page:
 
     page_id: str
     conn: PageConnection
+    owner: str
     version: str
     has_focus: bool
     widgets: int
@@ -135,29 +152,45 @@ class ConnectedPages:
         return sum(p.widgets for p in self._pages.values())
 
     def register(
-        self, page_id: str, conn: PageConnection, *, version: str, focused: bool, widgets: int
+        self, page_id: str, conn: PageConnection, *, owner: str, version: str, focused: bool, widgets: int
     ) -> Page:
-        """Add a page after its ``hello``; replaces a connection with the same id.
+        """Add a page after its ``hello``; replaces a connection of the same owner with the same id.
 
         The replaced connection's pending calls fail with ``NO_PAGE`` and its
-        socket is closed (code 4000).
+        socket is closed (:data:`CLOSE_REPLACED`).
+
+        Parameters
+        ----------
+        owner : str
+            The identity authenticated on the page's websocket (see
+            :func:`~molspace.gateway.handlers.page_owner`).
 
         Returns
         -------
         Page
+
+        Raises
+        ------
+        PageIdTaken
+            If a page of another owner is connected under ``page_id``: a socket
+            cannot take over someone else's page.
         """
+        current = self._pages.get(page_id)
+        if current is not None and current.owner != owner:
+            raise PageIdTaken(page_id)
         old = self._pages.pop(page_id, None)
         if old is not None and old.conn is not conn:
             log.info("molspace page %s reconnected; replacing the old connection", page_id)
             self._fail_pending(old, f"page {page_id} reconnected during the call")
             try:
-                old.conn.close_connection(4000, "replaced by a newer connection with the same pageId")
+                old.conn.close_connection(CLOSE_REPLACED, "replaced by a newer connection with the same pageId")
             except Exception:  # noqa: BLE001 - best effort
                 log.debug("closing replaced page connection failed", exc_info=True)
         now = datetime.now(timezone.utc)
         page = Page(
             page_id=page_id,
             conn=conn,
+            owner=owner,
             version=version,
             has_focus=focused,
             widgets=widgets,

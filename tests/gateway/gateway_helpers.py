@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from jupyter_server.auth.identity import IdentityProvider, User
 from tornado.websocket import WebSocketClientConnection
 
 #: ``c.MolspaceGateway.call_timeout`` used by default in these tests (seconds).
@@ -136,3 +137,13 @@ async def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> None
         if loop.time() > end:
             raise AssertionError("condition not met within %.1f s" % timeout)
         await asyncio.sleep(0.01)
+
+
+class TwoUserIdentityProvider(IdentityProvider):
+    """Two users, each with a token of their own (``?token=`` or ``Authorization: token``), for ownership tests."""
+
+    USERS = {"alice-secret": "alice", "bob-secret": "bob"}
+
+    async def get_user(self, handler: Any) -> User | None:
+        name = self.USERS.get(self.get_token(handler))
+        return User(name) if name else None

@@ -12,7 +12,7 @@ import pytest
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from gateway_helpers import CALL_TIMEOUT, located_error, observe_result, wait_for
+from gateway_helpers import CALL_TIMEOUT, FakePage, located_error, observe_result, wait_for
 
 
 async def test_observe_is_relayed_to_the_page(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
@@ -304,3 +304,42 @@ async def test_unexpected_failure_does_not_echo_exception_text(
     incident = err["details"]["incident"]
     assert incident in err["fix"]
     assert any(incident in r.getMessage() for r in caplog.records)  # the server log has it, with the trace
+
+
+class TestPagesBelongToUsers:
+    @pytest.fixture
+    def jp_server_config(self) -> dict[str, Any]:
+        return {
+            "ServerApp": {
+                "jpserver_extensions": {"molspace": True},
+                "reraise_server_extension_failures": True,
+                "identity_provider_class": "gateway_helpers.TwoUserIdentityProvider",
+            }
+        }
+
+    async def connect_as(self, bridge_url: str, token: str, page_id: str) -> FakePage:
+        ws = await websocket_connect(HTTPRequest(f"{bridge_url}?token={token}"))
+        page = FakePage(ws, page_id)
+        return page
+
+    async def test_another_user_cannot_take_over_a_page_id(self, bridge_url: str, gateway: Any) -> None:
+        alice = await self.connect_as(bridge_url, "alice-secret", "tab-1")
+        await alice.hello()
+        bob = await self.connect_as(bridge_url, "bob-secret", "tab-1")
+        await bob.send({"type": "hello", "protocol": 1, "pageId": "tab-1", "version": "0.1.0", "focused": True, "widgets": 0})
+        assert await asyncio.wait_for(bob.ws.read_message(), 10) is None  # closed, no welcome
+        assert bob.ws.close_code == 4003
+        assert "another user" in (bob.ws.close_reason or "")
+        assert [p.page_id for p in gateway.pages.ordered] == ["tab-1"]
+        assert gateway.pages.ordered[0].owner == "user:alice"
+        assert not alice.closed.is_set()
+        alice.close()
+
+    async def test_the_same_user_reconnects_under_its_page_id(self, bridge_url: str, gateway: Any) -> None:
+        first = await self.connect_as(bridge_url, "alice-secret", "tab-1")
+        await first.hello()
+        second = await self.connect_as(bridge_url, "alice-secret", "tab-1")
+        await second.hello()
+        await asyncio.wait_for(first.closed.wait(), 10)
+        assert first.ws.close_code == 4000
+        second.close()

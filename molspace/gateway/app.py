@@ -17,7 +17,7 @@ from jupyter_server.extension.application import ExtensionApp
 from jupyter_server.utils import url_path_join
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from traitlets import Float, TraitError, Unicode, validate
+from traitlets import Float, List, TraitError, Unicode, validate
 
 from ..agent_tokens import AgentTokenStore
 from .bridge_frames import BridgeFrames
@@ -68,6 +68,13 @@ class MolspaceGateway(ExtensionApp):
     manifest_path = Unicode(
         "", config=True, help="Path of the tool manifest JSON; default: the packaged one."
     )
+    allowed_hosts = List(
+        Unicode(),
+        config=True,
+        help="More host names under which browsers reach this server (e.g. a proxy's public name). "
+        "A browser request (with Origin) whose Host is not one of the server's own names is refused "
+        "(DNS-rebinding protection).",
+    )
     agent_token_file = Unicode(
         "",
         config=True,
@@ -90,7 +97,7 @@ class MolspaceGateway(ExtensionApp):
         base_url: str = self.serverapp.base_url
         self.mcp_endpoint = url_path_join(base_url, MCP_PATH)
         self.pages = ConnectedPages(self.call_timeout)
-        self.origin_policy = OriginPolicy.from_serverapp(self.serverapp)
+        self.origin_policy = OriginPolicy.from_serverapp(self.serverapp, [*self.allowed_hosts, self.lab_url])
         self.connect_hint = ConnectHint(
             configured_lab_url=self.lab_url,
             base_url=base_url,

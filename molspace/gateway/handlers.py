@@ -94,7 +94,7 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             )
             self.set_status(403)
             self.set_header("Content-Type", "application/json")
-            self.finish(json.dumps(policy.refusal(origin or "", self.request.path)))
+            self.finish(json.dumps(policy.refusal(origin or "", self.request.path, host)))
 
     def _accept_agent(self, token: str) -> bool:
         """Authenticate an agent token: it opens this endpoint only (Jupyter's handlers do not know it)."""

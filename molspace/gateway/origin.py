@@ -1,23 +1,29 @@
-"""Origin checks for the MCP endpoint.
+"""Origin and Host checks for the MCP endpoint.
 
 The MCP Streamable HTTP spec requires servers to validate ``Origin``. Jupyter
 skips its own Origin check for token-authenticated requests, so the gateway
-checks it itself, using only the Jupyter server's own settings:
+checks it itself, using the Jupyter server's own settings.
 
-- no ``Origin`` header (a non-browser client such as an MCP SDK client): allowed;
-- ``ServerApp.allow_origin == "*"``: every origin allowed;
-- same origin (the Origin's ``host[:port]`` equals the request's ``Host``;
-  Jupyter's ``check_host`` has already vetted that Host against
-  ``local_hostnames``/``allow_remote_access``): allowed;
-- ``http(s)://<name>:<port>`` for every ``ServerApp.local_hostnames`` name and the
-  server's own ``ip``, at the server's own port: allowed;
-- ``ServerApp.allow_origin`` (exact) or ``ServerApp.allow_origin_pat`` (full regex
-  match): allowed;
-- anything else: refused with 403 and a located ``FORBIDDEN`` error body.
+A request from a browser (it carries ``Origin``) must first name this server in
+``Host``: one of ``ServerApp.local_hostnames``, the bound ``ip``, the host of
+``ServerApp.custom_display_url`` or ``c.MolspaceGateway.lab_url``, a name in
+``c.MolspaceGateway.allowed_hosts``, or an IP address literal. A DNS-rebinding page reaches the server
+under its own name (``Host: evil.example:8888``), so "Origin equals Host" alone
+is never enough. Then the Origin must be one of:
+
+- ``ServerApp.allow_origin == "*"``: every origin;
+- the same origin as that vetted Host;
+- ``http(s)://<name>:<port>`` for the server's own names at its own port;
+- ``ServerApp.allow_origin`` (exact) or ``ServerApp.allow_origin_pat`` (full regex match).
+
+A request without ``Origin`` is a non-browser client (an MCP SDK client, an
+agent's CLI): it passed Jupyter's authentication and is allowed. Anything else is
+refused with 403 and a located ``FORBIDDEN`` body.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,16 +52,30 @@ class OriginPolicy:
     allow_origin: str = ""
     allow_origin_pat: re.Pattern[str] | None = None
     local_origins: set[str] = field(default_factory=set)
+    host_names: set[str] = field(default_factory=set)
 
     @classmethod
-    def from_serverapp(cls, serverapp: Any) -> OriginPolicy:
-        """Derive the policy from a running ``jupyter_server.serverapp.ServerApp``."""
+    def from_serverapp(cls, serverapp: Any, extra_hosts: list[str] | tuple[str, ...] = ()) -> OriginPolicy:
+        """Derive the policy from a running ``jupyter_server.serverapp.ServerApp``.
+
+        Parameters
+        ----------
+        serverapp : ServerApp
+        extra_hosts : sequence of str
+            More names (or URLs, whose host is taken) under which browsers reach
+            this server: ``c.MolspaceGateway.allowed_hosts`` and ``lab_url``.
+        """
         allow_origin = serverapp.allow_origin or ""
         pat = serverapp.allow_origin_pat or None
         port = serverapp.port
         names = set(serverapp.local_hostnames or [])
         if serverapp.ip not in WILDCARD_IPS:
             names.add(serverapp.ip)
+        hosts = {n.lower().strip("[]") for n in names}
+        for extra in [*extra_hosts, getattr(serverapp, "custom_display_url", "") or ""]:
+            name = _host_name(extra)
+            if name:
+                hosts.add(name)
         origins: set[str] = set()
         for name in names:
             host = f"[{name}]" if ":" in name and not name.startswith("[") else name
@@ -66,7 +86,23 @@ class OriginPolicy:
             allow_origin="" if allow_origin == "*" else allow_origin,
             allow_origin_pat=re.compile(pat) if pat else None,
             local_origins=origins,
+            host_names=hosts,
         )
+
+    def host_allowed(self, host: str | None) -> bool:
+        """Whether ``Host`` names this server (any port: proxies change it).
+
+        An IP address literal always passes: a rebinding page needs a DNS name of
+        its own, so a browser that sends an IP literal opened the server by address.
+        """
+        name = _host_name(host or "")
+        if not name:
+            return False
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            return name in self.host_names
 
     def allows(self, origin: str | None, host: str | None) -> bool:
         """Decide one request.
@@ -82,7 +118,11 @@ class OriginPolicy:
         -------
         bool
         """
-        if origin is None or self.allow_all:
+        if origin is None:
+            return True
+        if not self.host_allowed(host):
+            return False
+        if self.allow_all:
             return True
         o = origin.strip().lower()
         if o == "null":
@@ -98,7 +138,7 @@ class OriginPolicy:
             return True
         return False
 
-    def refusal(self, origin: str, path: str) -> dict[str, Any]:
+    def refusal(self, origin: str, path: str, host: str | None = None) -> dict[str, Any]:
         """The located error body for a refused Origin (HTTP 403).
 
         Returns
@@ -106,6 +146,16 @@ class OriginPolicy:
         dict
             ``{code: 'FORBIDDEN', message, where: <origin>, fix, details}``.
         """
+        if not self.host_allowed(host):
+            return {
+                "code": "FORBIDDEN",
+                "message": f"A browser request to {path} named the host {host!r}, which is not one of this "
+                "server's names (a DNS-rebinding page looks like this).",
+                "where": "Host",
+                "fix": "Open JupyterLab under one of the server's own names, or add the public name to "
+                "c.MolspaceGateway.allowed_hosts.",
+                "details": {"origin": origin, "host": host, "path": path},
+            }
         return {
             "code": "FORBIDDEN",
             "message": f"Requests to {path} from the browser origin {origin} are not allowed.",
@@ -115,3 +165,16 @@ class OriginPolicy:
             "ServerApp.allow_origin_pat.",
             "details": {"origin": origin, "path": path},
         }
+
+
+def _host_name(value: str) -> str:
+    """The lower-case host name of a ``Host`` header, a ``host:port``, or a URL (``""`` if none)."""
+    value = value.strip().lower()
+    if not value:
+        return ""
+    if "://" not in value:
+        value = "//" + value
+    try:
+        return (urlparse(value).hostname or "").strip("[]")
+    except ValueError:
+        return ""

@@ -223,3 +223,112 @@ async def test_session_manager_lives_with_the_server(mcp_client: Any, gateway: A
     await gateway.stop_extension()  # what ServerApp cleanup calls at shutdown
     assert task.done()
     assert gateway.session_host.manager._task_group is None
+
+
+class TestRemoteAccess:
+    """``allow_remote_access`` (Binder, hubs, containers) turns Jupyter's own Host check off."""
+
+    @pytest.fixture
+    def jp_server_config(self) -> dict[str, Any]:
+        return {
+            "ServerApp": {
+                "jpserver_extensions": {"molspace": True},
+                "reraise_server_extension_failures": True,
+                "allow_remote_access": True,
+            },
+            "MolspaceGateway": {"allowed_hosts": ["lab.example.org"]},
+        }
+
+    async def test_rebinding_page_is_refused_even_when_origin_equals_host(
+        self, mcp_url: str, token: str, jp_http_port: int
+    ) -> None:
+        """A DNS-rebinding page reaches the server under its own name: Origin equals Host, both foreign."""
+        rebinding = f"evil.example:{jp_http_port}"
+        r = await raw_post(mcp_url, {"Authorization": f"token {token}", "Host": rebinding, "Origin": f"http://{rebinding}"})
+        assert r.status_code == 403
+        assert r.json()["where"] == "Host" and "allowed_hosts" in r.json()["fix"]
+
+    async def test_a_configured_public_name_passes(self, mcp_url: str, token: str) -> None:
+        r = await raw_post(
+            mcp_url, {"Authorization": f"token {token}", "Host": "lab.example.org", "Origin": "https://lab.example.org"}
+        )
+        assert r.status_code == 200
+
+    async def test_clients_without_origin_pass_under_any_host(self, mcp_url: str, token: str) -> None:
+        r = await raw_post(mcp_url, {"Authorization": f"token {token}", "Host": "anything.example"})
+        assert r.status_code == 200
+
+
+async def test_foreign_host_is_refused_by_jupyter_itself(mcp_url: str, token: str, jp_http_port: int) -> None:
+    rebinding = f"evil.example:{jp_http_port}"
+    r = await raw_post(mcp_url, {"Authorization": f"token {token}", "Host": rebinding, "Origin": f"http://{rebinding}"})
+    assert r.status_code == 403
+
+
+@pytest.mark.parametrize(
+    "origin", ["null", "http://", "not a url", "http://xn--e1afmkfd.example", "http://\u00e9vil.example", ""]
+)
+async def test_odd_origins_are_refused(mcp_url: str, token: str, origin: str) -> None:
+    async with httpx2.AsyncClient(timeout=10) as client:
+        r = await client.post(
+            mcp_url,
+            headers=[(b"Authorization", f"token {token}".encode()), (b"Origin", origin.encode("utf-8")),
+                     *((k.encode(), v.encode()) for k, v in MCP_HEADERS.items())],
+            json=INIT,
+        )
+    assert r.status_code == 403
+    assert r.json()["code"] == "FORBIDDEN"
+
+
+async def test_two_origin_headers_are_refused(mcp_url: str, token: str, jp_http_port: int) -> None:
+    own = f"http://127.0.0.1:{jp_http_port}"
+    async with httpx2.AsyncClient(timeout=10) as client:
+        r = await client.post(
+            mcp_url,
+            headers=[("Authorization", f"token {token}"), ("Origin", own), ("Origin", "http://evil.example"),
+                     *MCP_HEADERS.items()],
+            json=INIT,
+        )
+    assert r.status_code == 403
+
+
+class TestAllowOriginExactAndStar:
+    @pytest.fixture(params=["https://app.example.com", "*"])
+    def allow_origin(self, request: Any) -> str:
+        return request.param
+
+    @pytest.fixture
+    def jp_server_config(self, allow_origin: str) -> dict[str, Any]:
+        return {
+            "ServerApp": {
+                "jpserver_extensions": {"molspace": True},
+                "reraise_server_extension_failures": True,
+                "allow_origin": allow_origin,
+                "allow_remote_access": True,  # so that the Host check below is molspace's, not Jupyter's
+            }
+        }
+
+    async def test_allow_origin(self, mcp_url: str, token: str, allow_origin: str) -> None:
+        ok = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": "https://app.example.com"})
+        assert ok.status_code == 200
+        other = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": "https://other.example.com"})
+        assert other.status_code == (200 if allow_origin == "*" else 403)
+
+    @pytest.mark.parametrize("allow_origin", ["*"])
+    async def test_star_does_not_open_a_foreign_host(self, mcp_url: str, token: str, allow_origin: str) -> None:
+        rebinding = await raw_post(
+            mcp_url, {"Authorization": f"token {token}", "Host": "evil.example", "Origin": "https://app.example.com"}
+        )
+        assert rebinding.status_code == 403
+        assert rebinding.json()["where"] == "Host"
+
+
+async def test_unknown_session_id_is_404(mcp_url: str, token: str) -> None:
+    async with httpx2.AsyncClient(timeout=10) as client:
+        r = await client.post(
+            mcp_url,
+            headers={**MCP_HEADERS, "Authorization": f"token {token}", "mcp-session-id": "not-a-session",
+                     "mcp-protocol-version": "2025-11-25"},
+            json={"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
+        )
+    assert r.status_code == 404

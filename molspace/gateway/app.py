@@ -17,7 +17,7 @@ from jupyter_server.extension.application import ExtensionApp
 from jupyter_server.utils import url_path_join
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from traitlets import Float, List, TraitError, Unicode, validate
+from traitlets import Float, Int, List, TraitError, Unicode, validate
 
 from ..agent_tokens import AgentTokenStore
 from .bridge_frames import BridgeFrames
@@ -74,6 +74,11 @@ class MolspaceGateway(ExtensionApp):
         help="More host names under which browsers reach this server (e.g. a proxy's public name). "
         "A browser request (with Origin) whose Host is not one of the server's own names is refused "
         "(DNS-rebinding protection).",
+    )
+    max_request_bytes = Int(
+        1024 * 1024,
+        config=True,
+        help="Largest MCP request body accepted, in bytes (default 1 MiB); larger gets 413 TOO_LARGE.",
     )
     agent_token_file = Unicode(
         "",
@@ -133,6 +138,7 @@ class MolspaceGateway(ExtensionApp):
                         "origin_policy": self.origin_policy,
                         "session_manager": self.session_host.started,
                         "agent_tokens": self.agent_tokens,
+                        "max_request_bytes": self.max_request_bytes,
                     },
                 ),
                 (BRIDGE_PATH, BridgeHandler, {"pages": self.pages, "frames": self.frames}),

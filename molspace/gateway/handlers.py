@@ -55,6 +55,7 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
         origin_policy: OriginPolicy,
         session_manager: Callable[[], Awaitable[StreamableHTTPSessionManager]],
         agent_tokens: AgentTokenStore,
+        max_request_bytes: int,
     ) -> None:
         """Tornado hook: receive the handler's collaborators (handler kwargs).
 
@@ -66,7 +67,10 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             Awaitable factory of the running MCP session manager.
         agent_tokens : AgentTokenStore
             Agent tokens, which open this endpoint and nothing else.
+        max_request_bytes : int
+            Largest request body accepted, in bytes; a larger one gets 413 and a TOO_LARGE body.
         """
+        self.max_request_bytes = max_request_bytes
         self.origin_policy = origin_policy
         self._session_manager = session_manager
         self.agent_tokens = agent_tokens
@@ -95,6 +99,23 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             self.set_status(403)
             self.set_header("Content-Type", "application/json")
             self.finish(json.dumps(policy.refusal(origin or "", self.request.path, host)))
+            return
+        size = len(self.request.body or b"")
+        if size > self.max_request_bytes:
+            self.set_status(413)
+            self.set_header("Content-Type", "application/json")
+            self.finish(
+                json.dumps(
+                    {
+                        "code": "TOO_LARGE",
+                        "message": f"The MCP request body is {size} bytes; the limit is {self.max_request_bytes} bytes.",
+                        "where": "body",
+                        "fix": "Send less inline content (reference files under the Jupyter root by path), or ask "
+                        "an admin to raise c.MolspaceGateway.max_request_bytes.",
+                        "details": {"bytes": size, "limit": self.max_request_bytes},
+                    }
+                )
+            )
 
     def _accept_agent(self, token: str) -> bool:
         """Authenticate an agent token: it opens this endpoint only (Jupyter's handlers do not know it)."""

@@ -332,3 +332,24 @@ async def test_unknown_session_id_is_404(mcp_url: str, token: str) -> None:
             json={"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
         )
     assert r.status_code == 404
+
+
+async def test_request_body_over_the_limit_is_413_too_large(mcp_client: Any, mcp_url: str, token: str) -> None:
+    big = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+           "params": {"name": "status", "arguments": {"pad": "x" * (1024 * 1024)}}}
+    async with httpx2.AsyncClient(timeout=20) as client:
+        r = await client.post(mcp_url, headers={**MCP_HEADERS, "Authorization": f"token {token}"}, json=big)
+    assert r.status_code == 413
+    assert r.headers["content-type"].startswith("application/json")
+    body = r.json()
+    assert body["code"] == "TOO_LARGE" and body["details"]["limit"] == 1024 * 1024
+    assert "max_request_bytes" in body["fix"]
+    async with mcp_client() as c:  # the endpoint still serves
+        assert (await c.call_tool("status", {})).is_error is False
+
+
+async def test_json_answers_keep_their_content_type(mcp_url: str, token: str) -> None:
+    refused = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": "https://evil.example"})
+    assert refused.headers["content-type"].startswith("application/json")
+    unauth = await raw_post(mcp_url, {})
+    assert unauth.headers["content-type"].startswith("application/json")

@@ -90,6 +90,16 @@ class ToolSpec:
         self._validator = Draft202012Validator(self.input_schema)
         self._output_validator = Draft202012Validator(self.output_schema)
 
+    @property
+    def replayable(self) -> bool:
+        """Whether calls carry an ``actionId`` that the gateway replays (it is in the input schema)."""
+        return "actionId" in self.input_schema.get("properties", {})
+
+    @property
+    def has_replayed_field(self) -> bool:
+        """Whether the output has a ``replayed`` flag to set on a replayed result."""
+        return "replayed" in self.output_schema.get("properties", {})
+
     def check_output(self, structured: dict[str, Any], *, source: str) -> None:
         """Check a result against the tool's output schema before it reaches an agent.
 

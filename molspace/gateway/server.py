@@ -19,6 +19,7 @@ from ..errors import MolspaceError
 from .connect_hint import ConnectHint
 from .manifest import Manifest
 from .pages import ConnectedPages
+from .replay import ReplayRecord
 from .tools import GATEWAY_TOOLS, GatewayToolContext, GatewayToolHandler
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,7 @@ def build_server(
         Stateless handler set; the session manager runs one server
         session/transport per MCP session.
     """
+    replays = ReplayRecord()
     tools = [
         types.Tool(
             name=spec.name,
@@ -149,8 +151,15 @@ def build_server(
                     )
                 answer = handler(args, GatewayToolContext(pages, manifest.versions, endpoint, how_to_connect))
                 return ok_result(name, answer.structured, answer.text)
-            result = await pages.call(name, args, how_to_connect=how_to_connect)
-            spec.check_output(result["structuredContent"], source=str(result.get("pageId", "the page")))
+            async def relay() -> dict[str, Any]:
+                result = await pages.call(name, args, how_to_connect=how_to_connect)
+                spec.check_output(result["structuredContent"], source=str(result.get("pageId", "the page")))
+                return result
+
+            if spec.replayable:
+                result = await replays.run(name, args, relay, replayed_field=spec.has_replayed_field)
+            else:
+                result = await relay()
             return ok_result(name, result["structuredContent"], result["text"])
         except MolspaceError as e:
             return error_result(e)

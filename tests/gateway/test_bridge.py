@@ -343,3 +343,40 @@ class TestPagesBelongToUsers:
         await asyncio.wait_for(first.closed.wait(), 10)
         assert first.ws.close_code == 4000
         second.close()
+
+
+def _story_control_page(outputs: dict[str, Any], calls: list[dict[str, Any]]) -> Any:
+    def handler(tool: str, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        calls.append(args)
+        if args.get("action") == "previous":
+            return {"ok": False, "error": {"code": "REVISION_CONFLICT", "message": "moved", "where": "/expectedRevision",
+                                           "fix": "retry", "details": {}}}
+        return {"ok": True, "structuredContent": outputs["story_control"], "text": "next: step 2"}
+
+    return handler
+
+
+async def test_retried_action_id_is_replayed_across_a_page_reload(mcp_client: Any, connect_page: Any) -> None:
+    from test_clients import OUTPUTS
+
+    calls: list[dict[str, Any]] = []
+    page = await connect_page("tab")
+    page.handler = _story_control_page(OUTPUTS, calls)
+    args = {"action": "next", "target": "w1", "actionId": "a-1"}
+    async with mcp_client() as client:
+        first = await client.call_tool("story_control", args)
+        page.close()  # the tab reloads: its Dispatcher forgets its own replay memory
+        reloaded = await connect_page("tab")
+        reloaded.handler = _story_control_page(OUTPUTS, calls)
+        again = await client.call_tool("story_control", dict(reversed(list(args.items()))))
+        other = await client.call_tool("story_control", {**args, "action": "pause"})
+        failed = await client.call_tool("story_control", {"action": "previous", "actionId": "a-2"})
+        retried = await client.call_tool("story_control", {"action": "previous", "actionId": "a-2"})
+    assert first.is_error is False and first.structured_content["replayed"] is False
+    assert again.is_error is False and again.structured_content["replayed"] is True
+    assert "not applied again" in again.content[0].text
+    assert [c["action"] for c in calls] == ["next", "previous", "previous"]  # next applied once
+    err = located_error(other)
+    assert err["code"] == "INVALID_INPUT" and err["where"] == "/actionId"
+    assert located_error(failed)["code"] == "REVISION_CONFLICT"
+    assert located_error(retried)["code"] == "REVISION_CONFLICT"  # a failed call is not remembered

@@ -1,52 +1,74 @@
 /**
  * molspace JupyterLab plugins:
+ * - `molspace:plugin` provides the page services ({@link IMolspace}: widget
+ *   registry, Dispatcher, viewer budget) and applies the molspace settings
+ *   (`schema/plugin.json` is this plugin's settings schema);
  * - `molspace:widgets` registers the Story widget with the ipywidgets manager;
  * - `molspace:bridge` connects this page to the MCP gateway's bridge.
+ *
+ * JupyterLab's start path loads none of the contract (zod), the Dispatcher or
+ * Mol*: the Dispatcher loads when the first Story model is created or once
+ * JupyterLab has restored (for the bridge); Mol* when a Story view starts a
+ * viewer.
  */
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IJupyterWidgetRegistry } from '@jupyter-widgets/base';
-import { setRenderMime } from './services';
+import { Molspace } from './molspace';
+import { IMolspace } from './tokens';
 import { MODULE_NAME, MODULE_VERSION } from './version';
-import { ViewerBudget } from './viewer/viewerBudget';
 
+export { IMolspace } from './tokens';
+export type { IMolspacePage } from './tokens';
+
+/** The services plugin; its id names the settings schema `schema/plugin.json`. */
 const PLUGIN_ID = 'molspace:plugin';
 
-const widgetsPlugin: JupyterFrontEndPlugin<void> = {
+const servicesPlugin: JupyterFrontEndPlugin<IMolspace> = {
   id: PLUGIN_ID,
-  description: 'Registers the molspace Story widget.',
+  description: 'The molspace page services (widget registry, Dispatcher, viewer budget) and their settings.',
   autoStart: true,
-  requires: [IJupyterWidgetRegistry, IRenderMimeRegistry],
+  provides: IMolspace,
   optional: [ISettingRegistry],
-  activate: (
-    _app: JupyterFrontEnd,
-    widgets: IJupyterWidgetRegistry,
-    rendermime: IRenderMimeRegistry,
-    settings: ISettingRegistry | null
-  ) => {
-    setRenderMime(rendermime);
-    widgets.registerWidget({
-      name: MODULE_NAME,
-      version: MODULE_VERSION,
-      exports: async () => {
-        const [{ StoryModel }, { StoryView }] = await Promise.all([
-          import('./story/storyModel'),
-          import('./story/storyView')
-        ]);
-        return { StoryModel, StoryView };
-      }
-    });
+  activate: (_app: JupyterFrontEnd, settings: ISettingRegistry | null): IMolspace => {
+    const molspace = new Molspace();
     if (settings) {
       settings
         .load(PLUGIN_ID)
         .then(s => {
-          const apply = () => ViewerBudget.instance.setMaxLive(s.get('maxLiveViewers').composite as number);
+          const apply = () => {
+            const max = s.get('maxLiveViewers').composite;
+            if (typeof max === 'number') {
+              molspace.viewerBudget.setMaxLive(max);
+            }
+          };
           apply();
           s.changed.connect(apply);
         })
         .catch(e => console.warn('molspace: settings not loaded; using defaults', e));
     }
+    return molspace;
+  }
+};
+
+const widgetsPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'molspace:widgets',
+  description: 'Registers the molspace Story widget.',
+  autoStart: true,
+  requires: [IJupyterWidgetRegistry, IMolspace],
+  activate: (_app: JupyterFrontEnd, widgets: IJupyterWidgetRegistry, molspace: IMolspace) => {
+    widgets.registerWidget({
+      name: MODULE_NAME,
+      version: MODULE_VERSION,
+      exports: async () => {
+        const [page, { storyModelClass }, { StoryView }] = await Promise.all([
+          molspace.page(),
+          import('./story/storyModel'),
+          import('./story/storyView')
+        ]);
+        return { StoryModel: storyModelClass(page), StoryView };
+      }
+    });
   }
 };
 
@@ -54,13 +76,14 @@ const bridgePlugin: JupyterFrontEndPlugin<void> = {
   id: 'molspace:bridge',
   description: 'Connects this JupyterLab page to the molspace MCP gateway.',
   autoStart: true,
-  activate: (app: JupyterFrontEnd) => {
+  requires: [IMolspace],
+  activate: (app: JupyterFrontEnd, molspace: IMolspace) => {
     // Off the start path: the contract and Dispatcher load once JupyterLab has restored.
     void app.restored
-      .then(() => import('./bridge/startBridge'))
-      .then(({ startBridge }) => startBridge())
+      .then(() => Promise.all([molspace.page(), import('./bridge/startBridge')]))
+      .then(([page, { startBridge }]) => startBridge(page))
       .catch(e => console.error('molspace: the MCP bridge could not start; agents cannot reach this page.', e));
   }
 };
 
-export default [widgetsPlugin, bridgePlugin];
+export default [servicesPlugin, widgetsPlugin, bridgePlugin];

@@ -3,13 +3,20 @@
  * JupyterLab has restored, so the contract (zod) and the Dispatcher are not
  * on JupyterLab's start path.
  */
-import { dispatcher, registry } from '../page';
+import type { IMolspacePage } from '../tokens';
 import { BridgeClient } from './bridgeClient';
 
-/** Connect the page; exposes `window.molspace = {bridge, registry}` for tests and debugging. */
-export function startBridge(): BridgeClient {
-  const bridge = new BridgeClient({ dispatcher, registry });
+declare global {
+  interface Window {
+    /** The page's bridge and widget registry, for tests and debugging. */
+    molspace?: { bridge: BridgeClient; registry: IMolspacePage['registry'] };
+  }
+}
+
+/** Connect the page; exposes `window.molspace = {bridge, registry}`. */
+export function startBridge(page: IMolspacePage): BridgeClient {
+  const bridge = new BridgeClient({ dispatcher: page.dispatcher, registry: page.registry });
   bridge.connect();
-  (window as unknown as { molspace?: unknown }).molspace = { bridge, registry };
+  window.molspace = { bridge, registry: page.registry };
   return bridge;
 }

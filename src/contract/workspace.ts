@@ -9,9 +9,18 @@ import { LocatedError } from './errors';
 export const WidgetKind = z.enum(['story']);
 export type WidgetKind = z.infer<typeof WidgetKind>;
 
-/** How errors and hints name a widget kind, and the tool that observes one in full. */
-export const WIDGET_KIND_INFO: Record<WidgetKind, { label: string; observeTool: string }> = {
-  story: { label: 'Story', observeTool: 'story_observe' }
+/** How errors and hints name a widget kind. */
+export interface WidgetKindInfo {
+  /** The kind's name in messages, e.g. "Story". */
+  label: string;
+  /** The tool that observes one widget of this kind in full. */
+  observeTool: string;
+  /** The notebook code that shows one, for fixes. */
+  display: string;
+}
+
+export const WIDGET_KIND_INFO: Record<WidgetKind, WidgetKindInfo> = {
+  story: { label: 'Story', observeTool: 'story_observe', display: 'molspace.Story(...)' }
 };
 
 /** A JupyterLab page (browser tab) connected to the gateway's bridge. */

@@ -1,56 +1,125 @@
 /**
- * The page's registry of live molspace widgets, with the active widget
- * (the one most recently used by a person, a cell or an agent).
+ * The page's registry of live molspace widgets of every kind, with the
+ * active widget (the one most recently used by a person, a cell or an agent).
  */
 import { Signal, ISignal } from '@lumino/signaling';
-import type { StoryTarget } from './target';
+import { MolspaceError, WIDGET_KIND_INFO, type WidgetKind } from '../contract';
+import { isTargetOfKind, type WidgetTarget, type WidgetTargets } from './widgetTarget';
 
 export class WidgetRegistry {
-  private readonly _targets = new Map<string, StoryTarget>();
-  private _active: string | null = null;
+  private readonly _targets = new Map<string, WidgetTarget>();
+  /** Target ids, least recently used first. */
+  private _recent: string[] = [];
   private readonly _changed = new Signal<this, number>(this);
+  private readonly _removed = new Signal<this, WidgetTarget>(this);
 
   /** Emits the widget count whenever a widget is added or removed. */
   get changed(): ISignal<this, number> {
     return this._changed;
   }
 
-  register(target: StoryTarget): void {
+  /** Emits a widget once it has been removed. */
+  get removed(): ISignal<this, WidgetTarget> {
+    return this._removed;
+  }
+
+  /** Add a widget. The first one becomes active; later ones once they are used ({@link touch}). */
+  register(target: WidgetTarget): void {
+    this._recent = this._recent.filter(id => id !== target.targetId);
+    this._recent.unshift(target.targetId);
     this._targets.set(target.targetId, target);
-    if (this._active === null) {
-      this._active = target.targetId;
-    }
     this._changed.emit(this._targets.size);
   }
 
+  /** Remove a widget (closed, or its model destroyed); the one used before it becomes active. */
   unregister(id: string): void {
-    if (this._targets.delete(id)) {
-      if (this._active === id) {
-        const last = [...this._targets.keys()].pop();
-        this._active = last ?? null;
-      }
+    const target = this._targets.get(id);
+    if (target) {
+      this._targets.delete(id);
+      this._recent = this._recent.filter(r => r !== id);
       this._changed.emit(this._targets.size);
+      this._removed.emit(target);
     }
   }
 
   /** Mark a widget as the active one. */
   touch(id: string): void {
     if (this._targets.has(id)) {
-      this._active = id;
+      this._recent = this._recent.filter(r => r !== id);
+      this._recent.push(id);
     }
   }
 
-  get(id: string): StoryTarget | undefined {
+  /** The widget with this id, or undefined. */
+  find(id: string): WidgetTarget | undefined {
     return this._targets.get(id);
   }
 
-  /** The active widget, or null. */
-  get active(): StoryTarget | null {
-    return this._active === null ? null : (this._targets.get(this._active) ?? null);
+  /**
+   * The widget of `kind` with this id; without an id, the active widget of
+   * `kind`.
+   *
+   * @param where - JSON pointer of the id in the caller's arguments, for errors.
+   * @throws MolspaceError `NOT_FOUND` at `where` when there is no such widget,
+   *   when it is of another kind, or (without an id) when the page has no
+   *   widget of `kind`.
+   */
+  get<K extends WidgetKind>(id: string | undefined, kind: K, where = '/target'): WidgetTargets[K] {
+    const { label, display } = WIDGET_KIND_INFO[kind];
+    if (id === undefined) {
+      const active = this.activeOf(kind);
+      if (!active) {
+        throw new MolspaceError(
+          'NOT_FOUND',
+          `No ${label} widget in this page.`,
+          where,
+          `Display one from a notebook cell (${display}), or pass pageId of a page that has one (see observe).`,
+          { kind }
+        );
+      }
+      return active;
+    }
+    const target = this._targets.get(id);
+    if (!target) {
+      throw new MolspaceError(
+        'NOT_FOUND',
+        `No widget with id "${id}" in this page.`,
+        where,
+        'Call observe and use a widget id it lists; a widget of a restarted kernel has a new id.',
+        { target: id, known: this.list().slice(0, 20).map(t => t.targetId) }
+      );
+    }
+    if (!isTargetOfKind(target, kind)) {
+      throw new MolspaceError(
+        'NOT_FOUND',
+        `Widget "${id}" is a ${WIDGET_KIND_INFO[target.kind].label}, not a ${label}.`,
+        where,
+        `Pass the id of a ${label} widget (observe lists each widget's kind).`,
+        { target: id, kind: target.kind, expectedKind: kind }
+      );
+    }
+    return target;
+  }
+
+  /** The active widget of any kind, or null. */
+  get active(): WidgetTarget | null {
+    const id = this._recent[this._recent.length - 1];
+    return id === undefined ? null : (this._targets.get(id) ?? null);
+  }
+
+  /** The most recently used widget of `kind`, or null. */
+  activeOf<K extends WidgetKind>(kind: K): WidgetTargets[K] | null {
+    for (let i = this._recent.length - 1; i >= 0; i--) {
+      const target = this._targets.get(this._recent[i]);
+      if (target && isTargetOfKind(target, kind)) {
+        return target;
+      }
+    }
+    return null;
   }
 
   /** Widgets in registration order. */
-  list(): StoryTarget[] {
+  list(): WidgetTarget[] {
     return [...this._targets.values()];
   }
 

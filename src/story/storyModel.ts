@@ -1,46 +1,44 @@
 /**
- * The Story widget model: the page-side owner of one Story's state.
+ * The Story widget model: the synced state of one Story, and the Story as a
+ * Dispatcher target.
  *
  * Synced attributes (mirrored by the kernel's `molspace.Story` traits):
  * `_mvsj` (MVSJ text) or `_mvsx` (MVSX bytes), `title`, `snapshots`
  * (bounded {@link SnapshotMeta}[]), `index`, `key`, `playing`, `revision`,
- * `ready`, `error` ({@link LocatedError} or null) and `last_change`.
+ * `ready`, `error` ({@link LocatedError} or null, the one error state of the
+ * widget) and `last_change`.
  *
  * Every change of position or playback goes through the page's Dispatcher
- * (buttons, kernel `control` messages, agents) and lands here in
- * {@link StoryModel.applyChange}, which advances the revision, waits for the
- * views to render the step, and sends the new state to the kernel.
+ * (buttons, the kernel's `control` messages through a {@link KernelChannel},
+ * agents, {@link StoryPlayback}) and lands in {@link StoryModel.applyChange},
+ * which advances the revision, waits for the views to draw the step, and
+ * sends the new state to the kernel.
  */
 import { DOMWidgetModel, ISerializers, unpack_models } from '@jupyter-widgets/base';
 import {
   ChangeEntry,
   ChangeSource,
+  LocatedError,
   MolspaceError,
   SnapshotMeta,
   StoryAction,
-  StoryState,
-  LocatedError
+  StoryState
 } from '../contract';
-import type { StoryChangeRequest, StoryTarget } from '../dispatcher/target';
-import { dispatcher, registry } from '../page';
+import { KernelChannel } from '../kernel/kernelChannel';
+import { toJSONValue } from '../kernel/json';
+import type { IMolspacePage } from '../tokens';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
+import { notebookPathOf } from '../widgetManager';
+import { StoryPlayback, type PlaybackState } from './playback';
 import type { ParsedStory } from './storySource';
+import type { StoryChangeRequest, StoryTarget } from './storyTarget';
+import { storySummary } from './storyText';
 
-/** Entries kept in the change log for REVISION_CONFLICT details. */
-const CHANGE_LOG_LIMIT = 50;
-/** How long a step change waits for a view to report it rendered, ms. */
+/** How long a step change waits for a view to report it drawn, ms. */
 const RENDER_WAIT_MS = 25_000;
 
-/** A message from the kernel: one `story_control` operation. */
-interface KernelControl {
-  type: 'control';
-  requestId: string;
-  action: StoryAction;
-  index?: number;
-  key?: string;
-  expectedRevision?: number;
-  actionId?: string;
-}
+/** MVSX bytes as ipywidgets hands them over. */
+type Bytes = DataView | ArrayBuffer | Uint8Array;
 
 interface RenderWaiter {
   index: number;
@@ -48,25 +46,28 @@ interface RenderWaiter {
   reject: (e: MolspaceError) => void;
 }
 
-export class StoryModel extends DOMWidgetModel implements StoryTarget {
+export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
   static serializers: ISerializers = {
     ...DOMWidgetModel.serializers,
     layout: { deserialize: unpack_models },
     // Keep the MVSX bytes binary when ipywidgets serializes the state (e.g. to save
     // it in the notebook): its default serializer JSON-copies, turning bytes into `{}`.
     _mvsx: {
-      serialize: (value: DataView | ArrayBuffer | Uint8Array | null) =>
-        value && (value as ArrayBufferLike).byteLength > 0 ? toBytes(value).slice() : null
+      serialize: (value: Bytes | null) => (value && value.byteLength > 0 ? toBytes(value).slice() : null)
     }
   };
 
   // Backbone calls initialize() from the base constructor, before class field
   // initialisers would run: fields are declared here and set in initialize().
   declare private _parsed: Promise<ParsedStory> | null;
-  declare private _changeLog: ChangeEntry[];
   declare private _waiters: RenderWaiter[];
-  declare private _renderedIndex: Map<unknown, number>;
-  declare private _playTimer: ReturnType<typeof setTimeout> | null;
+  /** Views that hold a live viewer, with the index each last drew. */
+  declare private _views: Map<unknown, number>;
+  declare private _kernel: KernelChannel;
+  declare private _playback: StoryPlayback;
+
+  /** The page services (registry, Dispatcher, viewer budget); bound by {@link storyModelClass}. */
+  abstract get services(): IMolspacePage;
 
   get kind(): 'story' {
     return 'story';
@@ -98,17 +99,25 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
   initialize(attributes: any, options: any): void {
     super.initialize(attributes, options);
     this._parsed = null;
-    this._changeLog = [];
     this._waiters = [];
-    this._renderedIndex = new Map();
-    this._playTimer = null;
-    registry.register(this);
-    this.on('msg:custom', (msg: unknown) => void this._onKernelMessage(msg));
+    this._views = new Map();
+    this._kernel = new KernelChannel({
+      targetId: this.model_id,
+      tool: 'story_control',
+      dispatcher: this.services.dispatcher,
+      send: message => this.send(toJSONValue(message), {})
+    });
+    this._playback = new StoryPlayback({
+      state: () => this._playbackState(),
+      step: action => void this._run(action, {}, 'play')
+    });
+    this.services.registry.register(this);
+    this.on('msg:custom', (msg: unknown) => void this._kernel.receive(msg));
     this.on('change:_mvsj change:_mvsx', () => {
       this._parsed = null;
       void this.parsed().catch(() => undefined);
     });
-    this.on('change:playing', () => this._schedulePlay());
+    this.on('change:playing', () => this._playback.update());
     this.once('destroy', () => this._dispose());
     this.on('comm:close', () => this._dispose());
     void this.parsed().catch(() => undefined);
@@ -120,8 +129,7 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
 
   /** Path of the notebook that owns the widget, when the widget manager knows it. */
   get notebook(): string | null {
-    const manager = this.widget_manager as unknown as { context?: { path?: string } };
-    return manager.context?.path ?? null;
+    return notebookPathOf(this.widget_manager);
   }
 
   /**
@@ -137,16 +145,12 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
 
   private async _parse(): Promise<ParsedStory> {
     const { parseStory } = await import('./storySource');
-    const mvsx = this.get('_mvsx') as DataView | ArrayBuffer | Uint8Array | null;
-    const mvsj = this.get('_mvsj') as string;
+    const mvsx: Bytes | null = this.get('_mvsx');
+    const mvsj: string = this.get('_mvsj');
     try {
-      const input =
-        mvsx && (mvsx as ArrayBufferLike).byteLength > 0
-          ? { mvsx: toBytes(mvsx) }
-          : { mvsj };
-      const story = await parseStory(input);
+      const story = await parseStory(mvsx && mvsx.byteLength > 0 ? { mvsx: toBytes(mvsx) } : { mvsj });
       const n = story.snapshots.length;
-      const index = Math.min(this.get('index') as number, Math.max(n - 1, 0));
+      const index = Math.min(this.state().index, Math.max(n - 1, 0));
       this.set({
         title: story.title,
         snapshots: story.snapshots,
@@ -173,7 +177,7 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
   }
 
   state(): StoryState {
-    const snapshots = this.get('snapshots') as SnapshotMeta[];
+    const snapshots: SnapshotMeta[] = this.get('snapshots');
     return {
       target: this.model_id,
       kind: 'story',
@@ -184,27 +188,29 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
       key: this.get('key'),
       count: snapshots.length,
       playing: this.get('playing'),
-      error: this.get('error') as LocatedError | null
+      error: this.error()
     };
   }
 
-  snapshots(): SnapshotMeta[] {
-    return this.get('snapshots') as SnapshotMeta[];
+  /** The widget's one error state: the `error` attribute when it is a located error, else null. */
+  error(): LocatedError | null {
+    const parsed = LocatedError.safeParse(this.get('error'));
+    return parsed.success ? parsed.data : null;
   }
 
-  changesSince(revision: number): ChangeEntry[] {
-    return this._changeLog.filter(c => c.revision > revision).slice(-20);
+  snapshots(): SnapshotMeta[] {
+    return this.get('snapshots');
+  }
+
+  describe(): string {
+    return storySummary(this.state(), this.snapshots());
   }
 
   async applyChange(change: StoryChangeRequest, source: ChangeSource, summary: string): Promise<ChangeEntry> {
-    const revision = (this.get('revision') as number) + 1;
-    const entry: ChangeEntry = { revision, source, summary };
-    this._changeLog.push(entry);
-    if (this._changeLog.length > CHANGE_LOG_LIMIT) {
-      this._changeLog.shift();
-    }
-    const attrs: Record<string, unknown> = { revision, last_change: entry };
-    const moves = change.index !== undefined && change.index !== this.get('index');
+    const before = this.state();
+    const entry: ChangeEntry = { revision: before.revision + 1, source, summary };
+    const attrs: Record<string, unknown> = { revision: entry.revision, last_change: entry };
+    const moves = change.index !== undefined && change.index !== before.index;
     if (change.index !== undefined) {
       attrs.index = change.index;
       attrs.key = this.snapshots()[change.index]?.key ?? '';
@@ -215,11 +221,11 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
     if (moves) {
       attrs.ready = false;
     }
-    registry.touch(this.model_id);
-    const rendered = moves ? this._whenRendered(change.index as number) : Promise.resolve();
+    this.services.registry.touch(this.model_id);
+    const drawn = change.index !== undefined && moves ? this._whenDrawn(change.index) : Promise.resolve();
     this.set(attrs);
     try {
-      await rendered;
+      await drawn;
     } finally {
       this._sync();
     }
@@ -228,12 +234,12 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
 
   // ------------------------------------------------------------------ views
   /**
-   * Called by a view after it applied (or failed to apply) snapshot `index`.
-   * Completes pending step changes and sets `ready` / `error`.
+   * Called by a view after it drew (or failed to draw) snapshot `index` in a
+   * live viewer. Completes pending step changes and sets `ready` / `error`.
    */
   markRendered(view: unknown, index: number, error: MolspaceError | null): void {
-    this._renderedIndex.set(view, index);
-    if (index !== this.get('index')) {
+    this._views.set(view, index);
+    if (index !== this.state().index) {
       return;
     }
     this.set({ ready: error === null, error: error ? error.toJSON() : null });
@@ -249,14 +255,14 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
     if (!waiting.length) {
       this._sync();
     }
-    this._schedulePlay();
+    this._playback.update();
   }
 
-  /** Forget a view (it was removed or parked). */
+  /** Forget a view: it was removed or parked and holds no live viewer. */
   forgetView(view: unknown): void {
-    this._renderedIndex.delete(view);
-    if (this._liveViewCount() === 0) {
-      // Nothing left to render: complete waiters with the state as it is.
+    this._views.delete(view);
+    if (this._views.size === 0) {
+      // Nothing left to draw: complete waiters with the state as it is.
       for (const w of this._waiters.splice(0)) {
         w.resolve();
       }
@@ -265,13 +271,18 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
 
   /** A person used this widget: make it the active one. */
   touch(): void {
-    registry.touch(this.model_id);
+    this.services.registry.touch(this.model_id);
   }
 
-  /** A button press: run it through the Dispatcher as a `ui` operation. Never throws. */
-  async control(action: StoryAction, extra: { index?: number } = {}): Promise<void> {
+  /** A button press or link: run it through the Dispatcher as a `ui` operation. Never throws. */
+  control(action: StoryAction, extra: { index?: number } = {}): Promise<void> {
+    return this._run(action, extra, 'ui');
+  }
+
+  /** Run one `story_control` operation; a failure becomes the widget's error. Never throws. */
+  private async _run(action: StoryAction, extra: { index?: number }, source: ChangeSource): Promise<void> {
     try {
-      await dispatcher.execute('story_control', { target: this.model_id, action, ...extra }, { source: 'ui' });
+      await this.services.dispatcher.execute('story_control', { target: this.model_id, action, ...extra }, { source });
     } catch (e) {
       const err = MolspaceError.from(e, `Story ${this.model_id}`);
       this.set({ error: err.toJSON() });
@@ -279,12 +290,9 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
     }
   }
 
-  private _liveViewCount(): number {
-    return this._renderedIndex.size;
-  }
-
-  private _whenRendered(index: number): Promise<void> {
-    if (this._liveViewCount() === 0) {
+  /** Resolves once a live view has drawn step `index` (at once when no view holds a live viewer). */
+  private _whenDrawn(index: number): Promise<void> {
+    if (this._views.size === 0) {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -296,7 +304,7 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
           reject(
             new MolspaceError(
               'TIMEOUT',
-              `Story ${this.model_id}: step ${index + 1} was not rendered within ${RENDER_WAIT_MS / 1000} s.`,
+              `Story ${this.model_id}: step ${index + 1} was not drawn within ${RENDER_WAIT_MS / 1000} s.`,
               `/snapshots/${index}`,
               'Check the Story resources load (story_observe shows the error), then retry.',
               { index }
@@ -307,25 +315,15 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
     });
   }
 
-  // ------------------------------------------------------------------ kernel
-  private async _onKernelMessage(msg: unknown): Promise<void> {
-    const m = msg as Partial<KernelControl>;
-    if (!m || m.type !== 'control' || typeof m.requestId !== 'string') {
-      return;
-    }
-    const { requestId, type: _type, ...args } = m;
-    void _type;
-    try {
-      const result = await dispatcher.execute(
-        'story_control',
-        { target: this.model_id, ...args },
-        { source: 'kernel' }
-      );
-      this.send({ type: 'result', requestId, ok: true, structuredContent: result.structuredContent, text: result.text } as any, {});
-    } catch (e) {
-      const err = MolspaceError.from(e, `Story ${this.model_id}`);
-      this.send({ type: 'result', requestId, ok: false, error: err.toJSON() } as any, {});
-    }
+  private _playbackState(): PlaybackState {
+    const s = this.state();
+    return {
+      playing: s.playing,
+      ready: s.ready,
+      index: s.index,
+      count: s.count,
+      lingerMs: this.snapshots()[s.index]?.linger_duration_ms
+    };
   }
 
   /** Send the state to the kernel when there is one (a restored widget may have none). */
@@ -335,47 +333,36 @@ export class StoryModel extends DOMWidgetModel implements StoryTarget {
     }
   }
 
-  // ------------------------------------------------------------------ playback
-  private _schedulePlay(): void {
-    if (this._playTimer !== null) {
-      clearTimeout(this._playTimer);
-      this._playTimer = null;
-    }
-    if (!this.get('playing') || !this.get('ready')) {
-      return;
-    }
-    const snaps = this.snapshots();
-    const index = this.get('index') as number;
-    const linger = snaps[index]?.linger_duration_ms ?? 4000;
-    this._playTimer = setTimeout(() => {
-      this._playTimer = null;
-      const last = index + 1 >= snaps.length;
-      const args = last ? { action: 'pause' } : { action: 'next' };
-      dispatcher
-        .execute('story_control', { target: this.model_id, ...args }, { source: 'play' })
-        .catch(e => {
-          const err = MolspaceError.from(e, `Story ${this.model_id}`);
-          this.set({ error: err.toJSON() });
-          this._sync();
-        });
-    }, Math.max(linger, 250));
-  }
-
   private _dispose(): void {
-    if (this._playTimer !== null) {
-      clearTimeout(this._playTimer);
-      this._playTimer = null;
-    }
+    this._playback.dispose();
     for (const w of this._waiters.splice(0)) {
       w.reject(
-        new MolspaceError('STALE_TARGET', `Story ${this.model_id} was closed.`, '/target', 'Call observe to list the widgets that exist now.', {})
+        new MolspaceError(
+          'STALE_TARGET',
+          `Story ${this.model_id} was closed before the step was drawn.`,
+          '/target',
+          'Call observe to list the widgets that exist now.',
+          { target: this.model_id }
+        )
       );
     }
-    registry.unregister(this.model_id);
+    this.services.registry.unregister(this.model_id);
   }
 }
 
-function toBytes(v: DataView | ArrayBuffer | Uint8Array): Uint8Array {
+/**
+ * The Story model class the widget manager instantiates (as `StoryModel`),
+ * bound to this page's services.
+ */
+export function storyModelClass(services: IMolspacePage): typeof DOMWidgetModel {
+  return class BoundStoryModel extends StoryModel {
+    get services(): IMolspacePage {
+      return services;
+    }
+  };
+}
+
+function toBytes(v: Bytes): Uint8Array {
   if (v instanceof Uint8Array) {
     return v;
   }

@@ -1,45 +1,32 @@
 /**
  * The Story widget view (ipywidgets `DOMWidgetView`): toolbar (Previous,
  * Play/Pause, Next), "step k of n", the step title and description, the Mol*
- * canvas and an error panel (DESIGN.md §4).
+ * canvas and an error panel (docs/architecture.md).
  *
  * Buttons and keys never change state themselves: they call
  * `model.control(...)`, which routes through the Dispatcher; the view renders
  * whatever `index` the model holds and reports back with `model.markRendered`.
+ * The error panel shows the model's `error`, the widget's one error state.
  * Mol* is imported lazily, so JupyterLab start loads no Mol* chunk. The live
  * viewer is parked (image + disposed WebGL context) by the page-wide
  * {@link ViewerBudget}.
  *
  * Test hooks on the root (`.molspace-story`): `data-molspace-ready="true"`
  * once the current step rendered in a live viewer, `data-molspace-index` its
- * index, `data-molspace-parked="true"` while parked (image shown, no WebGL);
+ * index, `data-molspace-drawn` the key of the step Mol* last reported a drawn
+ * frame for (absent when a step was applied without a frame, e.g. in a hidden
+ * page), `data-molspace-parked="true"` while parked (image shown, no WebGL);
  * buttons carry `data-action="previous|play|pause|next"`.
  */
 import { DOMWidgetView } from '@jupyter-widgets/base';
 import type { IRenderMime } from '@jupyterlab/rendermime';
 
-import { MolspaceError, type LocatedError } from '../contract/errors';
-import type { SnapshotMeta } from '../contract/story';
-import { getRenderMime } from '../services';
+import { MolspaceError } from '../contract/errors';
 import type { MolstarStoryViewer } from '../viewer/molstarStoryViewer';
-import { ViewerBudget, type ViewerHandle } from '../viewer/viewerBudget';
+import type { ViewerBudget, ViewerHandle } from '../viewer/viewerBudget';
+import { renderMimeOf } from '../widgetManager';
+import type { StoryModel } from './storyModel';
 import type { ParsedStory } from './storySource';
-
-/** The StoryModel API this view relies on (see storyModel.ts). */
-interface StoryModelApi {
-  get(name: 'title'): string;
-  get(name: 'snapshots'): SnapshotMeta[];
-  get(name: 'index'): number;
-  get(name: 'key'): string;
-  get(name: 'playing'): boolean;
-  get(name: 'ready'): boolean;
-  get(name: 'error'): LocatedError | null;
-  parsed(): Promise<ParsedStory>;
-  control(action: 'next' | 'previous' | 'play' | 'pause' | 'goto', extra?: { index?: number }): Promise<void>;
-  markRendered(view: unknown, index: number, error: MolspaceError | null): void;
-  touch(): void;
-  forgetView?(view: unknown): void;
-}
 
 type ButtonAction = 'previous' | 'play' | 'next';
 
@@ -49,10 +36,11 @@ function isDarkTheme(): boolean {
 }
 
 export class StoryView extends DOMWidgetView {
+  declare model: StoryModel;
   private viewer: MolstarStoryViewer | null = null;
   private story: ParsedStory | null = null;
-  private storyError: MolspaceError | null = null;
-  private localError: MolspaceError | null = null;
+  /** Why this view's viewer could not start: reported for every step it is asked to show. */
+  private startFailure: MolspaceError | null = null;
   private ops: Promise<void> = Promise.resolve();
   private removed = false;
   private parkedImage: string | null = null;
@@ -73,8 +61,8 @@ export class StoryView extends DOMWidgetView {
     buttons: Record<ButtonAction, HTMLButtonElement>;
   };
 
-  private get api(): StoryModelApi {
-    return this.model as unknown as StoryModelApi;
+  private get budget(): ViewerBudget {
+    return this.model.services.viewerBudget;
   }
 
   render(): void {
@@ -103,7 +91,7 @@ export class StoryView extends DOMWidgetView {
       lastUsed: { get: () => this.lastUsedAt }
     });
     this.handle = handle;
-    this.unregister = ViewerBudget.instance.register(handle);
+    this.unregister = this.budget.register(handle);
 
     this.updateText();
     this.updateError();
@@ -120,7 +108,7 @@ export class StoryView extends DOMWidgetView {
     this.markdown = null;
     this.viewer?.dispose();
     this.viewer = null;
-    this.api.forgetView?.(this);
+    this.model.forgetView(this);
     return super.remove();
   }
 
@@ -137,13 +125,13 @@ export class StoryView extends DOMWidgetView {
     const toolbar = el('div', 'molspace-story-toolbar');
     toolbar.setAttribute('role', 'toolbar');
     const button = (action: ButtonAction, label: string, text: string) => {
-      const b = el('button', `molspace-story-button jp-Button`) as HTMLButtonElement;
+      const b = button_('molspace-story-button jp-Button');
       b.type = 'button';
       b.dataset.action = action;
       b.title = label;
       b.setAttribute('aria-label', label);
       b.textContent = text;
-      b.addEventListener('click', () => this.onButton(b.dataset.action as 'previous' | 'play' | 'pause' | 'next'));
+      b.addEventListener('click', () => this.onButton(b.dataset.action === 'pause' ? 'pause' : action));
       return b;
     };
     const buttons = {
@@ -173,9 +161,9 @@ export class StoryView extends DOMWidgetView {
   }
 
   private updateText(): void {
-    const snapshots = this.api.get('snapshots') ?? [];
+    const snapshots = this.model.snapshots();
     const n = snapshots.length;
-    const index = this.api.get('index') ?? 0;
+    const index = this.model.state().index;
     const meta = snapshots[index];
     this.els.step.textContent = n > 0 ? `step ${index + 1} of ${n}` : 'no steps';
     this.els.title.textContent = meta?.title ?? '';
@@ -185,9 +173,7 @@ export class StoryView extends DOMWidgetView {
   }
 
   private updateToolbar(): void {
-    const n = (this.api.get('snapshots') ?? []).length;
-    const index = this.api.get('index') ?? 0;
-    const playing = !!this.api.get('playing');
+    const { count: n, index, playing } = this.model.state();
     const { previous, play, next } = this.els.buttons;
     previous.disabled = n === 0 || index <= 0;
     next.disabled = n === 0 || index >= n - 1;
@@ -204,7 +190,7 @@ export class StoryView extends DOMWidgetView {
     const seq = ++this.descriptionSeq;
     const target = this.els.description;
     const format = this.story?.data.snapshots[index]?.metadata?.description_format;
-    const rendermime = getRenderMime();
+    const rendermime = renderMimeOf(this.model.widget_manager);
     this.markdown?.dispose();
     this.markdown = null;
     target.hidden = text === '';
@@ -229,7 +215,7 @@ export class StoryView extends DOMWidgetView {
   }
 
   private updateError(): void {
-    const err: LocatedError | null = this.localError?.toJSON() ?? this.api.get('error') ?? this.storyError?.toJSON() ?? null;
+    const err = this.model.state().error;
     const panel = this.els.error;
     panel.replaceChildren();
     panel.hidden = err === null;
@@ -252,9 +238,8 @@ export class StoryView extends DOMWidgetView {
       fix.textContent = `Fix: ${err.fix}`;
       panel.append(fix);
     }
-    const issues = (err.details as { issues?: { snapshotIndex: number | null; key: string | null; path: string; message: string }[] })
-      ?.issues;
-    if (Array.isArray(issues) && issues.length > 1) {
+    const issues = storyIssuesOf(err.details);
+    if (issues.length > 1) {
       const list = el('ul', 'molspace-story-error-issues');
       for (const issue of issues.slice(0, 20)) {
         const li = el('li', '');
@@ -295,7 +280,7 @@ export class StoryView extends DOMWidgetView {
   private touched(): void {
     this.lastUsedAt = performance.now();
     try {
-      this.api.touch();
+      this.model.touch();
     } catch {
       // the model may be closing
     }
@@ -303,24 +288,23 @@ export class StoryView extends DOMWidgetView {
 
   private onButton(action: 'previous' | 'play' | 'pause' | 'next'): void {
     this.touched();
-    void this.api.control(action);
+    void this.model.control(action);
   }
 
   /** A click on a `#key` link in a description goes to that step through the Dispatcher. */
   private onDescriptionLink(e: MouseEvent): void {
-    const link = (e.target as HTMLElement | null)?.closest?.('a');
+    const link = e.target instanceof Element ? e.target.closest('a') : null;
     const href = link?.getAttribute('href') ?? '';
     if (!href.startsWith('#')) {
       return;
     }
     const key = decodeURIComponent(href.slice(1));
-    const snapshots: { key: string }[] = this.api.get('snapshots') ?? [];
-    const index = snapshots.findIndex(s => s.key === key);
+    const index = this.model.snapshots().findIndex(s => s.key === key);
     if (index >= 0) {
       e.preventDefault();
       e.stopPropagation();
       this.touched();
-      void this.api.control('goto', { index });
+      void this.model.control('goto', { index });
     }
   }
 
@@ -329,7 +313,7 @@ export class StoryView extends DOMWidgetView {
     if (e.key !== 'Escape') {
       e.stopPropagation();
     }
-    const target = e.target as HTMLElement | null;
+    const target = e.target instanceof HTMLElement ? e.target : null;
     const onButton = target?.tagName === 'BUTTON';
     const editable = !!target?.closest('input, textarea, select, [contenteditable="true"]');
     if (editable || e.altKey || e.ctrlKey || e.metaKey) {
@@ -343,7 +327,7 @@ export class StoryView extends DOMWidgetView {
       this.onButton('next');
     } else if ((e.key === ' ' || e.key === 'Spacebar') && !onButton) {
       e.preventDefault();
-      this.onButton(this.api.get('playing') ? 'pause' : 'play');
+      this.onButton(this.model.state().playing ? 'pause' : 'play');
     }
   }
 
@@ -362,7 +346,7 @@ export class StoryView extends DOMWidgetView {
 
   private onIndexChange(): void {
     this.updateText();
-    const index = this.api.get('index');
+    const index = this.model.state().index;
     this.setReady(false, index);
     this.enqueue(() => this.showStep(index));
   }
@@ -370,14 +354,12 @@ export class StoryView extends DOMWidgetView {
   /** Parse the Story (again) and (re)load it into a live viewer. */
   private async reload(): Promise<void> {
     this.story = null;
-    this.storyError = null;
-    this.setReady(false, this.api.get('index') ?? 0);
+    this.setReady(false, this.model.state().index);
     this.setPlaceholder('Loading Story…');
     try {
-      this.story = await this.api.parsed();
-    } catch (e) {
-      // The model sets `error` itself; keep our own copy so the panel never stays empty.
-      this.storyError = MolspaceError.from(e, 'Story');
+      this.story = await this.model.parsed();
+    } catch {
+      // The model has set its `error`; the panel shows it.
       this.setPlaceholder('The Story could not be loaded; see the error above.');
       this.updateError();
       return;
@@ -387,7 +369,7 @@ export class StoryView extends DOMWidgetView {
       this.viewer.dispose();
       this.viewer = null;
     }
-    if (this.parkedImage !== null && !ViewerBudget.instance.isVisible(this.handle!)) {
+    if (this.parkedImage !== null && !this.budget.isVisible(this.handle!)) {
       return; // stays parked; restored when it comes into view
     }
     await this.startViewer();
@@ -399,8 +381,8 @@ export class StoryView extends DOMWidgetView {
     if (!story || this.removed) {
       return;
     }
-    const index = this.api.get('index') ?? 0;
-    const release = await ViewerBudget.instance.reserve(this.handle!);
+    const index = this.model.state().index;
+    const release = await this.budget.reserve(this.handle!);
     try {
       await this.createViewer(story, index, release);
     } finally {
@@ -412,7 +394,7 @@ export class StoryView extends DOMWidgetView {
     if (this.removed || this.viewer) {
       return;
     }
-    if (!ViewerBudget.instance.isVisible(this.handle!)) {
+    if (!this.budget.isVisible(this.handle!)) {
       // Out of view while waiting for room: start when it comes into view (restore).
       this.setPlaceholder(this.parkedImage === null ? 'Scroll here to start the 3D viewer' : null);
       return;
@@ -443,13 +425,12 @@ export class StoryView extends DOMWidgetView {
     this.clearParked();
     this.setPlaceholder(null);
     try {
-      await viewer.load(story, index);
-      this.rendered(index, null);
+      this.rendered(index, null, await viewer.load(story, index));
     } catch (e) {
-      this.rendered(index, MolspaceError.from(e, `Story step ${index}`));
+      this.rendered(index, MolspaceError.from(e, `Story step ${index}`), false);
     }
     // The model may have moved on while loading.
-    const now = this.api.get('index');
+    const now = this.model.state().index;
     if (now !== index && viewer.loaded) {
       await this.showStep(now);
     }
@@ -459,40 +440,57 @@ export class StoryView extends DOMWidgetView {
   private async showStep(index: number): Promise<void> {
     const viewer = this.viewer;
     if (!viewer || !viewer.loaded) {
-      if (!viewer && this.localError && this.parkedImage === null) {
+      if (!viewer && this.startFailure && this.parkedImage === null) {
         // The viewer could not start: report that instead of leaving the step pending.
-        this.api.markRendered(this, index, this.localError);
+        this.model.markRendered(this, index, this.startFailure);
       }
       return; // parked or not started: a restore shows the current step
     }
     if (viewer.currentIndex === index && this.el.getAttribute('data-molspace-ready') === 'true') {
-      this.rendered(index, null);
+      this.rendered(index, null, null);
       return;
     }
     try {
-      await viewer.applySnapshot(index);
-      this.rendered(index, null);
+      this.rendered(index, null, await viewer.applySnapshot(index));
     } catch (e) {
-      this.rendered(index, MolspaceError.from(e, `Story step ${index}`));
+      this.rendered(index, MolspaceError.from(e, `Story step ${index}`), false);
     }
   }
 
-  private rendered(index: number, error: MolspaceError | null): void {
+  /**
+   * The live viewer applied step `index` (or failed to).
+   *
+   * @param drawn - true when Mol* reported a frame drawn for it, false when
+   *   not, null when the step was already shown.
+   */
+  private rendered(index: number, error: MolspaceError | null, drawn: boolean | null): void {
     if (this.removed) {
       return;
     }
     this.lastUsedAt = performance.now();
-    this.localError = null;
-    this.setReady(error === null && index === this.api.get('index'), index);
-    this.api.markRendered(this, index, error);
+    this.startFailure = null;
+    if (drawn !== null) {
+      this.setDrawn(drawn ? (this.model.snapshots()[index]?.key ?? null) : null);
+    }
+    this.setReady(error === null && index === this.model.state().index, index);
+    this.model.markRendered(this, index, error);
     this.updateError();
   }
 
   private fail(index: number, error: MolspaceError): void {
-    this.localError = error;
+    this.startFailure = error;
     this.setReady(false, index);
-    this.api.markRendered(this, index, error);
+    this.model.markRendered(this, index, error);
     this.updateError();
+  }
+
+  /** Record the key of the step Mol* last drew a frame for (null: none). */
+  private setDrawn(key: string | null): void {
+    if (key === null) {
+      this.el.removeAttribute('data-molspace-drawn');
+    } else {
+      this.el.setAttribute('data-molspace-drawn', key);
+    }
   }
 
   /** Budget: replace the live viewer by its image and free the WebGL context. */
@@ -515,8 +513,9 @@ export class StoryView extends DOMWidgetView {
       viewer.dispose();
       this.viewer = null;
       this.els.canvas.querySelectorAll('.molspace-story-viewer').forEach(n => n.remove());
+      this.setDrawn(null);
       this.showParked(image);
-      this.api.forgetView?.(this);
+      this.model.forgetView(this);
     });
   }
 
@@ -534,9 +533,9 @@ export class StoryView extends DOMWidgetView {
     this.clearParked();
     this.parkedImage = image;
     // No live render while parked: tests and agents wait for a restore.
-    this.setReady(false, this.api.get('index') ?? 0);
+    this.setReady(false, this.model.state().index);
     this.el.setAttribute('data-molspace-parked', 'true');
-    const parked = el('button', 'molspace-story-parked') as HTMLButtonElement;
+    const parked = button_('molspace-story-parked');
     parked.type = 'button';
     parked.title = 'Paused to save graphics memory — click to resume the 3D view';
     parked.setAttribute('aria-label', 'Resume the 3D view');
@@ -561,6 +560,45 @@ export class StoryView extends DOMWidgetView {
     this.el.removeAttribute('data-molspace-parked');
     this.els.canvas.querySelectorAll(':scope > .molspace-story-parked').forEach(n => n.remove());
   }
+}
+
+/** One issue of a `VALIDATION_FAILED` error's `details.issues`, as the panel lists it. */
+interface StoryIssueLine {
+  snapshotIndex: number | null;
+  key: string | null;
+  path: string;
+  message: string;
+}
+
+/** The validation issues in an error's details (see `StoryIssue` in storySource.ts), or []. */
+function storyIssuesOf(details: Record<string, unknown>): StoryIssueLine[] {
+  const issues = details?.issues;
+  if (!Array.isArray(issues)) {
+    return [];
+  }
+  const lines: StoryIssueLine[] = [];
+  for (const i of issues) {
+    if (typeof i === 'object' && i !== null) {
+      const field = (name: string): unknown => (name in i ? Reflect.get(i, name) : undefined);
+      const index = field('snapshotIndex');
+      const key = field('key');
+      const path = field('path');
+      const message = field('message');
+      lines.push({
+        snapshotIndex: typeof index === 'number' ? index : null,
+        key: typeof key === 'string' ? key : null,
+        path: typeof path === 'string' ? path : '',
+        message: typeof message === 'string' ? message : String(message)
+      });
+    }
+  }
+  return lines;
+}
+
+function button_(className: string): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.className = className;
+  return b;
 }
 
 function el(tag: string, className: string): HTMLElement {

@@ -4,8 +4,8 @@
  * A bare `PluginContext` (Mol*'s `DefaultPluginSpec` plus the MolViewSpec
  * behavior) is mounted into a host element. The Story's snapshots are put into
  * Mol*'s snapshot manager with `loadMVS`; a step is shown with
- * `PluginCommands.State.Snapshots.Apply` (DESIGN.md §8: `setCurrent` only moves
- * the pointer). Mol* records transform failures on state cells and in its log
+ * `PluginCommands.State.Snapshots.Apply` (`setCurrent` only moves the
+ * pointer; docs/architecture.md). Mol* records transform failures on state cells and in its log
  * instead of throwing, so after every apply the state tree is checked and a
  * failure becomes a located {@link MolspaceError}.
  *
@@ -27,8 +27,12 @@ import type { ParsedStory } from '../story/storySource';
 /** Background colours used when a snapshot has no MVS `canvas` background. */
 const LIGHT_BACKGROUND = 0xffffff;
 const DARK_BACKGROUND = 0x111111;
-/** How long to wait for the first frame after an apply, ms. */
-const DRAW_WAIT_MS = 3000;
+/**
+ * Longest wait for Mol* to draw a frame after an apply, ms. A visible page
+ * draws within a frame or two; a hidden page draws nothing (no animation
+ * frames), so the wait ends at once there.
+ */
+const DRAW_WAIT_MS = 10_000;
 /** Mol*'s text for cells whose parent failed (mol-state/state.js). */
 const PARENT_NULL = 'Parent is null';
 
@@ -132,11 +136,12 @@ export class MolstarStoryViewer {
    * snapshot `index` (default 0). MVSX archives go through Mol*'s `loadMVSX`
    * (its files become `arcp:` assets, so archive-relative URLs resolve).
    *
+   * @returns true when Mol* drew a frame of the step (see {@link applySnapshot}).
    * @throws MolspaceError `VALIDATION_FAILED` when Mol* rejects the Story;
    *   `NOT_FOUND` / `UNSUPPORTED_FORMAT` when the first step's resources fail
    *   (the Story is then loaded; `loaded` is true and other steps may work).
    */
-  async load(story: ParsedStory, index = 0): Promise<void> {
+  async load(story: ParsedStory, index = 0): Promise<boolean> {
     this.assertLive();
     const count = story.data.snapshots.length;
     const start = index >= 0 && index < count ? index : 0;
@@ -170,18 +175,21 @@ export class MolstarStoryViewer {
     this.story = story;
     this.current = start;
     this.plugin.errorContext.clear('mvs');
-    await this.afterApply(start);
+    return this.afterApply(start);
   }
 
   /**
    * Show snapshot `index` with `PluginCommands.State.Snapshots.Apply`;
-   * resolves once the step is built and a frame is drawn.
+   * resolves once the step is built and Mol* has drawn a frame of it.
    *
+   * @returns true when Mol* reported a frame drawn after the apply (its
+   *   `canvas3d.didDraw` event); false when none came because the page is
+   *   hidden (or within {@link DRAW_WAIT_MS}).
    * @throws MolspaceError `INVALID_INPUT` (no Story loaded / index out of range),
    *   `NOT_FOUND` (a resource could not be loaded), `UNSUPPORTED_FORMAT` (a
    *   resource loaded but could not be read).
    */
-  async applySnapshot(index: number): Promise<void> {
+  async applySnapshot(index: number): Promise<boolean> {
     this.assertLive();
     const story = this.story;
     if (!story) {
@@ -206,7 +214,7 @@ export class MolstarStoryViewer {
     this.plugin.errorContext.clear('mvs');
     await PluginCommands.State.Snapshots.Apply(this.plugin, { id: entry.snapshot.id });
     this.current = index;
-    await this.afterApply(index);
+    return this.afterApply(index);
   }
 
   /**
@@ -261,15 +269,16 @@ export class MolstarStoryViewer {
     }
   }
 
-  /** Apply the theme background, check the state tree, wait for a frame. */
-  private async afterApply(index: number): Promise<void> {
+  /** Apply the theme background, check the state tree, wait for a frame; true when one was drawn. */
+  private async afterApply(index: number): Promise<boolean> {
     this.applyBackground(index);
     const failure = this.findFailure(index);
     this.plugin.errorContext.clear('mvs');
-    await this.waitForDraw();
+    const drawn = await this.waitForDraw();
     if (failure) {
       throw failure;
     }
+    return drawn;
   }
 
   private applyBackground(index: number): void {
@@ -282,31 +291,46 @@ export class MolstarStoryViewer {
     });
   }
 
-  private waitForDraw(): Promise<void> {
+  /**
+   * Request a frame and wait for Mol*'s `didDraw` of a fully committed
+   * scene. Resolves true on such a frame, false at once when the page is hidden (no animation frames run)
+   * or when it becomes hidden, or after {@link DRAW_WAIT_MS}.
+   */
+  private waitForDraw(): Promise<boolean> {
     const canvas3d = this.plugin.canvas3d;
-    if (!canvas3d) {
-      return Promise.resolve();
+    if (!canvas3d || document.visibilityState === 'hidden') {
+      return Promise.resolve(false);
     }
-    return new Promise<void>(resolve => {
+    return new Promise<boolean>(resolve => {
       let done = false;
       let first = true;
-      const finish = () => {
+      const finish = (drawn: boolean) => {
         if (!done) {
           done = true;
           sub.unsubscribe();
           clearTimeout(timer);
-          resolve();
+          document.removeEventListener('visibilitychange', onHidden);
+          resolve(drawn);
         }
       };
-      // didDraw is a BehaviorSubject: skip its current value, wait for the next frame.
+      const onHidden = () => {
+        if (document.visibilityState === 'hidden') {
+          finish(false);
+        }
+      };
+      // didDraw is a BehaviorSubject: skip its current value, wait for the next frame
+      // drawn once the whole scene of the step is committed to the GPU.
       const sub = canvas3d.didDraw.subscribe(() => {
         if (first) {
           first = false;
           return;
         }
-        finish();
+        if (canvas3d.commitQueueSize.value === 0) {
+          finish(true);
+        }
       });
-      const timer = setTimeout(finish, DRAW_WAIT_MS);
+      const timer = setTimeout(() => finish(false), DRAW_WAIT_MS);
+      document.addEventListener('visibilitychange', onHidden);
       canvas3d.requestDraw();
     });
   }

@@ -1,5 +1,5 @@
 /**
- * Page-wide budget of live WebGL viewers (DESIGN.md §8).
+ * Page-wide budget of live WebGL viewers (docs/architecture.md).
  *
  * Browsers keep about 16 live WebGL contexts per page and silently drop the
  * oldest beyond that, while a notebook may hold 20+ Story widgets. Views
@@ -29,11 +29,8 @@ export const DEFAULT_MAX_LIVE = 8;
 /** How long a view must stay out of view before it is parked, ms. */
 export const PARK_GRACE_MS = 5000;
 
-/** The page-wide viewer budget; use {@link ViewerBudget.instance}. */
+/** The page-wide viewer budget: one per page, held by the `IMolspace` services. */
 export class ViewerBudget {
-  /** The page-wide budget. */
-  static readonly instance = new ViewerBudget();
-
   private maxLive = DEFAULT_MAX_LIVE;
   private readonly handles = new Set<ViewerHandle>();
   private readonly visible = new Map<ViewerHandle, boolean>();

@@ -5,7 +5,8 @@
 import { ChangeEntry, ChangeSource, MolspaceError, SnapshotMeta, StoryState } from '../../contract';
 import { Dispatcher } from '../dispatcher';
 import { WidgetRegistry } from '../registry';
-import type { StoryChangeRequest, StoryTarget } from '../target';
+import type { StoryChangeRequest, StoryTarget } from '../../story/storyTarget';
+import { storySummary } from '../../story/storyText';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
 
 class MemoryStory implements StoryTarget {
@@ -40,8 +41,8 @@ class MemoryStory implements StoryTarget {
   snapshots(): SnapshotMeta[] {
     return this.metas;
   }
-  changesSince(revision: number): ChangeEntry[] {
-    return this.log.filter(c => c.revision > revision);
+  describe(): string {
+    return storySummary(this.state(), this.metas);
   }
   async applyChange(change: StoryChangeRequest, source: ChangeSource, summary: string): Promise<ChangeEntry> {
     this.revision += 1;

@@ -1,0 +1,46 @@
+/**
+ * What the Dispatcher needs from a molspace widget, whatever its kind.
+ * Widget models implement it (and their kind's own interface, e.g.
+ * `StoryTarget`); tests implement it without Mol* or a kernel.
+ */
+import type { LocatedError, WidgetKind } from '../contract';
+import type { StoryTarget } from '../story/storyTarget';
+
+/** The state every widget reports, whatever its kind. */
+export interface WidgetState {
+  title: string;
+  /** True once the widget shows its current state (e.g. a Story step is drawn). */
+  ready: boolean;
+  /** Advanced by one on every change; what `expectedRevision` is checked against. */
+  revision: number;
+  /** Located load, validation or render error, or null. */
+  error: LocatedError | null;
+}
+
+/** A live molspace widget as the Dispatcher and the registry see it. */
+export interface WidgetTarget {
+  /** Model id: what agents pass as `target`. */
+  readonly targetId: string;
+  readonly kind: WidgetKind;
+  /** Notebook path that owns the widget, if known. */
+  readonly notebook: string | null;
+  /** Resolves once the widget's source has loaded (or failed to); never rejects. */
+  whenLoaded(): Promise<void>;
+  /** Current state (cheap, synchronous). */
+  state(): WidgetState;
+  /** One line: what the widget shows now (the `summary` of `observe`). */
+  describe(): string;
+}
+
+/**
+ * The target interface of each widget kind. A new kind adds one entry here
+ * (and its name to `WidgetKind` in the contract).
+ */
+export interface WidgetTargets {
+  story: StoryTarget;
+}
+
+/** True when `target` is of `kind`, typed as that kind's target interface. */
+export function isTargetOfKind<K extends WidgetKind>(target: WidgetTarget, kind: K): target is WidgetTargets[K] {
+  return target.kind === kind;
+}

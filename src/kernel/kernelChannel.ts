@@ -1,0 +1,67 @@
+/**
+ * The kernel side of one widget's comm, as the page sees it: the twin of the
+ * bridge client. The kernel's `control` messages run through the page's
+ * Dispatcher as operations of source `kernel` on this widget, and each is
+ * answered with a `result` message carrying the same fields as the bridge's
+ * `result` frame. Messages: `src/contract/kernel.ts`.
+ */
+import { KernelRequest, MolspaceError, type KernelResult } from '../contract';
+import type { DispatchOptions, DispatchResult } from '../dispatcher/dispatcher';
+
+/** What the channel needs from the Dispatcher. */
+export interface KernelDispatcher {
+  execute(tool: string, rawArgs: unknown, options: DispatchOptions): Promise<DispatchResult>;
+}
+
+export interface KernelChannelOptions {
+  /** The widget (model id) every operation of this comm acts on. */
+  targetId: string;
+  /** The tool a `control` message runs, e.g. `story_control`. */
+  tool: string;
+  dispatcher: KernelDispatcher;
+  /** Send one message to the kernel over the widget's comm. */
+  send(message: KernelResult): void;
+}
+
+export class KernelChannel {
+  private readonly _options: KernelChannelOptions;
+
+  constructor(options: KernelChannelOptions) {
+    this._options = options;
+  }
+
+  /**
+   * Handle one custom message from the kernel. A `control` message runs
+   * `{...its arguments, target}` through the Dispatcher and is answered with
+   * one `result` (`ok: false` with a located error when the Dispatcher
+   * refuses or fails); other messages are ignored. Resolves once answered;
+   * never rejects.
+   */
+  async receive(message: unknown): Promise<void> {
+    const request = KernelRequest.safeParse(message);
+    if (!request.success) {
+      if (isControl(message)) {
+        console.warn('molspace: ignored a kernel control message without a requestId to answer', message);
+      }
+      return;
+    }
+    const { type: _type, requestId, ...args } = request.data;
+    const { targetId, tool, dispatcher, send } = this._options;
+    let answer: KernelResult;
+    try {
+      const result = await dispatcher.execute(tool, { ...args, target: targetId }, { source: 'kernel' });
+      answer = { type: 'result', requestId, ok: true, structuredContent: result.structuredContent, text: result.text };
+    } catch (e) {
+      answer = { type: 'result', requestId, ok: false, error: MolspaceError.from(e, tool).toJSON() };
+    }
+    try {
+      send(answer);
+    } catch (e) {
+      console.warn(`molspace: could not answer kernel request ${requestId} (the comm may be closed)`, e);
+    }
+  }
+}
+
+function isControl(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && 'type' in message && message.type === 'control';
+}

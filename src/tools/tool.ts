@@ -1,0 +1,163 @@
+/**
+ * A page tool: the contract's {@link ToolSpec} and the handler that answers
+ * it, typed from the spec's zod schemas. The Dispatcher runs every page tool
+ * the same way (validate, resolve the target, queue, check the revision,
+ * replay an `actionId`, record the change); a handler only does its tool's
+ * own work.
+ */
+import type { z } from 'zod';
+import type {
+  CallContext,
+  ChangeEntry,
+  ChangeSource,
+  LastAction,
+  ToolArgs,
+  ToolSpec,
+  WidgetKind
+} from '../contract';
+import { invalidInput } from '../dispatcher/invalidInput';
+import type { WidgetRegistry } from '../dispatcher/registry';
+import type { WidgetTarget, WidgetTargets } from '../dispatcher/widgetTarget';
+
+/** The page a tool runs in, and who asked. */
+export interface ToolEnv {
+  /** Who asked: a button (`ui`), a cell (`kernel`), an agent, playback. */
+  source: ChangeSource;
+  /** For agents: which page and pages the gateway knows. */
+  context: CallContext | undefined;
+  registry: WidgetRegistry;
+  /** The last state-changing operation of this page, before this call. */
+  lastAction: LastAction | null;
+}
+
+/**
+ * One call of a tool, as its handler receives it.
+ *
+ * @typeParam I - the tool's input schema; `args` are its validated output.
+ * @typeParam T - the target: the resolved, loaded widget, or null for tools without one.
+ */
+export interface ToolCall<I extends z.ZodType, T> extends ToolEnv {
+  args: z.output<I>;
+  target: T;
+}
+
+/** What a handler answers. */
+export interface ToolAnswer<O extends z.ZodType> {
+  /** The structured content; the Dispatcher validates it against the output schema. */
+  output: z.input<O>;
+  /** The same answer in one or two sentences (MCP text content). */
+  text: string;
+  /** Mutating tools: the changes made, oldest first (recorded in the change log). */
+  changes?: ChangeEntry[];
+  /** Mutating tools: one line for the page's `lastAction`; default: `text`. */
+  summary?: string;
+}
+
+/**
+ * The handler of one tool.
+ *
+ * @throws MolspaceError - a located error, returned to the caller as is.
+ */
+export type ToolHandler<I extends z.ZodType, O extends z.ZodType, T = null> = (
+  call: ToolCall<I, T>
+) => ToolAnswer<O> | Promise<ToolAnswer<O>>;
+
+/** A tool's answer once its output is validated. */
+export interface ToolResult {
+  structuredContent: Record<string, unknown>;
+  text: string;
+  changes: ChangeEntry[];
+  summary: string;
+}
+
+/** A call whose target is resolved: the Dispatcher queues and runs it. */
+export interface BoundCall {
+  /** The widget it acts on, or null. */
+  readonly target: WidgetTarget | null;
+  /** Run the handler once the target has loaded. */
+  run(env: ToolEnv): Promise<ToolResult>;
+}
+
+/** A call whose arguments are valid. */
+export interface ParsedCall {
+  /** The arguments the Dispatcher reads: `target`, `expectedRevision`, `actionId`. */
+  readonly args: ToolArgs;
+  /**
+   * Resolve the target widget.
+   *
+   * @throws MolspaceError `NOT_FOUND` at `/target`.
+   */
+  bind(registry: WidgetRegistry): BoundCall;
+}
+
+/** A page tool, its types erased for the Dispatcher's tool map. */
+export interface PageTool {
+  readonly spec: ToolSpec;
+  /**
+   * Validate raw arguments.
+   *
+   * @throws MolspaceError `INVALID_INPUT` located at the first bad field.
+   */
+  parse(rawArgs: unknown): ParsedCall;
+}
+
+function answerOf<O extends z.ZodType<Record<string, unknown>>>(output: O, answer: ToolAnswer<O>): ToolResult {
+  return {
+    structuredContent: output.parse(answer.output),
+    text: answer.text,
+    changes: answer.changes ?? [],
+    summary: answer.summary ?? answer.text
+  };
+}
+
+/** A page tool that acts on no single widget (`target: null` in its spec). */
+export function defineTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<string, unknown>>>(
+  spec: ToolSpec<I, O, null>,
+  handler: ToolHandler<I, O>
+): PageTool {
+  return {
+    spec,
+    parse(rawArgs) {
+      const parsed = spec.input.safeParse(rawArgs);
+      if (!parsed.success) {
+        throw invalidInput(spec.name, parsed.error);
+      }
+      const args = parsed.data;
+      return {
+        args,
+        bind: () => ({
+          target: null,
+          run: async env => answerOf(spec.output, await handler({ ...env, args, target: null }))
+        })
+      };
+    }
+  };
+}
+
+/** A page tool that acts on one widget of its spec's `target` kind. */
+export function defineWidgetTool<
+  I extends z.ZodType<ToolArgs>,
+  O extends z.ZodType<Record<string, unknown>>,
+  K extends WidgetKind
+>(spec: ToolSpec<I, O, K>, handler: ToolHandler<I, O, WidgetTargets[K]>): PageTool {
+  return {
+    spec,
+    parse(rawArgs) {
+      const parsed = spec.input.safeParse(rawArgs);
+      if (!parsed.success) {
+        throw invalidInput(spec.name, parsed.error);
+      }
+      const args = parsed.data;
+      return {
+        args,
+        bind: registry => {
+          const target = registry.get(args.target, spec.target);
+          return {
+            target,
+            run: async env => answerOf(spec.output, await handler({ ...env, args, target }))
+          };
+        }
+      };
+    }
+  };
+}

@@ -1,142 +1,320 @@
 /**
  * The page side of the gateway bridge: a websocket from this JupyterLab page
- * to `{base_url}molspace/bridge`, authenticated like JupyterLab's own kernel
- * websockets (token query parameter when the server uses one; cookies
- * otherwise). Calls from agents arrive as `call` frames, run through the
- * page's Dispatcher, and go back as `result` frames. Protocol:
- * `src/contract/bridge.ts`.
+ * to `{base_url}molspace/bridge`. Calls from agents arrive as `call` frames,
+ * run through the page's Dispatcher, and go back as `result` frames.
+ * Protocol and close codes: `src/contract/bridge.ts`.
+ *
+ * A lost connection is reopened with exponential backoff
+ * ({@link RECONNECT_MIN_MS} doubling to {@link RECONNECT_MAX_MS}; back to the
+ * minimum once the gateway welcomes the page). The gateway's own close codes
+ * are honoured: `replaced` / `pageIdTaken` reconnect under a new page id
+ * (another tab holds this one), `unsupportedProtocol` stops for good with a
+ * located {@link BridgeClient.error} (the page must be reloaded).
  */
-import { URLExt } from '@jupyterlab/coreutils';
-import { ServerConnection } from '@jupyterlab/services';
-import { BRIDGE_PROTOCOL_VERSION, GatewayMessage, MolspaceError } from '../contract';
-import type { Dispatcher } from '../dispatcher/dispatcher';
-import type { WidgetRegistry } from '../dispatcher/registry';
+import type { ISignal } from '@lumino/signaling';
+import {
+  BRIDGE_CLOSE_CODES,
+  BRIDGE_PROTOCOL_VERSION,
+  GatewayMessage,
+  LIMITS,
+  MolspaceError,
+  type LocatedError,
+  type PageMessage
+} from '../contract';
+import type { DispatchOptions, DispatchResult } from '../dispatcher/dispatcher';
 import { MODULE_VERSION } from '../version';
 
-/** Reconnect delays, ms: doubles from the first to the last. */
-const RECONNECT_MIN_MS = 500;
-const RECONNECT_MAX_MS = 10_000;
+/** `WebSocket.OPEN`. */
+const OPEN = 1;
+
+/** First reconnect delay, ms. */
+export const RECONNECT_MIN_MS = 500;
+/** Longest reconnect delay, ms. */
+export const RECONNECT_MAX_MS = 10_000;
+
+/** What the bridge needs from the Dispatcher. */
+export interface BridgeDispatcher {
+  execute(tool: string, rawArgs: unknown, options: DispatchOptions): Promise<DispatchResult>;
+}
+
+/** What the bridge needs from the widget registry: the count it reports. */
+export interface BridgeWidgets {
+  readonly size: number;
+  readonly changed: ISignal<unknown, number>;
+}
+
+/** Where the page id lives: it survives reloads of this tab, so a reload replaces, not adds, a page. */
+export interface PageIdStore {
+  /** The current page id. */
+  get(): string;
+  /** Choose a new page id (another tab or user holds the current one) and return it. */
+  renew(): string;
+}
+
+/** What the bridge uses of a WebSocket. */
+export interface BridgeSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(): void;
+  onopen: ((ev: Event) => void) | null;
+  onmessage: ((ev: MessageEvent) => void) | null;
+  onclose: ((ev: CloseEvent) => void) | null;
+}
+
+/** A WebSocket constructor (JupyterLab's `ServerConnection.ISettings.WebSocket`, or a fake in tests). */
+export type WebSocketFactory = new (url: string) => BridgeSocket;
+
+export interface BridgeClientOptions {
+  dispatcher: BridgeDispatcher;
+  widgets: BridgeWidgets;
+  /** The bridge websocket URL, with the token query parameter when the server needs one. */
+  url: string;
+  WebSocket: WebSocketFactory;
+  /** Default: this tab's `sessionStorage`. */
+  pageIds?: PageIdStore;
+}
+
+/**
+ * `connecting`: a socket is opening or awaits `welcome`; `connected`: welcomed;
+ * `waiting`: closed, a reconnect is scheduled; `stopped`: disposed, or refused for good.
+ */
+export type BridgeState = 'connecting' | 'connected' | 'waiting' | 'stopped';
 
 export class BridgeClient {
-  readonly pageId: string;
-  private readonly _settings: ServerConnection.ISettings;
-  private readonly _dispatcher: Dispatcher;
-  private readonly _registry: WidgetRegistry;
-  private _socket: WebSocket | null = null;
+  private readonly _options: BridgeClientOptions;
+  private readonly _pageIds: PageIdStore;
+  private _socket: BridgeSocket | null = null;
   private _delay = RECONNECT_MIN_MS;
-  private _disposed = false;
-  private _welcomed = false;
+  private _timer: ReturnType<typeof setTimeout> | null = null;
+  private _state: BridgeState = 'waiting';
+  private _error: LocatedError | null = null;
 
-  constructor(options: { dispatcher: Dispatcher; registry: WidgetRegistry; settings?: ServerConnection.ISettings }) {
-    this._dispatcher = options.dispatcher;
-    this._registry = options.registry;
-    this._settings = options.settings ?? ServerConnection.makeSettings();
-    this.pageId = BridgeClient._pageId();
-    this._registry.changed.connect((_, widgets) => this._send({ type: 'summary', widgets }));
+  constructor(options: BridgeClientOptions) {
+    this._options = options;
+    this._pageIds = options.pageIds ?? sessionPageIds();
+    options.widgets.changed.connect(this._onWidgets);
     window.addEventListener('focus', this._onFocus);
     window.addEventListener('blur', this._onBlur);
     document.addEventListener('visibilitychange', this._onVisibility);
   }
 
-  /** True once the gateway accepted this page. */
-  get connected(): boolean {
-    return this._welcomed && this._socket?.readyState === WebSocket.OPEN;
+  /** This page's id at the gateway. */
+  get pageId(): string {
+    return this._pageIds.get();
   }
 
-  /** Open the websocket (and keep reopening it until disposed). */
+  get state(): BridgeState {
+    return this._state;
+  }
+
+  /** True once the gateway accepted this page. */
+  get connected(): boolean {
+    return this._state === 'connected';
+  }
+
+  /** Why the bridge stopped for good (e.g. the server speaks another protocol), or null. */
+  get error(): LocatedError | null {
+    return this._error;
+  }
+
+  /** The delay before the next reconnect, ms. */
+  get reconnectDelay(): number {
+    return this._delay;
+  }
+
+  /** Open the websocket, and reopen it after a lost connection until disposed or refused. */
   connect(): void {
-    if (this._disposed) {
+    if (this._state === 'stopped' || this._socket !== null) {
       return;
     }
-    let url = URLExt.join(this._settings.wsUrl, 'molspace', 'bridge');
-    const token = this._settings.token;
-    if (token !== '' && this._settings.appendToken) {
-      url += `?token=${encodeURIComponent(token)}`;
-    }
-    const socket = new this._settings.WebSocket(url);
+    this._clearTimer();
+    this._state = 'connecting';
+    const socket = new this._options.WebSocket(this._options.url);
     this._socket = socket;
     socket.onopen = () => {
-      this._delay = RECONNECT_MIN_MS;
       this._send({
         type: 'hello',
         protocol: BRIDGE_PROTOCOL_VERSION,
         pageId: this.pageId,
         version: MODULE_VERSION,
         focused: document.hasFocus(),
-        widgets: this._registry.size
+        widgets: this._options.widgets.size
       });
     };
     socket.onmessage = ev => void this._onMessage(ev.data);
-    socket.onclose = () => {
-      this._welcomed = false;
-      if (this._socket === socket) {
-        this._socket = null;
-      }
-      if (!this._disposed) {
-        setTimeout(() => this.connect(), this._delay);
-        this._delay = Math.min(this._delay * 2, RECONNECT_MAX_MS);
-      }
-    };
+    socket.onclose = ev => this._onClose(socket, ev.code, ev.reason);
   }
 
+  /** Close the socket and stop reconnecting. */
   dispose(): void {
-    this._disposed = true;
+    this._stop();
+    this._options.widgets.changed.disconnect(this._onWidgets);
     window.removeEventListener('focus', this._onFocus);
     window.removeEventListener('blur', this._onBlur);
     document.removeEventListener('visibilitychange', this._onVisibility);
-    this._socket?.close();
+  }
+
+  private _onClose(socket: BridgeSocket, code: number, reason: string): void {
+    if (socket !== this._socket) {
+      return; // a socket this client already left
+    }
+    this._socket = null;
+    if (this._state === 'stopped') {
+      return;
+    }
+    if (code === BRIDGE_CLOSE_CODES.unsupportedProtocol) {
+      this._error = new MolspaceError(
+        'UNSUPPORTED_FORMAT',
+        `The molspace server speaks another bridge protocol than this page (${BRIDGE_PROTOCOL_VERSION})${reason ? `: ${reason}` : ''}.`,
+        'bridge',
+        'Reload the page so that it loads the molspace version the server runs.',
+        { protocol: BRIDGE_PROTOCOL_VERSION, closeCode: code, reason }
+      ).toJSON();
+      console.error(`molspace: ${this._error.message} ${this._error.fix}`);
+      this._stop();
+      return;
+    }
+    if (code === BRIDGE_CLOSE_CODES.replaced || code === BRIDGE_CLOSE_CODES.pageIdTaken) {
+      // Another tab (a duplicate shares sessionStorage) or user holds this page id.
+      this._pageIds.renew();
+    }
+    this._state = 'waiting';
+    this._timer = setTimeout(() => {
+      this._timer = null;
+      this.connect();
+    }, this._delay);
+    this._delay = Math.min(this._delay * 2, RECONNECT_MAX_MS);
+  }
+
+  private _stop(): void {
+    this._state = 'stopped';
+    this._clearTimer();
+    const socket = this._socket;
+    this._socket = null;
+    socket?.close();
+  }
+
+  private _clearTimer(): void {
+    if (this._timer !== null) {
+      clearTimeout(this._timer);
+      this._timer = null;
+    }
   }
 
   private async _onMessage(data: unknown): Promise<void> {
-    let msg: GatewayMessage;
+    let json: unknown;
     try {
-      const parsed = GatewayMessage.safeParse(JSON.parse(String(data)));
-      if (!parsed.success) {
-        console.warn('molspace bridge: ignored a frame that is not a gateway message', parsed.error.issues[0]);
-        return;
-      }
-      msg = parsed.data;
+      json = JSON.parse(String(data));
     } catch {
       console.warn('molspace bridge: ignored a frame that is not JSON');
       return;
     }
+    const parsed = GatewayMessage.safeParse(json);
+    if (!parsed.success) {
+      console.warn('molspace bridge: ignored a frame that is not a gateway message', parsed.error.issues[0]);
+      return;
+    }
+    const msg = parsed.data;
     if (msg.type === 'welcome') {
-      this._welcomed = true;
+      if (this._state === 'connecting') {
+        this._state = 'connected';
+        this._delay = RECONNECT_MIN_MS;
+      }
       return;
     }
     const { callId, tool, args, context } = msg;
     try {
-      const result = await this._dispatcher.execute(tool, args, { source: 'agent', context });
-      this._send({ type: 'result', callId, ok: true, structuredContent: result.structuredContent, text: result.text });
+      const result = await this._options.dispatcher.execute(tool, args, { source: 'agent', context });
+      this._sendResult({ type: 'result', callId, ok: true, structuredContent: result.structuredContent, text: result.text });
     } catch (e) {
-      this._send({ type: 'result', callId, ok: false, error: MolspaceError.from(e, tool).toJSON() });
+      this._sendResult({ type: 'result', callId, ok: false, error: MolspaceError.from(e, tool).toJSON() });
     }
   }
 
-  private _send(frame: Record<string, unknown>): void {
-    if (this._socket?.readyState === WebSocket.OPEN) {
-      this._socket.send(JSON.stringify(frame));
+  /** Send a result; one larger than a bridge frame may be is answered with a located TOO_LARGE instead. */
+  private _sendResult(frame: Extract<PageMessage, { type: 'result' }>): void {
+    const text = JSON.stringify(frame);
+    const bytes = utf8Length(text);
+    if (bytes <= LIMITS.bridgeFrameBytes) {
+      this._sendText(text);
+      return;
+    }
+    this._send({
+      type: 'result',
+      callId: frame.callId,
+      ok: false,
+      error: new MolspaceError(
+        'TOO_LARGE',
+        `The answer is ${bytes} bytes; a bridge frame holds at most ${LIMITS.bridgeFrameBytes} bytes.`,
+        '/',
+        'Ask for less: pass a smaller limit, or page through the results with offset or cursor.',
+        { bytes, limit: LIMITS.bridgeFrameBytes }
+      ).toJSON()
+    });
+  }
+
+  private _send(frame: PageMessage): void {
+    this._sendText(JSON.stringify(frame));
+  }
+
+  private _sendText(text: string): void {
+    if (this._socket?.readyState === OPEN) {
+      this._socket.send(text);
     }
   }
 
+  private readonly _onWidgets = (_: unknown, widgets: number) => this._send({ type: 'summary', widgets });
   private readonly _onFocus = () => this._send({ type: 'focus', focused: true });
   private readonly _onBlur = () => this._send({ type: 'focus', focused: false });
   private readonly _onVisibility = () =>
     this._send({ type: 'focus', focused: document.visibilityState === 'visible' && document.hasFocus() });
+}
 
-  /** A page id that survives reloads of this tab (so a reload replaces, not adds, a page). */
-  private static _pageId(): string {
-    const KEY = 'molspace:pageId';
-    try {
-      const known = window.sessionStorage.getItem(KEY);
-      if (known) {
-        return known;
-      }
-      const id = `page-${crypto.randomUUID()}`;
-      window.sessionStorage.setItem(KEY, id);
-      return id;
-    } catch {
-      return `page-${crypto.randomUUID()}`;
+/** Bytes of `text` in UTF-8. */
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      n += 1;
+    } else if (c < 0x800) {
+      n += 2;
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4; // a surrogate pair: one 4-byte code point
+      i++;
+    } else {
+      n += 3;
     }
   }
+  return n;
+}
+
+/** Page ids kept in this tab's sessionStorage (a fresh one when storage is unavailable). */
+export function sessionPageIds(): PageIdStore {
+  const KEY = 'molspace:pageId';
+  let fallback: string | null = null;
+  const fresh = () => `page-${crypto.randomUUID()}`;
+  const store = (id: string) => {
+    fallback = id;
+    try {
+      window.sessionStorage.setItem(KEY, id);
+    } catch {
+      // storage unavailable: keep it in memory
+    }
+    return id;
+  };
+  return {
+    get() {
+      try {
+        const known = window.sessionStorage.getItem(KEY);
+        if (known) {
+          return known;
+        }
+      } catch {
+        // storage unavailable
+      }
+      return fallback ?? store(fresh());
+    },
+    renew: () => store(fresh())
+  };
 }

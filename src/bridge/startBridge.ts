@@ -3,6 +3,8 @@
  * JupyterLab has restored, so the contract (zod) and the Dispatcher are not
  * on JupyterLab's start path.
  */
+import { URLExt } from '@jupyterlab/coreutils';
+import { ServerConnection } from '@jupyterlab/services';
 import type { IMolspacePage } from '../tokens';
 import { BridgeClient } from './bridgeClient';
 
@@ -13,9 +15,22 @@ declare global {
   }
 }
 
-/** Connect the page; exposes `window.molspace = {bridge, registry}`. */
-export function startBridge(page: IMolspacePage): BridgeClient {
-  const bridge = new BridgeClient({ dispatcher: page.dispatcher, registry: page.registry });
+/**
+ * Connect the page to `{base_url}molspace/bridge`, authenticated like
+ * JupyterLab's own kernel websockets (token query parameter when the server
+ * uses one; cookies otherwise). Exposes `window.molspace = {bridge, registry}`.
+ */
+export function startBridge(page: IMolspacePage, settings = ServerConnection.makeSettings()): BridgeClient {
+  let url = URLExt.join(settings.wsUrl, 'molspace', 'bridge');
+  if (settings.token !== '' && settings.appendToken) {
+    url += `?token=${encodeURIComponent(settings.token)}`;
+  }
+  const bridge = new BridgeClient({
+    dispatcher: page.dispatcher,
+    widgets: page.registry,
+    url,
+    WebSocket: settings.WebSocket
+  });
   bridge.connect();
   window.molspace = { bridge, registry: page.registry };
   return bridge;

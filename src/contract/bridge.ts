@@ -10,12 +10,26 @@
  * gateway -> page
  *   `welcome` the hello was accepted
  *   `call`    run one tool through the page's Dispatcher
+ *
+ * The gateway closes a page's socket with one of {@link BRIDGE_CLOSE_CODES}
+ * when it will not take the page as it is; any other close is a lost
+ * connection, and the page reconnects.
  */
 import { z } from 'zod';
 import { RESULT_FAILED_FIELDS, RESULT_OK_FIELDS } from './result';
 import { PageInfo } from './workspace';
 
 export const BRIDGE_PROTOCOL_VERSION = 1;
+
+/** Websocket close codes the gateway sends (molspace/gateway: pages.py, bridge_frames.py). */
+export const BRIDGE_CLOSE_CODES = {
+  /** A newer connection with this page's id (of the same user) replaced this one, e.g. a duplicated tab. */
+  replaced: 4000,
+  /** The page speaks another bridge protocol than the server: the page must be reloaded. */
+  unsupportedProtocol: 4001,
+  /** The page id belongs to a page of another user. */
+  pageIdTaken: 4003
+} as const;
 
 export const PageHello = z.object({
   type: z.literal('hello'),

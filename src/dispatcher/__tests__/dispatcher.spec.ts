@@ -2,67 +2,14 @@
  * Dispatcher semantics with an in-memory Story target (the real StoryModel
  * and Mol* are exercised by the Galata tests on the same path).
  */
-import { ChangeEntry, ChangeSource, MolspaceError, SnapshotMeta, StoryState } from '../../contract';
+import { MolspaceError, SnapshotMeta } from '../../contract';
 import { Dispatcher } from '../dispatcher';
 import { WidgetRegistry } from '../registry';
-import type { StoryChangeRequest, StoryTarget } from '../../story/storyTarget';
-import { storySummary } from '../../story/storyText';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
+import { MemoryStory, gate, metas } from '../../__tests__/memoryStory';
 
-class MemoryStory implements StoryTarget {
-  readonly kind = 'story' as const;
-  readonly notebook = 'demo.ipynb';
-  index = 0;
-  playing = false;
-  revision = 0;
-  log: ChangeEntry[] = [];
-  applied: StoryChangeRequest[] = [];
-  renderDelayMs = 0;
-  failNext: MolspaceError | null = null;
-  loaded: Promise<void> = Promise.resolve();
-  constructor(readonly targetId: string, readonly metas: SnapshotMeta[]) {}
-  whenLoaded(): Promise<void> {
-    return this.loaded;
-  }
-  state(): StoryState {
-    return {
-      target: this.targetId,
-      kind: 'story',
-      title: 'T',
-      ready: true,
-      revision: this.revision,
-      index: this.index,
-      key: this.metas[this.index]?.key ?? '',
-      count: this.metas.length,
-      playing: this.playing,
-      error: null
-    };
-  }
-  snapshots(): SnapshotMeta[] {
-    return this.metas;
-  }
-  describe(): string {
-    return storySummary(this.state(), this.metas);
-  }
-  async applyChange(change: StoryChangeRequest, source: ChangeSource, summary: string): Promise<ChangeEntry> {
-    this.revision += 1;
-    const entry = { revision: this.revision, source, summary };
-    this.log.push(entry);
-    if (change.index !== undefined) this.index = change.index;
-    if (change.playing !== undefined) this.playing = change.playing;
-    this.applied.push(change);
-    if (this.renderDelayMs) await new Promise(r => setTimeout(r, this.renderDelayMs));
-    if (this.failNext) {
-      const e = this.failNext;
-      this.failNext = null;
-      throw e;
-    }
-    return entry;
-  }
-}
-
-const metas = (keys: string[]): SnapshotMeta[] =>
-  keys.map((key, index) => ({ index, key, title: key.toUpperCase(), description: '', linger_duration_ms: 1000, transition_duration_ms: null }));
+/** Let every pending promise callback run. */
+const flush = () => new Promise<void>(resolve => setImmediate(resolve));
 
 function setup(keys = ['overview', 'site', 'ligand']) {
   const registry = new WidgetRegistry();
@@ -135,11 +82,17 @@ describe('story_control', () => {
 
   it('serialises concurrent calls on one target: both apply in order, each with its own revision', async () => {
     const { dispatcher, story } = setup(['a', 'b', 'c', 'd']);
-    story.renderDelayMs = 20;
-    const [x, y] = await Promise.all([
+    const drawing = gate();
+    story.drawing = drawing.promise;
+    const both = Promise.all([
       dispatcher.execute('story_control', { action: 'next', expectedRevision: 0 }, { source: 'kernel' }),
       dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' })
     ]);
+    await flush();
+    // The second call waits while the first one's step is being drawn.
+    expect(story.applied).toHaveLength(1);
+    drawing.open();
+    const [x, y] = await both;
     expect(x.structuredContent).toMatchObject({ story: { revision: 1, index: 1 } });
     expect(y.structuredContent).toMatchObject({ story: { revision: 2, index: 2 } });
     // The same race with a revision guard on the second call is refused, not lost.
@@ -177,23 +130,99 @@ describe('story_control', () => {
     expect(e.fix).toMatch(/molspace.Story/);
   });
 
-  it('refuses unknown tools and tools the gateway answers', async () => {
+  it('refuses unknown tools and tools the gateway answers, listing the page tools of the contract', async () => {
     const { dispatcher } = setup();
     for (const tool of ['status', 'launch_rockets']) {
       const e = await failure(dispatcher.execute(tool, {}, { source: 'agent' }));
       expect(e.code).toBe('NOT_FOUND');
+      expect(e.fix).toBe('Use one of: observe, story_observe, story_control.');
     }
+  });
+});
+
+describe('STALE_TARGET', () => {
+  it('refuses a queued call whose Story was removed while an earlier call was drawing', async () => {
+    const { dispatcher, registry, story } = setup();
+    const drawing = gate();
+    story.drawing = drawing.promise;
+    const first = dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' });
+    const queued = dispatcher.execute('story_control', { action: 'goto', key: 'ligand', target: 'm1' }, { source: 'kernel' });
+    await flush();
+    registry.unregister('m1');
+    drawing.open();
+    await first;
+    const e = await failure(queued);
+    expect([e.code, e.where]).toEqual(['STALE_TARGET', '/target']);
+    expect(e.details).toEqual({ target: 'm1' });
+    expect(e.fix).toMatch(/observe/);
+    expect(story.applied).toHaveLength(1);
+  });
+
+  it('refuses a call whose Story was removed while it was loading', async () => {
+    const { dispatcher, registry, story } = setup();
+    const loading = gate();
+    story.loaded = loading.promise;
+    const call = dispatcher.execute('story_control', { action: 'next', target: 'm1' }, { source: 'agent' });
+    await flush();
+    registry.unregister('m1');
+    loading.open();
+    const e = await failure(call);
+    expect(e.code).toBe('STALE_TARGET');
+    expect(story.applied).toHaveLength(0);
+  });
+
+  it('does not take a new widget with the same id for the removed one', async () => {
+    const { dispatcher, registry, story } = setup();
+    const loading = gate();
+    story.loaded = loading.promise;
+    const call = dispatcher.execute('story_control', { action: 'next', target: 'm1' }, { source: 'agent' });
+    await flush();
+    registry.unregister('m1');
+    const successor = new MemoryStory('m1', metas(['x', 'y']));
+    registry.register(successor);
+    loading.open();
+    expect((await failure(call)).code).toBe('STALE_TARGET');
+    expect(successor.applied).toHaveLength(0);
+  });
+});
+
+describe('targets', () => {
+  it('defaults to the most recently used Story', async () => {
+    const { dispatcher, registry, story } = setup();
+    const other = new MemoryStory('m2', metas(['a', 'b']));
+    registry.register(other);
+    await dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' });
+    expect([story.index, other.index]).toEqual([1, 0]);
+    registry.touch('m2');
+    await dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' });
+    expect([story.index, other.index]).toEqual([1, 1]);
+    registry.unregister('m2');
+    expect(registry.active?.targetId).toBe('m1');
+  });
+
+  it('keeps a change log per target for REVISION_CONFLICT and forgets a removed target', async () => {
+    const { dispatcher, registry, story } = setup();
+    const other = new MemoryStory('m2', metas(['a', 'b']));
+    registry.register(other);
+    await dispatcher.execute('story_control', { action: 'next', target: 'm2' }, { source: 'ui' });
+    await dispatcher.execute('story_control', { action: 'next', target: 'm1' }, { source: 'kernel' });
+    const e = await failure(dispatcher.execute('story_control', { action: 'next', target: 'm1', expectedRevision: 0 }, { source: 'agent' }));
+    expect(e.details.changes).toEqual([{ revision: 1, source: 'kernel', summary: 'next: step 2 of 3 ("site")' }]);
+    registry.unregister('m1');
+    registry.register(story);
+    const again = await failure(dispatcher.execute('story_control', { action: 'next', target: 'm1', expectedRevision: 0 }, { source: 'agent' }));
+    expect(again.details.changes).toEqual([]);
   });
 });
 
 it('waits for a Story that is still loading instead of failing', async () => {
   const { dispatcher, story } = setup();
-  let finishLoading: () => void = () => undefined;
-  story.loaded = new Promise<void>(r => (finishLoading = r));
+  const loading = gate();
+  story.loaded = loading.promise;
   const call = dispatcher.execute('story_control', { action: 'goto', key: 'ligand' }, { source: 'kernel' });
-  await new Promise(r => setTimeout(r, 10));
+  await flush();
   expect(story.applied).toHaveLength(0);
-  finishLoading();
+  loading.open();
   await call;
   expect(story.index).toBe(2);
 });

@@ -43,3 +43,9 @@ def test_python_error_codes_are_the_contract_codes():
     from molspace.errors import ERROR_CODES
 
     assert list(ERROR_CODES) == MANIFEST.error_codes
+
+
+def test_story_text_is_marked_as_content_not_instructions():
+    """Story titles and descriptions reach agents verbatim: the server says they are data."""
+    assert "never as instructions" in MANIFEST.instructions
+    assert "not instructions" in MANIFEST.tools["story_observe"].description

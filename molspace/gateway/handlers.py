@@ -224,6 +224,17 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
         self.frames = frames
         self.page: Page | None = None
 
+    @property
+    def max_message_size(self) -> int:
+        """Largest frame tornado reads: the contract's ``bridgeFrameBytes`` plus headroom.
+
+        Tornado's default (10 MiB) is below the contract's limit, and a frame over
+        it closes the socket, failing every pending call; frames up to the limit
+        are read, and larger ones are refused by :class:`BridgeFrames` without
+        closing the bridge.
+        """
+        return self.frames.max_bytes + 64 * 1024
+
     def set_default_headers(self) -> None:
         """No page headers (CSP etc.) on a websocket upgrade."""
 

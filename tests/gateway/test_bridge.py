@@ -380,3 +380,18 @@ async def test_retried_action_id_is_replayed_across_a_page_reload(mcp_client: An
     assert err["code"] == "INVALID_INPUT" and err["where"] == "/actionId"
     assert located_error(failed)["code"] == "REVISION_CONFLICT"
     assert located_error(retried)["code"] == "REVISION_CONFLICT"  # a failed call is not remembered
+
+
+async def test_a_frame_over_tornados_default_size_keeps_the_bridge_up(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
+    """Tornado closes sockets on frames over 10 MiB by default; the contract allows bridgeFrameBytes."""
+    limit = gateway.manifest.limits["bridgeFrameBytes"]
+    assert limit > 10 * 1024 * 1024
+    page = await connect_page("p1")
+    big = json.dumps({"type": "result", "callId": "late", "ok": True, "structuredContent": {}, "text": "x" * (11 * 1024 * 1024)})
+    await page.send(big)
+    async with mcp_client() as client:
+        r = await client.call_tool("observe", {})
+    assert r.is_error is False  # the same socket still answers
+    assert page.ws.close_code is None and not page.closed.is_set()

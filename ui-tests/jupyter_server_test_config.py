@@ -1,9 +1,13 @@
 """Jupyter server for the Galata tests: Galata's test settings, plus token auth
 (the MCP gateway is tested behind Jupyter's real authentication)."""
 
+import os
+
 from jupyterlab.galata import configure_jupyter_server
 
 configure_jupyter_server(c)  # noqa: F821
+# The port playwright.config.js waits on (MOLSPACE_UI_TEST_PORT, default 8888).
+c.ServerApp.port = int(os.environ.get("MOLSPACE_UI_TEST_PORT", "8888"))  # noqa: F821
 
 # Galata turns authentication off; molspace's tests need it on.
 c.IdentityProvider.token = "molspace-ui-test-token"  # noqa: F821

@@ -6,6 +6,9 @@ const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
 const chromium = require('./chromium');
 
 const TOKEN = 'molspace-ui-test-token';
+// MOLSPACE_UI_TEST_PORT lets two worktrees run their UI tests side by side (default 8888);
+// jupyter_server_test_config.py and tests/helpers.ts read the same variable.
+const PORT = process.env.MOLSPACE_UI_TEST_PORT || '8888';
 
 module.exports = {
   ...baseConfig,
@@ -17,7 +20,7 @@ module.exports = {
   reporter: [['list']],
   use: {
     ...baseConfig.use,
-    baseURL: 'http://localhost:8888',
+    baseURL: `http://localhost:${PORT}`,
     // Video needs Playwright's own ffmpeg download, which this machine cannot fetch.
     video: 'off',
     // The page is served behind token auth; Galata's own requests carry it too.
@@ -26,7 +29,7 @@ module.exports = {
   },
   webServer: {
     command: 'jupyter lab --config jupyter_server_test_config.py',
-    url: 'http://localhost:8888/api/status?token=' + TOKEN,
+    url: `http://localhost:${PORT}/api/status?token=${TOKEN}`,
     timeout: 120_000,
     reuseExistingServer: !process.env.CI
   }

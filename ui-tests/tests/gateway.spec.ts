@@ -3,7 +3,7 @@
  * token, a foreign Origin.
  */
 import { expect, test } from '@playwright/test';
-import { MCP_URL, TOKEN, call, mcpClient } from './helpers';
+import { MCP_URL, SERVER, TOKEN, call, mcpClient } from './helpers';
 
 const INIT = {
   jsonrpc: '2.0',
@@ -51,7 +51,7 @@ test.describe('MCP gateway refusals', () => {
     const foreign = await post({ Authorization: `token ${TOKEN}`, Origin: 'http://evil.example' });
     expect(foreign.status).toBe(403);
     expect(await foreign.text()).toMatch(/Origin/i);
-    const same = await post({ Authorization: `token ${TOKEN}`, Origin: 'http://localhost:8888' });
+    const same = await post({ Authorization: `token ${TOKEN}`, Origin: SERVER });
     expect(same.status).toBe(200);
   });
 });

@@ -10,7 +10,8 @@ import { PNG } from 'pngjs';
 import type { Locator } from '@playwright/test';
 
 export const TOKEN = 'molspace-ui-test-token';
-export const SERVER = 'http://localhost:8888';
+/** The test server (port: MOLSPACE_UI_TEST_PORT, default 8888, as playwright.config.js). */
+export const SERVER = `http://localhost:${process.env.MOLSPACE_UI_TEST_PORT || '8888'}`;
 export const MCP_URL = `${SERVER}/molspace/mcp`;
 export const ROOT = path.resolve(__dirname, '..', '..');
 

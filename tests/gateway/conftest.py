@@ -14,7 +14,7 @@ from mcp.client.streamable_http import streamable_http_client
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
-from gateway_helpers import CALL_TIMEOUT, FakePage
+from gateway_helpers import CALL_TIMEOUT, FakePage, server_config
 
 
 @pytest.fixture
@@ -26,10 +26,7 @@ def call_timeout() -> float:
 @pytest.fixture
 def jp_server_config(call_timeout: float) -> dict[str, Any]:
     """Enable the molspace server extension (as jupyter-config/server-config/molspace.json does)."""
-    return {
-        "ServerApp": {"jpserver_extensions": {"molspace": True}, "reraise_server_extension_failures": True},
-        "MolspaceGateway": {"call_timeout": call_timeout},
-    }
+    return server_config(gateway={"call_timeout": call_timeout})
 
 
 @pytest.fixture

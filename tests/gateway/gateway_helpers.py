@@ -14,6 +14,14 @@ from tornado.websocket import WebSocketClientConnection
 CALL_TIMEOUT = 10.0
 
 
+def server_config(server: dict[str, Any] | None = None, gateway: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``jp_server_config`` with the molspace extension on, plus ServerApp and MolspaceGateway settings."""
+    return {
+        "ServerApp": {"jpserver_extensions": {"molspace": True}, "reraise_server_extension_failures": True, **(server or {})},
+        "MolspaceGateway": {"call_timeout": CALL_TIMEOUT, **(gateway or {})},
+    }
+
+
 class FakePage:
     """A stand-in for the JupyterLab page: a real websocket client speaking the bridge protocol.
 

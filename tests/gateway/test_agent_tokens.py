@@ -14,6 +14,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from gateway_helpers import server_config
 from molspace.agent_tokens import AgentTokenStore, token_from_authorization
 
 
@@ -66,10 +67,7 @@ class TestAgentTokenOnTheServer:
 
     @pytest.fixture
     def jp_server_config(self, token_file: Path) -> dict[str, Any]:
-        return {
-            "ServerApp": {"jpserver_extensions": {"molspace": True}, "reraise_server_extension_failures": True},
-            "MolspaceGateway": {"agent_token_file": str(token_file)},
-        }
+        return server_config(gateway={"agent_token_file": str(token_file)})
 
     async def test_opens_mcp_only(self, token_file: Path, mcp_url: str, server_root: str) -> None:
         _, token = AgentTokenStore(token_file).create("claude-code")

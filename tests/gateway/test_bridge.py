@@ -12,7 +12,7 @@ import pytest
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from gateway_helpers import CALL_TIMEOUT, FakePage, located_error, observe_result, wait_for
+from gateway_helpers import CALL_TIMEOUT, FakePage, located_error, observe_result, server_config, wait_for
 
 
 async def test_observe_is_relayed_to_the_page(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
@@ -309,13 +309,7 @@ async def test_unexpected_failure_does_not_echo_exception_text(
 class TestPagesBelongToUsers:
     @pytest.fixture
     def jp_server_config(self) -> dict[str, Any]:
-        return {
-            "ServerApp": {
-                "jpserver_extensions": {"molspace": True},
-                "reraise_server_extension_failures": True,
-                "identity_provider_class": "gateway_helpers.TwoUserIdentityProvider",
-            }
-        }
+        return server_config({"identity_provider_class": "gateway_helpers.TwoUserIdentityProvider"})
 
     async def connect_as(self, bridge_url: str, token: str, page_id: str) -> FakePage:
         ws = await websocket_connect(HTTPRequest(f"{bridge_url}?token={token}"))

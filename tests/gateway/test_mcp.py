@@ -9,7 +9,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from gateway_helpers import located_error
+from gateway_helpers import located_error, server_config
 from molspace.gateway._entry import _jupyter_server_extension_points
 from molspace.gateway.app import MolspaceGateway
 from molspace.gateway.manifest import DEFAULT_MANIFEST_PATH
@@ -152,13 +152,7 @@ async def test_same_host_other_port_is_refused(mcp_url: str, token: str, jp_http
 class TestAllowOriginPat:
     @pytest.fixture
     def jp_server_config(self) -> dict[str, Any]:
-        return {
-            "ServerApp": {
-                "jpserver_extensions": {"molspace": True},
-                "reraise_server_extension_failures": True,
-                "allow_origin_pat": r"https://([a-z]+\.)?trusted\.example",
-            }
-        }
+        return server_config({"allow_origin_pat": r"https://([a-z]+\.)?trusted\.example"})
 
     async def test_pattern_origin_is_allowed(self, mcp_url: str, token: str) -> None:
         ok = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": "https://lab.trusted.example"})
@@ -230,14 +224,7 @@ class TestRemoteAccess:
 
     @pytest.fixture
     def jp_server_config(self) -> dict[str, Any]:
-        return {
-            "ServerApp": {
-                "jpserver_extensions": {"molspace": True},
-                "reraise_server_extension_failures": True,
-                "allow_remote_access": True,
-            },
-            "MolspaceGateway": {"allowed_hosts": ["lab.example.org"]},
-        }
+        return server_config({"allow_remote_access": True}, {"allowed_hosts": ["lab.example.org"]})
 
     async def test_rebinding_page_is_refused_even_when_origin_equals_host(
         self, mcp_url: str, token: str, jp_http_port: int
@@ -299,14 +286,8 @@ class TestAllowOriginExactAndStar:
 
     @pytest.fixture
     def jp_server_config(self, allow_origin: str) -> dict[str, Any]:
-        return {
-            "ServerApp": {
-                "jpserver_extensions": {"molspace": True},
-                "reraise_server_extension_failures": True,
-                "allow_origin": allow_origin,
-                "allow_remote_access": True,  # so that the Host check below is molspace's, not Jupyter's
-            }
-        }
+        # allow_remote_access: so that the Host check below is molspace's, not Jupyter's.
+        return server_config({"allow_origin": allow_origin, "allow_remote_access": True})
 
     async def test_allow_origin(self, mcp_url: str, token: str, allow_origin: str) -> None:
         ok = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": "https://app.example.com"})

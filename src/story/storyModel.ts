@@ -65,6 +65,8 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
   declare private _views: Map<unknown, number>;
   declare private _kernel: KernelChannel;
   declare private _playback: StoryPlayback;
+  /** True once the widget was closed or its model destroyed. */
+  declare private _disposed: boolean;
 
   /** The page services (registry, Dispatcher, viewer budget); bound by {@link storyModelClass}. */
   abstract get services(): IMolspacePage;
@@ -99,6 +101,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
   initialize(attributes: any, options: any): void {
     super.initialize(attributes, options);
     this._parsed = null;
+    this._disposed = false;
     this._waiters = [];
     this._views = new Map();
     this._kernel = new KernelChannel({
@@ -326,14 +329,23 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     };
   }
 
-  /** Send the state to the kernel when there is one (a restored widget may have none). */
+  /**
+   * Send the state to the kernel when there is one (a restored widget may
+   * have none; a closed one has none any more). Never throws.
+   */
   private _sync(): void {
-    if (this.comm_live) {
+    if (this._disposed || !this.comm_live) {
+      return;
+    }
+    try {
       this.save_changes();
+    } catch (e) {
+      console.warn(`molspace: Story ${this.model_id}: the kernel could not be sent the new state`, e);
     }
   }
 
   private _dispose(): void {
+    this._disposed = true;
     this._playback.dispose();
     for (const w of this._waiters.splice(0)) {
       w.reject(

@@ -1,10 +1,14 @@
 /**
  * The main job end to end: the demo notebook plays a real Story in Mol*;
  * an MCP agent and the notebook cell drive the same widget and see each
- * other's steps; a click is seen by both.
+ * other's steps; a click is seen by both; a call returns once the step is
+ * drawn; a Story closed under a call gives STALE_TARGET.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { expect, test } from '@jupyterlab/galata';
-import { call, foregroundFraction, mcpClient, runCell, runNotebook, uploadDemo } from './helpers';
+import type { Route } from '@playwright/test';
+import { ROOT, call, foregroundFraction, mcpClient, runCell, runNotebook, uploadDemo } from './helpers';
 
 test.describe('Story in the demo notebook', () => {
   test('renders the demo Story in Mol* with its controls', async ({ page, tmpPath }) => {
@@ -89,3 +93,117 @@ test('a "#key" link in a step description goes to that step', async ({ page, tmp
   await expect(story).toHaveAttribute('data-molspace-ready', 'true');
   expect(await runCell(page, 'print(story.key, story.last_change["source"])')).toBe('overview ui');
 });
+
+/** What the page showed at the moment it sent one bridge `result` frame. */
+interface ResultMoment {
+  callId: string;
+  ok: boolean;
+  /** `data-molspace-drawn` of the Story: the key of the step Mol* last drew a frame for. */
+  drawn: string | null;
+  /** The Story's canvas as a PNG data URL (Mol* preserves its drawing buffer). */
+  image: string;
+}
+
+/**
+ * Page init script: when the page sends a bridge `result` frame (a call
+ * returns to the agent), record what the first Story shows at that moment.
+ */
+function recordResultMoments(): void {
+  const moments: ResultMoment[] = [];
+  (window as unknown as { __molspaceResults: ResultMoment[] }).__molspaceResults = moments;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (this: WebSocket, data: string | ArrayBufferLike | Blob | ArrayBufferView) {
+    if (typeof data === 'string' && this.url.includes('/molspace/bridge') && data.includes('"type":"result"')) {
+      const frame = JSON.parse(data);
+      const story = document.querySelector('.molspace-story');
+      const canvas = story?.querySelector('.molspace-story-canvas canvas');
+      moments.push({
+        callId: frame.callId,
+        ok: frame.ok,
+        drawn: story?.getAttribute('data-molspace-drawn') ?? null,
+        image: canvas instanceof HTMLCanvasElement ? canvas.toDataURL('image/png') : ''
+      });
+    }
+    return send.call(this, data);
+  };
+}
+
+test('a story_control call returns once Mol* has drawn the new step', async ({ page, tmpPath }) => {
+  await page.addInitScript(recordResultMoments);
+  await page.reload();
+  await uploadDemo(page, tmpPath);
+  const story = await runNotebook(page, `${tmpPath}/demo.ipynb`);
+  await expect(story.locator('.molspace-story-step')).toHaveText('step 2 of 3');
+  const client = await mcpClient();
+  try {
+    const [observed] = await call(client, 'observe');
+    const target = observed.widgets[0].id;
+    const moments = () => page.evaluate(() => (window as any).__molspaceResults as ResultMoment[]);
+    let previous = await story.locator('.molspace-story-canvas canvas').first().evaluate(c => (c as HTMLCanvasElement).toDataURL('image/png'));
+    for (const key of ['ligand', 'overview', 'binding-site']) {
+      const [stepped, isError] = await call(client, 'story_control', { target, action: 'goto', key });
+      expect(isError).toBe(false);
+      expect(stepped.story).toMatchObject({ key, ready: true });
+      const moment = (await moments()).at(-1)!;
+      expect(moment.ok).toBe(true);
+      // When the page answered, Mol* had already drawn a frame of this step...
+      expect(moment.drawn).toBe(key);
+      // ... and the canvas showed something other than the previous step.
+      expect(moment.image.length).toBeGreaterThan(0);
+      expect(moment.image).not.toBe(previous);
+      previous = moment.image;
+    }
+  } finally {
+    await client.close();
+  }
+});
+
+test('a call on a Story that is closed while its step is drawn fails with STALE_TARGET', async ({ page, tmpPath }) => {
+  // Step 1's structure is served; step 2's download hangs until the test lets it go.
+  const cif = fs.readFileSync(path.join(ROOT, 'examples', 'data', '1cbs.cif'));
+  await page.route('https://molspace.test/first.cif', route =>
+    route.fulfill({ body: cif, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } })
+  );
+  const held: { route: Route | null } = { route: null };
+  const secondRequested = new Promise<void>(resolve =>
+    page.route('https://molspace.test/second.cif', route => {
+      held.route = route;
+      resolve();
+    })
+  );
+  await page.notebook.createNew('stale.ipynb');
+  await page.notebook.setCell(0, 'code', TWO_STEP_STORY);
+  await page.notebook.runCell(0, true);
+  const story = page.locator('.molspace-story').first();
+  await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  const client = await mcpClient();
+  try {
+    const [observed] = await call(client, 'observe');
+    const target = observed.widgets[0].id;
+    const pending = call(client, 'story_control', { target, action: 'goto', key: 'second' });
+    // The call now waits for step 2 to be drawn; the cell closes the widget meanwhile.
+    await secondRequested;
+    await runCell(page, 'story.close()');
+    const [error, isError] = await pending;
+    expect(isError).toBe(true);
+    expect(error).toMatchObject({ code: 'STALE_TARGET', where: '/target', details: { target } });
+    expect(error.fix).toMatch(/observe/);
+    const [after] = await call(client, 'observe');
+    expect(after.widgets).toEqual([]);
+  } finally {
+    await held.route?.abort().catch(() => undefined);
+    await client.close();
+  }
+});
+
+/** A two-step Story whose steps download different (test-served) structures. */
+const TWO_STEP_STORY = [
+  'import molspace',
+  'cartoon = {"kind": "component", "params": {"selector": "all"}, "children": [{"kind": "representation", "params": {"type": "cartoon"}}]}',
+  'model = {"kind": "structure", "params": {"type": "model"}, "children": [cartoon]}',
+  'download = lambda url: {"kind": "download", "params": {"url": url}, "children": [{"kind": "parse", "params": {"format": "mmcif"}, "children": [model]}]}',
+  'step = lambda key, url: {"root": {"kind": "root", "children": [download(url)]}, "metadata": {"key": key, "title": key, "linger_duration_ms": 1000}}',
+  'story = molspace.Story({"kind": "multiple", "metadata": {"version": "1", "timestamp": "2026-01-01T00:00:00Z"},',
+  '    "snapshots": [step("first", "https://molspace.test/first.cif"), step("second", "https://molspace.test/second.cif")]})',
+  'story'
+].join('\n');

@@ -9,6 +9,14 @@ import { dominantColour, newNotebookRun, runCell, uploadStory } from './helpers'
 
 const ONE_STORY = 'import molspace\nstory = molspace.Story("data/1cbs-story.mvsx")\nstory';
 
+/**
+ * Text only Mol* code carries, minified or not: strings of its task runtime
+ * (mol-task, which nearly every Mol* module uses) and zip reader
+ * (mol-util/zip), a uniform of its shaders (mol-canvas3d), and its module
+ * paths (development builds).
+ */
+const MOLSTAR_MARKERS = ['Aborting...', '✳️', 'ungzip: checksums', 'uCameraPosition', 'molstar/lib/'];
+
 /** Live WebGL contexts in the page, counted since the page loaded (see trackWebGL). */
 interface WebGLStats {
   live: number;
@@ -42,17 +50,40 @@ function trackWebGL(): void {
 }
 
 test.describe('Story widgets in JupyterLab', () => {
-  test('JupyterLab without a Story downloads no Mol* chunk', async ({ page }) => {
+  test('JupyterLab without a Story loads no Mol* code', async ({ page, tmpPath }) => {
     const urls: string[] = [];
     page.on('request', request => urls.push(request.url()));
     await page.reload();
-    // molspace's plugins ran: the bridge plugin sets window.molspace.
+    // molspace's plugins ran and the bridge (loaded after JupyterLab restored) started.
     await page.waitForFunction(() => (window as any).molspace?.registry !== undefined);
     await page.waitForLoadState('networkidle');
-    const molspace = urls.filter(u => u.includes('/lab/extensions/molspace/static/'));
-    expect(molspace.some(u => /remoteEntry\.[0-9a-f]+\.js/.test(u))).toBe(true);
-    expect(molspace.filter(u => /molstar/i.test(u))).toEqual([]);
+    const molspaceScripts = () => [...new Set(urls.filter(u => /\/lab\/extensions\/molspace\/static\/.*\.js(\?|$)/.test(u)))];
+    const scripts = molspaceScripts();
+    expect(scripts.some(u => /remoteEntry\.[0-9a-f]+\.js/.test(u))).toBe(true);
+    // Production chunks are named by number, so look inside each script molspace loaded.
+    const molstarIn: string[] = [];
+    for (const url of scripts) {
+      const text = await (await page.request.get(url)).text();
+      const found = MOLSTAR_MARKERS.filter(m => text.includes(m));
+      if (found.length) {
+        molstarIn.push(`${url}: ${found.join(', ')}`);
+      }
+    }
+    expect(molstarIn).toEqual([]);
+    expect(scripts.length).toBeGreaterThan(2);
     expect(await page.evaluate(() => (window as any).molspace.registry.size)).toBe(0);
+
+    // The same check finds Mol* once a Story is shown.
+    await uploadStory(page, tmpPath);
+    await newNotebookRun(page, 'markers.ipynb', ONE_STORY);
+    await expect(page.locator('.molspace-story')).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    const later = molspaceScripts();
+    let markers = 0;
+    for (const url of later.filter(u => !scripts.includes(u))) {
+      const text = await (await page.request.get(url)).text();
+      markers += MOLSTAR_MARKERS.filter(m => text.includes(m)).length;
+    }
+    expect(markers).toBeGreaterThan(0);
   });
 
   test('twenty Stories in one notebook stay usable within the viewer budget', async ({ page, tmpPath }) => {

@@ -1,5 +1,5 @@
 /**
- * Parse and validate a Story (DESIGN.md §4).
+ * Parse and validate a Story (docs/architecture.md).
  *
  * A Story is standard multi-state MolViewSpec (MVS). Input is MVSJ text or an
  * MVSX archive (a zip holding `index.mvsj` plus the files it references).

@@ -2,11 +2,14 @@
  * Dispatcher semantics with an in-memory Story target (the real StoryModel
  * and Mol* are exercised by the Galata tests on the same path).
  */
-import { MolspaceError, SnapshotMeta } from '../../contract';
+import { MolspaceError, SnapshotMeta, TOOLS } from '../../contract';
 import { Dispatcher } from '../dispatcher';
 import { WidgetRegistry } from '../registry';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
 import { MemoryStory, gate, metas } from '../../__tests__/memoryStory';
+
+/** The contract's page tools, in listing order. */
+const PAGE_TOOL_NAMES = TOOLS.filter(t => t.runs === 'page').map(t => t.name);
 
 /** Let every pending promise callback run. */
 const flush = () => new Promise<void>(resolve => setImmediate(resolve));
@@ -135,7 +138,7 @@ describe('story_control', () => {
     for (const tool of ['status', 'launch_rockets']) {
       const e = await failure(dispatcher.execute(tool, {}, { source: 'agent' }));
       expect(e.code).toBe('NOT_FOUND');
-      expect(e.fix).toBe('Use one of: observe, story_observe, story_control.');
+      expect(e.fix).toBe(`Use one of: ${PAGE_TOOL_NAMES.join(', ')}.`);
     }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * storySource: parsing and validation of Stories (DESIGN.md §4).
+ * storySource: parsing and validation of Stories (docs/architecture.md).
  * MVSX fixtures are built with Mol*'s own zip writer.
  */
 import { Zip } from 'molstar/lib/mol-util/zip/zip';

@@ -112,7 +112,8 @@ it('dispatches a new tool without a target', async () => {
   const r = await dispatcher.execute('count_widgets', {}, { source: 'agent' });
   expect(r.structuredContent).toEqual({ widgets: 1, budget: 8192 });
   const e = await failure(dispatcher.execute('nope', {}, { source: 'agent' }));
-  expect(e.fix).toBe('Use one of: observe, story_observe, story_control, story_bump, count_widgets.');
+  const pageTools = TOOLS.filter(t => t.runs === 'page').map(t => t.name);
+  expect(e.fix).toBe(`Use one of: ${[...pageTools, 'story_bump', 'count_widgets'].join(', ')}.`);
 });
 
 it('reports a page tool of the contract that has no handler as INTERNAL', async () => {

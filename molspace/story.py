@@ -169,7 +169,8 @@ class Story(widgets.DOMWidget):
         expected_revision : int, optional
             Refuse (REVISION_CONFLICT, reported in ``last_result``) if the Story moved since.
 
-        The page's answer (``{requestId, ok, result | error}``) lands in
+        The page's answer (``{type: "result", requestId, ok, structuredContent, text}`` or
+        ``{type: "result", requestId, ok: false, error}``, the contract's kernel result) lands in
         :attr:`last_result`; :attr:`last_request_id` names the request.
 
         Raises

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import {
+  BRIDGE_CLOSE_CODES,
   BRIDGE_PROTOCOL_VERSION,
   ERROR_CODES,
   GatewayMessage,
@@ -41,6 +42,7 @@ function schema(t: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
 const manifest = {
   manifestVersion: 1,
   bridgeProtocol: BRIDGE_PROTOCOL_VERSION,
+  bridgeCloseCodes: BRIDGE_CLOSE_CODES,
   versions: {
     molspace: pkg.version,
     molstar: molstarPkg.version,

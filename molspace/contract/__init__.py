@@ -7,6 +7,7 @@ kernel side and the gateway read from it, and keep no copies of their own:
 - :data:`ERROR_CODES` — the closed list of located-error codes;
 - :data:`LIMITS` — shared bounds (bytes, characters, counts), e.g.
   ``LIMITS["storySourceBytes"]``;
+- :data:`BRIDGE_CLOSE_CODES` — the close codes the gateway sends a page;
 - :func:`manifest` — the whole document: ``tools`` (name, description, runs,
   inputSchema, outputSchema, annotations, errors), ``wire`` (JSON Schemas of the
   bridge frames and kernel messages), ``versions``, ``instructions``.
@@ -53,4 +54,7 @@ ERROR_CODES: tuple[str, ...] = tuple(manifest()["errorCodes"])
 #: Shared limits (``limits`` of the manifest; bytes, characters or counts as named).
 LIMITS: dict[str, int] = dict(manifest()["limits"])
 
-__all__ = ["ERROR_CODES", "LIMITS", "MANIFEST_PATH", "manifest"]
+#: Websocket close codes the gateway sends a page (``replaced``, ``unsupportedProtocol``, ``pageIdTaken``).
+BRIDGE_CLOSE_CODES: dict[str, int] = dict(manifest()["bridgeCloseCodes"])
+
+__all__ = ["BRIDGE_CLOSE_CODES", "ERROR_CODES", "LIMITS", "MANIFEST_PATH", "manifest"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
+from ..contract import BRIDGE_CLOSE_CODES
 from ..errors import MolspaceError
 
 log = logging.getLogger(__name__)
@@ -28,9 +29,9 @@ def _iso(ts: datetime) -> str:
 
 
 #: Close code sent to a page connection replaced by a newer one of the same owner and id.
-CLOSE_REPLACED = 4000
+CLOSE_REPLACED = BRIDGE_CLOSE_CODES["replaced"]
 #: Close code sent to a socket whose hello names a page id another owner holds.
-CLOSE_PAGE_ID_TAKEN = 4003
+CLOSE_PAGE_ID_TAKEN = BRIDGE_CLOSE_CODES["pageIdTaken"]
 
 
 class PageIdTaken(Exception):

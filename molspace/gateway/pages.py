@@ -275,6 +275,7 @@ class ConnectedPages:
         *,
         how_to_connect: str,
         timeout: float | None = None,
+        client: dict[str, str] | None = None,
     ) -> dict[str, Any]:
         """Relay one tool call to a page and wait for its answer.
 
@@ -288,6 +289,8 @@ class ConnectedPages:
             Deadline in seconds; defaults to :attr:`call_timeout`.
         how_to_connect : str
             Fix text for ``NO_PAGE`` errors (the request's connect sentence).
+        client : dict, optional
+            ``{name, version}`` of the MCP client (its ``clientInfo``), shown in the page's activity.
 
         Returns
         -------
@@ -314,7 +317,7 @@ class ConnectedPages:
             "callId": call_id,
             "tool": tool,
             "args": args,
-            "context": {"pageId": page.page_id, "pages": self.page_infos()},
+            "context": {"pageId": page.page_id, "pages": self.page_infos(), "client": client},
             "deadlineMs": max(1, int(limit * 1000)),
         }
         try:

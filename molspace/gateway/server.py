@@ -82,6 +82,17 @@ def ok_result(tool: str, structured: dict[str, Any], text: str) -> types.CallToo
     )
 
 
+def client_of(ctx: Any) -> dict[str, str] | None:
+    """``{name, version}`` of the calling MCP client (its ``clientInfo``), or ``None`` if it gave none."""
+    params = getattr(getattr(ctx, "session", None), "client_params", None)
+    info = getattr(params, "client_info", None)
+    name = getattr(info, "name", None)
+    if not isinstance(name, str):
+        return None
+    version = getattr(info, "version", None)
+    return {"name": name[:200], "version": str(version or "")[:100]}
+
+
 def _clip(s: str, limit: int = 400) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
@@ -152,7 +163,7 @@ def build_server(
                 answer = handler(args, GatewayToolContext(pages, manifest.versions, endpoint, how_to_connect))
                 return ok_result(name, answer.structured, answer.text)
             async def relay() -> dict[str, Any]:
-                result = await pages.call(name, args, how_to_connect=how_to_connect)
+                result = await pages.call(name, args, how_to_connect=how_to_connect, client=client_of(ctx))
                 spec.check_output(result["structuredContent"], source=str(result.get("pageId", "the page")))
                 return result
 

@@ -50,10 +50,15 @@ export type PageResult = z.infer<typeof PageResult>;
 export const PageMessage = z.union([PageHello, PageFocus, PageSummary, PageResult]);
 export type PageMessage = z.infer<typeof PageMessage>;
 
-/** Context the gateway adds to each call: which page runs it and which pages exist. */
+/** The MCP client that made a call, as it named itself at initialisation (`clientInfo`). */
+export const CallClient = z.object({ name: z.string().max(200), version: z.string().max(100) });
+export type CallClient = z.infer<typeof CallClient>;
+
+/** Context the gateway adds to each call: which page runs it, which pages exist, which client asked. */
 export const CallContext = z.object({
   pageId: z.string(),
-  pages: z.array(PageInfo)
+  pages: z.array(PageInfo),
+  client: CallClient.nullable().optional()
 });
 export type CallContext = z.infer<typeof CallContext>;
 

@@ -18,6 +18,7 @@ import {
   WIDGET_KIND_INFO,
   type ToolSpec
 } from '../contract';
+import { ISignal, Signal } from '@lumino/signaling';
 import { PAGE_TOOLS } from '../tools';
 import type { BoundCall, PageTool, ParsedCall, ToolResult } from '../tools/tool';
 import { ChangeLog } from './changeLog';
@@ -46,6 +47,34 @@ export interface DispatcherTools {
   handlers?: readonly PageTool[];
 }
 
+/**
+ * One call the Dispatcher ran, as the activity panel and observers read it.
+ * Agent-written strings (arguments, messages) are data, shown as text only.
+ */
+export interface DispatchRecord {
+  /** The tool called. */
+  tool: string;
+  /** Who asked. */
+  source: ChangeSource;
+  /** For agents: the MCP client's name (its `clientInfo`), or null. */
+  client: string | null;
+  /** The widget it addressed (the `target` argument), or null. */
+  target: string | null;
+  /** The arguments as received (unvalidated). */
+  args: unknown;
+  /** Whether it succeeded. */
+  ok: boolean;
+  /** The target's revision after the call, when it has one. */
+  revision: number | null;
+  /** The located error's code when it failed, else null. */
+  errorCode: string | null;
+  /** The result's one-line text, or the error message. */
+  summary: string;
+  /** When it started (ms since the epoch) and how long it took (ms). */
+  startedAt: number;
+  durationMs: number;
+}
+
 /** How many `actionId`s are remembered for replay. */
 const ACTION_ID_MEMORY = 500;
 
@@ -56,6 +85,7 @@ export class Dispatcher {
   private readonly _replays = new Map<string, Promise<DispatchResult>>();
   private readonly _queues = new Map<string, Promise<unknown>>();
   private readonly _changeLog = new ChangeLog();
+  private readonly _executed = new Signal<this, DispatchRecord>(this);
   private _lastAction: LastAction | null = null;
 
   constructor(registry: WidgetRegistry, tools: DispatcherTools = {}) {
@@ -72,6 +102,11 @@ export class Dispatcher {
     return this._lastAction;
   }
 
+  /** Emits one record after every call, successful or not. */
+  get executed(): ISignal<this, DispatchRecord> {
+    return this._executed;
+  }
+
   /**
    * Run one tool.
    *
@@ -81,6 +116,37 @@ export class Dispatcher {
    *   `INVALID_INPUT`, `STALE_TARGET`, `REVISION_CONFLICT`, or the tool's own error.
    */
   async execute(tool: string, rawArgs: unknown, options: DispatchOptions): Promise<DispatchResult> {
+    const startedAt = Date.now();
+    const began = performance.now();
+    const record = (ok: boolean, summary: string, errorCode: string | null): void => {
+      const target = targetOf(rawArgs);
+      const widget = target === null ? null : this.registry.find(target);
+      this._executed.emit({
+        tool,
+        source: options.source,
+        client: options.context?.client?.name ?? null,
+        target,
+        args: rawArgs,
+        ok,
+        revision: widget ? widget.state().revision : null,
+        errorCode,
+        summary,
+        startedAt,
+        durationMs: performance.now() - began
+      });
+    };
+    try {
+      const result = await this._execute(tool, rawArgs, options);
+      record(true, result.text, null);
+      return result;
+    } catch (e) {
+      const error = MolspaceError.from(e, tool);
+      record(false, error.message, error.code);
+      throw e;
+    }
+  }
+
+  private async _execute(tool: string, rawArgs: unknown, options: DispatchOptions): Promise<DispatchResult> {
     const handler = this._handler(tool);
     const call = handler.parse(rawArgs ?? {});
     if (!handler.spec.mutating) {
@@ -218,4 +284,12 @@ export class Dispatcher {
       }
     );
   }
+}
+
+/** The `target` argument of a call, if it names one. */
+function targetOf(rawArgs: unknown): string | null {
+  if (typeof rawArgs === 'object' && rawArgs !== null && 'target' in rawArgs) {
+    return typeof rawArgs.target === 'string' ? rawArgs.target : null;
+  }
+  return null;
 }

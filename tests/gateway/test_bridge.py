@@ -389,3 +389,12 @@ async def test_a_frame_over_tornados_default_size_keeps_the_bridge_up(
         r = await client.call_tool("observe", {})
     assert r.is_error is False  # the same socket still answers
     assert page.ws.close_code is None and not page.closed.is_set()
+
+
+async def test_calls_name_the_mcp_client_for_the_activity_panel(mcp_client: Any, connect_page: Any) -> None:
+    page = await connect_page("p1")
+    async with mcp_client() as client:
+        await client.call_tool("observe", {})
+    sent = page.calls[-1]["context"]["client"]
+    assert isinstance(sent["name"], str) and sent["name"]
+    assert set(sent) == {"name", "version"}

@@ -253,3 +253,23 @@ describe('observe and story_observe', () => {
     expect((r.structuredContent.snapshots as SnapshotMeta[]).map(s => s.key)).toEqual(['b', 'c']);
   });
 });
+
+describe('executed records', () => {
+  it('reports every call, successful or refused, with its source, client, target and revision', async () => {
+    const { dispatcher } = setup();
+    const records: unknown[] = [];
+    dispatcher.executed.connect((_, r) => records.push(r));
+    const context = { pageId: 'p', pages: [], client: { name: 'claude-code', version: '2.1' } };
+    await dispatcher.execute('story_control', { target: 'm1', action: 'next' }, { source: 'agent', context });
+    const conflict = await failure(
+      dispatcher.execute('story_control', { target: 'm1', action: 'next', expectedRevision: 0 }, { source: 'kernel' })
+    );
+    expect(conflict.code).toBe('REVISION_CONFLICT');
+    expect((await failure(dispatcher.execute('no_such_tool', {}, { source: 'ui' }))).code).toBe('NOT_FOUND');
+    expect(records).toMatchObject([
+      { tool: 'story_control', source: 'agent', client: 'claude-code', target: 'm1', ok: true, revision: 1, errorCode: null },
+      { tool: 'story_control', source: 'kernel', client: null, target: 'm1', ok: false, revision: 1, errorCode: 'REVISION_CONFLICT' },
+      { tool: 'no_such_tool', source: 'ui', target: null, ok: false, errorCode: 'NOT_FOUND' }
+    ]);
+  });
+});

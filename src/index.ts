@@ -4,6 +4,8 @@
  *   registry, Dispatcher, viewer budget) and applies the molspace settings
  *   (`schema/plugin.json` is this plugin's settings schema);
  * - `molspace:widgets` registers the Story widget with the ipywidgets manager;
+ * - `molspace:activity` shows every call of this page's Dispatcher (side panel,
+ *   status bar) and offers the page tools to in-browser agents (WebMCP);
  * - `molspace:bridge` connects this page to the MCP gateway's bridge.
  *
  * JupyterLab's start path loads none of the contract (zod), the Dispatcher or
@@ -14,6 +16,9 @@
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IJupyterWidgetRegistry } from '@jupyter-widgets/base';
+import { IStatusBar } from '@jupyterlab/statusbar';
+import { listIcon } from '@jupyterlab/ui-components';
+import { Panel, Widget } from '@lumino/widgets';
 import { Molspace } from './molspace';
 import { IMolspace } from './tokens';
 import { MODULE_NAME, MODULE_VERSION } from './version';
@@ -72,6 +77,30 @@ const widgetsPlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
+const activityPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'molspace:activity',
+  description: 'Shows what agents, cells and buttons did in this page (side panel and status bar), and offers the tools to in-browser agents (WebMCP).',
+  autoStart: true,
+  requires: [IMolspace],
+  optional: [IStatusBar],
+  activate: (app: JupyterFrontEnd, molspace: IMolspace, statusBar: IStatusBar | null) => {
+    // Only the sidebar tab is made at start; the log, panel and WebMCP adapter load after restore.
+    const holder = new Panel();
+    holder.id = 'molspace-activity-panel';
+    holder.title.icon = listIcon;
+    holder.title.caption = 'molspace activity';
+    app.shell.add(holder, 'right', { rank: 900 });
+    const count = new Widget();
+    count.addClass('molspace-activity-count');
+    count.node.textContent = 'molspace: 0 calls';
+    statusBar?.registerStatusItem('molspace:activity', { item: count, align: 'left', rank: 900 });
+    void app.restored
+      .then(() => Promise.all([molspace.page(), import('./activity/startActivity')]))
+      .then(([page, { startActivity }]) => startActivity(page, holder, count))
+      .catch(e => console.error('molspace: the activity panel could not start.', e));
+  }
+};
+
 const bridgePlugin: JupyterFrontEndPlugin<void> = {
   id: 'molspace:bridge',
   description: 'Connects this JupyterLab page to the molspace MCP gateway.',
@@ -86,4 +115,4 @@ const bridgePlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [servicesPlugin, widgetsPlugin, bridgePlugin];
+export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin];

@@ -15,6 +15,8 @@ module.exports = {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
-    '--no-first-run'
+    '--no-first-run',
+    // WebMCP (document.modelContext) for the in-browser agent tests; Playwright's page.webmcp reads it.
+    '--enable-features=WebMCP'
   ]
 };

@@ -6,6 +6,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import {
+  errorResultText,
   ERROR_CODES,
   KernelControl,
   KernelResult,
@@ -104,5 +105,12 @@ describe('kernel messages', () => {
       expect(PageResult.safeParse({ ...body, callId: 'c1' }).success).toBe(true);
     }
     expect(KernelResult.safeParse({ type: 'result', ok: true, requestId: 'r1', result: {}, text: 't' }).success).toBe(false);
+  });
+});
+
+describe('error result text', () => {
+  it('is the format the gateway writes (tests/fixtures/contract/error-text.json)', () => {
+    const fixture = JSON.parse(readFileSync(join(__dirname, '../../tests/fixtures/contract/error-text.json'), 'utf8'));
+    expect(errorResultText(fixture.error)).toBe(fixture.text);
   });
 });

@@ -97,3 +97,17 @@ export class MolspaceError extends Error {
     );
   }
 }
+
+/**
+ * The text content of an MCP error result (docs/architecture.md, "Errors on the
+ * wire"): a one-line summary `CODE at where: message. Fix: fix`, a newline, and
+ * the located error as JSON. The gateway writes the same text
+ * (`molspace/gateway/server.py` `error_text`); `tests/fixtures/contract/error-text.json`
+ * holds both to one example.
+ */
+export function errorResultText(error: LocatedError): string {
+  const oneLine = (s: string) => s.split(/\s+/).filter(Boolean).join(' ');
+  const where = error.where ? ` at ${error.where}` : '';
+  const summary = `${error.code}${where}: ${oneLine(error.message).replace(/\.+$/, '')}. Fix: ${oneLine(error.fix)}`;
+  return `${summary}\n${JSON.stringify(error)}`;
+}

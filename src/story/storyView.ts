@@ -117,6 +117,7 @@ export class StoryView extends DOMWidgetView {
   private buildDom(): void {
     const root = this.el;
     root.classList.add('molspace-story');
+    root.setAttribute('data-molspace-model', this.model.model_id);
     root.setAttribute('data-lm-suppress-shortcuts', 'true');
     root.setAttribute('data-molspace-ready', 'false');
     root.setAttribute('role', 'group');

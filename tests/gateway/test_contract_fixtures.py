@@ -49,3 +49,11 @@ def test_story_text_is_marked_as_content_not_instructions():
     """Story titles and descriptions reach agents verbatim: the server says they are data."""
     assert "never as instructions" in MANIFEST.instructions
     assert "not instructions" in MANIFEST.tools["story_observe"].description
+
+
+def test_error_result_text_is_the_shared_format():
+    """The gateway writes error results exactly as the page's WebMCP adapter does (same fixture in jest)."""
+    from molspace.gateway.server import error_text
+
+    case = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "contract" / "error-text.json").read_text())
+    assert error_text(case["error"]) == case["text"]

@@ -1,0 +1,111 @@
+/**
+ * WebMCP: molspace's page tools registered with the browser's model context
+ * (`document.modelContext`, or `navigator.modelContext` in earlier Chromium
+ * builds; behind `--enable-features=WebMCP`), so browser-side agents call them
+ * directly. Same contract, same Dispatcher, same results and located errors as
+ * agents over the gateway; calls appear in the activity panel as
+ * `agent (WebMCP)`. Off when the API is absent; nothing else in molspace knows
+ * about it.
+ *
+ * A tool that acts on one kind of widget is registered only while a widget of
+ * that kind is live, so the tool list follows the page.
+ */
+import { z } from 'zod';
+import { MolspaceError, TOOLS, type ToolSpec } from '../contract';
+import { errorResultText } from '../contract/errors';
+import type { IMolspacePage } from '../tokens';
+
+/** The slice of the WebMCP API molspace uses. */
+interface ModelContextTool {
+  name: string;
+  description: string;
+  inputSchema: object;
+  annotations: { readOnlyHint: boolean; untrustedContentHint: boolean };
+  execute(input: object): Promise<object>;
+}
+
+interface ModelContext {
+  registerTool(tool: ModelContextTool, options?: { signal?: AbortSignal }): unknown;
+  unregisterTool?(name: string): void;
+}
+
+/** The browser's model context, or null where WebMCP is absent. */
+export function findModelContext(): ModelContext | null {
+  for (const holder of [document, navigator]) {
+    if ('modelContext' in holder && isModelContext(holder.modelContext)) {
+      return holder.modelContext;
+    }
+  }
+  return null;
+}
+
+function isModelContext(value: unknown): value is ModelContext {
+  return typeof value === 'object' && value !== null && 'registerTool' in value && typeof value.registerTool === 'function';
+}
+
+/** The client name calls made through WebMCP carry (shown in the activity panel). */
+export const WEBMCP_CLIENT = { name: 'WebMCP', version: '' };
+
+/**
+ * Register the page tools with `context`, following the widget registry.
+ *
+ * @returns a function that unregisters everything.
+ */
+export function startWebMcp(page: IMolspacePage, context: ModelContext): () => void {
+  const registered = new Map<string, AbortController>();
+  const pageTools = TOOLS.filter(t => t.runs === 'page');
+
+  const sync = () => {
+    for (const spec of pageTools) {
+      const wanted = spec.target === null || page.registry.list().some(w => w.kind === spec.target);
+      if (wanted && !registered.has(spec.name)) {
+        const controller = new AbortController();
+        context.registerTool(toolOf(spec, page), { signal: controller.signal });
+        registered.set(spec.name, controller);
+      } else if (!wanted && registered.has(spec.name)) {
+        unregister(spec.name);
+      }
+    }
+  };
+  const unregister = (name: string) => {
+    registered.get(name)?.abort();
+    registered.delete(name);
+    try {
+      context.unregisterTool?.(name);
+    } catch {
+      // already gone with the abort signal
+    }
+  };
+
+  sync();
+  page.registry.changed.connect(sync);
+  return () => {
+    page.registry.changed.disconnect(sync);
+    [...registered.keys()].forEach(unregister);
+  };
+}
+
+function toolOf(spec: ToolSpec, page: IMolspacePage): ModelContextTool {
+  return {
+    name: spec.name,
+    description: spec.description,
+    inputSchema: z.toJSONSchema(spec.input, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }),
+    annotations: {
+      readOnlyHint: spec.annotations.readOnlyHint,
+      // Story titles and descriptions are written by people and other tools.
+      untrustedContentHint: spec.annotations.readOnlyHint
+    },
+    async execute(input: object) {
+      try {
+        const result = await page.dispatcher.execute(spec.name, input, {
+          source: 'agent',
+          context: { pageId: 'webmcp', pages: [], client: WEBMCP_CLIENT }
+        });
+        return { content: [{ type: 'text', text: result.text }], structuredContent: result.structuredContent };
+      } catch (e) {
+        const error = MolspaceError.from(e, spec.name).toJSON();
+        return { content: [{ type: 'text', text: errorResultText(error) }], isError: true };
+      }
+    }
+  };
+}

@@ -46,6 +46,10 @@ const servicesPlugin: JupyterFrontEndPlugin<IMolspace> = {
             if (typeof max === 'number') {
               molspace.viewerBudget.setMaxLive(max);
             }
+            const hosts = s.get('resourceHosts').composite;
+            if (Array.isArray(hosts)) {
+              molspace.resourcePolicy.hosts = hosts.filter((h): h is string => typeof h === 'string');
+            }
           };
           apply();
           s.changed.connect(apply);

@@ -151,7 +151,10 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     const mvsx: Bytes | null = this.get('_mvsx');
     const mvsj: string = this.get('_mvsj');
     try {
-      const story = await parseStory(mvsx && mvsx.byteLength > 0 ? { mvsx: toBytes(mvsx) } : { mvsj });
+      const story = await parseStory(
+        mvsx && mvsx.byteLength > 0 ? { mvsx: toBytes(mvsx) } : { mvsj },
+        this.services.resourcePolicy
+      );
       const n = story.snapshots.length;
       const index = Math.min(this.state().index, Math.max(n - 1, 0));
       this.set({

@@ -19,6 +19,7 @@ import { Unzip } from 'molstar/lib/mol-util/zip/zip';
 import { MolspaceError } from '../contract/errors';
 import { LIMITS } from '../contract/limits';
 import { SnapshotMeta } from '../contract/story';
+import { ResourcePolicy, defaultResourcePolicy, forbiddenError, refusedResources } from './resourcePolicy';
 
 /** Story input: exactly one of MVSJ text or MVSX archive bytes. */
 export interface StorySourceInput {
@@ -69,13 +70,29 @@ const FIX_GENERIC =
   'Fix the listed issues in the Story (see details.issues) and load it again.';
 
 /**
- * Parse and validate a Story.
+ * Parse and validate a Story, then check where it would fetch from.
  *
+ * @param policy - the hosts it may fetch from (`./resourcePolicy.ts`; default:
+ *   the default `resourceHosts` setting and this page's origin).
  * @throws MolspaceError `INVALID_INPUT` (not exactly one input), `TOO_LARGE`,
  *   `UNSUPPORTED_FORMAT` (not JSON, not a zip, not MVS), `VALIDATION_FAILED`
- *   (every issue in `details.issues`, see {@link StoryIssue}).
+ *   (every issue in `details.issues`, see {@link StoryIssue}), `FORBIDDEN`
+ *   (a URL the policy refuses, checked before anything is fetched).
  */
-export async function parseStory(src: StorySourceInput): Promise<ParsedStory> {
+export async function parseStory(
+  src: StorySourceInput,
+  policy: ResourcePolicy = defaultResourcePolicy()
+): Promise<ParsedStory> {
+  const story = await parseStorySource(src);
+  const refused = refusedResources(story.data.snapshots, policy);
+  if (refused.length > 0) {
+    const e = forbiddenError(refused, policy);
+    throw new MolspaceError(e.code, e.message, e.where, e.fix, e.details);
+  }
+  return story;
+}
+
+async function parseStorySource(src: StorySourceInput): Promise<ParsedStory> {
   const hasJ = typeof src.mvsj === 'string';
   const hasX = src.mvsx instanceof Uint8Array;
   if (hasJ === hasX) {

@@ -25,6 +25,7 @@ import { MolspaceError } from '../contract/errors';
 import type { MolstarStoryViewer } from '../viewer/molstarStoryViewer';
 import type { ViewerBudget, ViewerHandle } from '../viewer/viewerBudget';
 import { renderMimeOf } from '../widgetManager';
+import { policyRenderMime } from '../render/resourceSanitizer';
 import type { StoryModel } from './storyModel';
 import type { ParsedStory } from './storySource';
 
@@ -191,7 +192,8 @@ export class StoryView extends DOMWidgetView {
     const seq = ++this.descriptionSeq;
     const target = this.els.description;
     const format = this.story?.data.snapshots[index]?.metadata?.description_format;
-    const rendermime = renderMimeOf(this.model.widget_manager);
+    const page = renderMimeOf(this.model.widget_manager);
+    const rendermime = page && policyRenderMime(page, this.model.services.resourcePolicy);
     this.markdown?.dispose();
     this.markdown = null;
     target.hidden = text === '';

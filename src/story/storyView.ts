@@ -93,6 +93,7 @@ export class StoryView extends DOMWidgetView {
     });
     this.handle = handle;
     this.unregister = this.budget.register(handle);
+    this.model.viewShown(this);
 
     this.updateText();
     this.updateError();
@@ -109,7 +110,7 @@ export class StoryView extends DOMWidgetView {
     this.markdown = null;
     this.viewer?.dispose();
     this.viewer = null;
-    this.model.forgetView(this);
+    this.model.viewRemoved(this);
     return super.remove();
   }
 

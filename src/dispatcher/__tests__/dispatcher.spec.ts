@@ -211,6 +211,27 @@ describe('STALE_TARGET', () => {
   });
 });
 
+describe('retired widgets', () => {
+  it('a call naming a widget that left the page gets STALE_TARGET with why, until it is shown again', async () => {
+    const { dispatcher, registry, story } = setup();
+    registry.retire('m1', 'its cell was re-run');
+    const [listed] = [(await dispatcher.execute('observe', {}, { source: 'agent' })).structuredContent];
+    expect(listed.widgets).toEqual([]);
+    const e = await failure(dispatcher.execute('story_control', { action: 'next', target: 'm1' }, { source: 'agent' }));
+    expect([e.code, e.where]).toEqual(['STALE_TARGET', '/target']);
+    expect(e.message).toContain('its cell was re-run');
+    expect(e.details).toMatchObject({ target: 'm1', reason: 'its cell was re-run', live: [] });
+    expect(e.fix).toMatch(/observe/);
+    // An id the page never had is still NOT_FOUND.
+    expect((await failure(dispatcher.execute('story_control', { action: 'next', target: 'nope' }, { source: 'agent' }))).code).toBe(
+      'NOT_FOUND'
+    );
+    registry.register(story);
+    await dispatcher.execute('story_control', { action: 'next', target: 'm1' }, { source: 'agent' });
+    expect(story.applied).toHaveLength(1);
+  });
+});
+
 describe('targets', () => {
   it('defaults to the most recently used Story', async () => {
     const { dispatcher, registry, story } = setup();

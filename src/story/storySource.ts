@@ -19,6 +19,7 @@ import { Unzip } from 'molstar/lib/mol-util/zip/zip';
 import { MolspaceError } from '../contract/errors';
 import { LIMITS } from '../contract/limits';
 import { SnapshotMeta } from '../contract/story';
+import { cutText } from '../tools/budget';
 import { ResourcePolicy, defaultResourcePolicy, forbiddenError, refusedResources } from './resourcePolicy';
 
 /** Story input: exactly one of MVSJ text or MVSX archive bytes. */
@@ -384,11 +385,7 @@ function checkMetadata(
 
 /** Bounded metadata of one snapshot (fields follow MVS snapshot `metadata`). */
 function toMeta(md: Record<string, unknown>, index: number, key: string): SnapshotMeta {
-  const limit = LIMITS.descriptionChars;
-  let description = typeof md.description === 'string' ? md.description : '';
-  if (description.length > limit) {
-    description = description.slice(0, limit - 1) + '…';
-  }
+  const description = cutText(typeof md.description === 'string' ? md.description : '', LIMITS.descriptionChars);
   const linger = md.linger_duration_ms;
   const tr = md.transition_duration_ms;
   return {
@@ -580,7 +577,13 @@ function walkResources(
   }
 }
 
-function validationError(issues: StoryIssue[]): MolspaceError {
+/** Issues one VALIDATION_FAILED error lists (`details.count` says how many there are). */
+const LISTED_ISSUES = 50;
+/** Characters of one issue message. */
+const ISSUE_CHARS = 300;
+
+function validationError(all: StoryIssue[]): MolspaceError {
+  const issues = all.slice(0, LISTED_ISSUES).map(i => ({ ...i, message: cutText(i.message, ISSUE_CHARS) }));
   const first = issues[0];
   const label =
     first.snapshotIndex === null
@@ -592,10 +595,10 @@ function validationError(issues: StoryIssue[]): MolspaceError {
       : `/snapshots/${first.snapshotIndex}${first.path ? '/' + first.path : ''}`;
   return new MolspaceError(
     'VALIDATION_FAILED',
-    `${issues.length} issue(s) in the Story: ${label}${first.message}`,
+    `${all.length} issue(s) in the Story: ${label}${first.message}`,
     where,
     fixFor(first),
-    { issues }
+    all.length > issues.length ? { issues, count: all.length, cut: all.length - issues.length } : { issues, count: all.length }
   );
 }
 

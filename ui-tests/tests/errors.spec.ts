@@ -116,3 +116,42 @@ test('images in a Story description load only from the allowed hosts; others bec
   expect(requested).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as { __molspacePwned?: number }).__molspacePwned)).toBeUndefined();
 });
+
+test('a resource that answers 404, or an HTML page, is named with its status or "got HTML"', async ({ page }) => {
+  await page.route('https://files.rcsb.org/molspace-test/missing.cif', route =>
+    route.fulfill({ status: 404, body: 'Not Found', headers: { 'Access-Control-Allow-Origin': '*' } })
+  );
+  await page.route('https://files.rcsb.org/molspace-test/page.cif', route =>
+    route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form>Log in</form></body></html>',
+      headers: { 'Access-Control-Allow-Origin': '*' }
+    })
+  );
+  await page.notebook.createNew('faults.ipynb');
+  const source = [
+    'import molspace',
+    'dl = lambda url: {"kind": "root", "children": [{"kind": "download", "params": {"url": url}, "children": [{"kind": "parse", "params": {"format": "mmcif"}, "children": [{"kind": "structure", "params": {"type": "model"}}]}]}]}',
+    'meta = {"key": "one", "title": "One", "linger_duration_ms": 1000}',
+    'mk = lambda url: molspace.Story({"kind": "multiple", "metadata": {"version": "1", "timestamp": "2026-01-01T00:00:00Z"}, "snapshots": [{"root": dl(url), "metadata": meta}]})',
+    'missing = mk("https://files.rcsb.org/molspace-test/missing.cif")',
+    'html = mk("https://files.rcsb.org/molspace-test/page.cif")',
+    'display(missing, html)'
+  ].join('\n');
+  await page.notebook.setCell(0, 'code', source);
+  await page.notebook.runCell(0, true);
+  await expect(page.locator('.molspace-story .molspace-story-error')).toHaveCount(2, { timeout: 90_000 });
+  const kernel = await runCell(
+    page,
+    [
+      'for s in (missing, html):',
+      '    e = s.error',
+      '    print(e["code"], e["where"], e["details"].get("status"), e["details"].get("got"))'
+    ].join('\n')
+  );
+  const [m, h] = kernel.split('\n');
+  expect(m).toBe('NOT_FOUND /snapshots/0/root/children/0/params/url 404 None');
+  expect(h).toBe('UNSUPPORTED_FORMAT /snapshots/0/root/children/0/params/url None html');
+  await expect(page.locator('.molspace-story .molspace-story-error').nth(1)).toContainText('got HTML');
+});

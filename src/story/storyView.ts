@@ -26,6 +26,7 @@ import type { MolstarStoryViewer } from '../viewer/molstarStoryViewer';
 import type { ViewerBudget, ViewerHandle } from '../viewer/viewerBudget';
 import { renderMimeOf } from '../widgetManager';
 import { policyRenderMime } from '../render/resourceSanitizer';
+import { guardWheel } from '../viewer/wheelGuard';
 import type { StoryModel } from './storyModel';
 import type { ParsedStory } from './storySource';
 
@@ -49,6 +50,7 @@ export class StoryView extends DOMWidgetView {
   private unregister: (() => void) | null = null;
   private resizeObserver: ResizeObserver | null = null;
   private themeObserver: MutationObserver | null = null;
+  private unguardWheel: (() => void) | null = null;
   private markdown: IRenderMime.IRenderer | null = null;
   private descriptionSeq = 0;
   private handle: ViewerHandle | null = null;
@@ -106,6 +108,8 @@ export class StoryView extends DOMWidgetView {
     this.unregister = null;
     this.resizeObserver?.disconnect();
     this.themeObserver?.disconnect();
+    this.unguardWheel?.();
+    this.unguardWheel = null;
     this.markdown?.dispose();
     this.markdown = null;
     this.viewer?.dispose();
@@ -151,6 +155,11 @@ export class StoryView extends DOMWidgetView {
     error.setAttribute('role', 'alert');
     error.hidden = true;
     const canvas = el('div', 'molspace-story-canvas');
+    const wheelHint = el('div', 'molspace-wheel-hint');
+    wheelHint.textContent = 'Click the view, then use the wheel to zoom';
+    wheelHint.setAttribute('aria-hidden', 'true');
+    canvas.append(wheelHint);
+    this.unguardWheel = guardWheel(canvas, wheelHint);
     const description = el('div', 'molspace-story-description');
 
     root.append(toolbar, title, error, canvas, description);

@@ -1,0 +1,25 @@
+/**
+ * Where docked panels go: the `molspace:panels` plugin binds a host (the
+ * application shell and JupyterLab's rendermime registry) to the page's
+ * widget registry; `render_panel` asks it to dock a new panel. Pages without
+ * a shell (tests, other front ends) have none, and `render_panel` can then
+ * only update inline panels.
+ */
+import type { PanelContent } from '../contract';
+import type { WidgetRegistry } from '../dispatcher/registry';
+import type { DockedPanel } from './dockedPanel';
+
+export interface PanelHost {
+  /** Create a docked panel (not yet rendered), add it to the main area and the registry. */
+  dock(panelId: string, title: string, content: PanelContent): DockedPanel;
+}
+
+const hosts = new WeakMap<WidgetRegistry, PanelHost>();
+
+export function setPanelHost(registry: WidgetRegistry, host: PanelHost): void {
+  hosts.set(registry, host);
+}
+
+export function panelHostOf(registry: WidgetRegistry): PanelHost | null {
+  return hosts.get(registry) ?? null;
+}

@@ -4,6 +4,7 @@
  * removes it from the registry. At most `LIMITS.dockedPanels` per page.
  */
 import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
+import type { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 import {
   MolspaceError,
@@ -27,6 +28,12 @@ export class DockedPanelWidget extends Widget {
     this.addClass('molspace-docked-panel');
     this.node.append(renderer.node);
     this.title.closable = true;
+  }
+
+  /** Closing the tab disposes the panel (a plain Lumino widget would only detach). */
+  protected onCloseRequest(msg: Message): void {
+    super.onCloseRequest(msg);
+    this.dispose();
   }
 
   dispose(): void {

@@ -279,7 +279,11 @@ test.describe('report panels', () => {
     ].join('\n\n');
     const client = await agent();
     try {
-      const [shown, err] = await call(client, 'render_panel', { panelId: 'hostile', content: { type: 'markdown', markdown: hostile } });
+      const [shown, err] = await call(client, 'render_panel', {
+        panelId: 'hostile',
+        title: 'Hostile input',
+        content: { type: 'markdown', markdown: hostile }
+      });
       expect(err).toBe(false);
       expect(shown.panel.ready).toBe(true);
       const box = panel(page, 'hostile');
@@ -323,6 +327,13 @@ test.describe('report panels', () => {
         [Math.max(rect.x - 20, 1), rect.y + rect.height / 2]
       );
       expect(hits).toEqual([false, false]);
+      // the panel's own title, just above the body, is not covered either
+      const title = (await box.locator('.molspace-panel-title').boundingBox())!;
+      const onTitle = await page.evaluate(
+        ([x, y]) => document.elementFromPoint(x, y)?.closest('.molspace-panel-title') !== null,
+        [title.x + 5, title.y + title.height / 2]
+      );
+      expect(onTitle).toBe(true);
 
       // after all that, the panel still answers
       const [again] = await call(client, 'render_panel', { panelId: 'hostile', content: { type: 'markdown', markdown: 'calm' } });

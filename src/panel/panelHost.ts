@@ -5,13 +5,18 @@
  * a shell (tests, other front ends) have none, and `render_panel` can then
  * only update inline panels.
  */
-import type { PanelContent } from '../contract';
+import type { ChangeEntry, ChangeSource, PanelContent } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
-import type { DockedPanel } from './dockedPanel';
+import type { PanelTarget } from './panelTarget';
+
+/** A docked panel just made: {@link NewPanel.open} renders its first content as revision 1. */
+export interface NewPanel extends PanelTarget {
+  open(source: ChangeSource, summary: string): Promise<ChangeEntry>;
+}
 
 export interface PanelHost {
   /** Create a docked panel (not yet rendered), add it to the main area and the registry. */
-  dock(panelId: string, title: string, content: PanelContent): DockedPanel;
+  dock(panelId: string, title: string, content: PanelContent): NewPanel;
 }
 
 const hosts = new WeakMap<WidgetRegistry, PanelHost>();

@@ -160,7 +160,7 @@ test.describe('report panels', () => {
     }
   });
 
-  test('a cell shows markdown, a DataFrame and an Altair chart inline; the agent updates them by panel id', async ({ page }) => {
+  test('a cell shows markdown, a DataFrame and an Altair chart inline; the agent updates them by panel id', async ({ page, tmpPath }) => {
     await page.notebook.createNew('panels.ipynb');
     await page.notebook.setCell(
       0,
@@ -204,6 +204,18 @@ test.describe('report panels', () => {
     await expect(bad.locator('.molspace-panel-error')).toContainText('VALIDATION_FAILED');
     await expect(bad.locator('.molspace-panel-error-where')).toHaveText('Where: /content/spec/mark');
     expect(await runCell(page, 'print(bad.error["code"], bad.error["where"])')).toBe('VALIDATION_FAILED /content/spec/mark');
+
+    // the saved outputs carry a static copy beside the widget view, for viewers without molspace
+    await page.notebook.save();
+    const saved = await (await page.request.get(`/api/contents/${tmpPath}/panels.ipynb?content=1`)).json();
+    const bundles = saved.content.cells.slice(0, 3).map((c: any) => c.outputs[0].data);
+    expect(bundles.map((b: any) => Object.keys(b).sort())).toEqual([
+      ['application/vnd.jupyter.widget-view+json', 'text/markdown', 'text/plain'],
+      ['application/vnd.jupyter.widget-view+json', 'text/html', 'text/plain'],
+      ['application/vnd.jupyter.widget-view+json', 'application/vnd.vegalite.v5+json', 'text/plain']
+    ]);
+    expect(bundles[0]['text/markdown']).toContain('A **finding** from the cell.');
+    expect(bundles[1]['text/html']).toContain('<th>score (kcal/mol)</th>');
 
     const client = await agent();
     try {

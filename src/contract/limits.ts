@@ -32,11 +32,11 @@ export const LIMITS = {
   /** Longest markdown of one panel, characters. Beyond it: `TOO_LARGE`. */
   panelMarkdownChars: 100_000,
   /** Most rows of one table panel. Beyond it: `TOO_LARGE` (nothing is cut). */
-  panelTableRows: 2000,
+  panelTableRows: 10_000,
   /** Most columns of one table panel. Beyond it: `TOO_LARGE`. */
   panelTableColumns: 100,
   /** Most cells (rows × columns) of one table panel. Beyond it: `TOO_LARGE`. */
-  panelTableCells: 50_000,
+  panelTableCells: 200_000,
   /** Longest text of one table cell, characters. Beyond it: `TOO_LARGE`. */
   panelCellChars: 2000,
   /** Largest Vega-Lite spec of one chart panel, bytes of JSON. Beyond it: `TOO_LARGE`. */

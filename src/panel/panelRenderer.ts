@@ -180,23 +180,24 @@ export function renderTable(host: HTMLElement, table: TableContent): void {
   const headRow = document.createElement('tr');
   const body = document.createElement('tbody');
   let sort: { column: number; direction: SortDirection } | null = null;
-  const draw = () => {
-    const order = sort === null ? table.rows.map((_, i) => i) : sortedOrder(table.rows, sort.column, table.columns[sort.column].type, sort.direction);
-    const rows = order.map(i => {
-      const tr = document.createElement('tr');
-      tr.dataset.row = String(i);
-      table.rows[i].forEach((cell, c) => {
-        const td = document.createElement('td');
-        const type = table.columns[c].type;
-        td.textContent = cell === null ? '' : String(cell);
-        if (type === 'number' || type === 'integer') {
-          td.className = 'molspace-panel-number';
-        }
-        tr.append(td);
-      });
-      return tr;
+  // Rows are built once; a sort only reorders them.
+  const rows = table.rows.map((row, i) => {
+    const tr = document.createElement('tr');
+    tr.dataset.row = String(i);
+    row.forEach((cell, c) => {
+      const td = document.createElement('td');
+      const type = table.columns[c].type;
+      td.textContent = cell === null ? '' : String(cell);
+      if (type === 'number' || type === 'integer') {
+        td.className = 'molspace-panel-number';
+      }
+      tr.append(td);
     });
-    body.replaceChildren(...rows);
+    return tr;
+  });
+  const draw = () => {
+    const order = sort === null ? rows.map((_, i) => i) : sortedOrder(table.rows, sort.column, table.columns[sort.column].type, sort.direction);
+    body.replaceChildren(...order.map(i => rows[i]));
     headRow.querySelectorAll('th').forEach((th, c) => {
       th.setAttribute('aria-sort', sort?.column === c ? sort.direction : 'none');
     });

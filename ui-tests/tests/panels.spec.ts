@@ -129,10 +129,10 @@ test.describe('report panels', () => {
       // a table over the row bound is refused, naming the limit
       const [status] = await call(client, 'status');
       expect(status.pageConnected).toBe(true);
-      const rows = Array.from({ length: 2001 }, (_, i) => [`L${i}`, -i, i]);
+      const rows = Array.from({ length: 10_001 }, (_, i) => [`L${i}`, -i, i]);
       const [tooLarge, isTooLarge] = await call(client, 'render_panel', { panelId: 'big', content: { ...SCORES, rows } });
       expect(isTooLarge).toBe(true);
-      expect(tooLarge).toMatchObject({ code: 'TOO_LARGE', where: '/content/rows', details: { limit: 'panelTableRows', max: 2000, size: 2001 } });
+      expect(tooLarge).toMatchObject({ code: 'TOO_LARGE', where: '/content/rows', details: { limit: 'panelTableRows', max: 10_000, size: 10_001 } });
       await expect(panel(page, 'big')).toHaveCount(0);
 
       // chart: Vega-Lite through JupyterLab's Vega renderer

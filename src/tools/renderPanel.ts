@@ -29,7 +29,7 @@ function panels(registry: WidgetRegistry): PanelTarget[] {
 
 /**
  * The panel a call addresses: by `target` (must exist), else by `panelId`
- * (null when there is none yet).
+ * (the newest panel of that id; null when there is none yet).
  *
  * @throws MolspaceError `NOT_FOUND` at `/target`.
  */
@@ -38,7 +38,8 @@ export function findPanel(registry: WidgetRegistry, args: { target?: string; pan
     return registry.get(args.target, 'panel');
   }
   if (args.panelId !== undefined) {
-    return panels(registry).find(p => p.panelId === args.panelId) ?? null;
+    // A re-run cell makes a new widget with the same panel_id (the old model may live on): the newest wins.
+    return panels(registry).filter(p => p.panelId === args.panelId).pop() ?? null;
   }
   return null;
 }

@@ -139,6 +139,16 @@ describe('render_panel', () => {
     expect(missing).toMatchObject({ code: 'NOT_FOUND', where: '/target' });
   });
 
+  it('addresses the newest panel of a panelId (a re-run cell makes a new widget)', async () => {
+    const { dispatcher, registry } = page();
+    const old = new MemoryPanel('model-1', 'notes', 'inline', md('first run'));
+    const rerun = new MemoryPanel('model-2', 'notes', 'inline', md('second run'));
+    registry.register(old);
+    registry.register(rerun);
+    await dispatcher.execute('render_panel', { panelId: 'notes', content: md('agent') }, agent);
+    expect([old.revision, rerun.revision]).toEqual([0, 1]);
+  });
+
   it('refuses expectedRevision for a panel that does not exist', async () => {
     const { dispatcher } = page();
     const err = await refused(dispatcher.execute('render_panel', { panelId: 'p', expectedRevision: 0, content: md('x') }, agent));

@@ -122,3 +122,7 @@ class StorySourceError(MolspaceError, ValueError):
 
 class StoryControlError(MolspaceError, ValueError):
     """A Story control call that cannot apply (unknown key, index out of range)."""
+
+
+class PanelContentError(MolspaceError, ValueError):
+    """A report panel content that cannot be shown (bad type, over a bound, malformed)."""

@@ -6,7 +6,8 @@
  * - `molspace:widgets` registers the Story widget with the ipywidgets manager;
  * - `molspace:activity` shows every call of this page's Dispatcher (side panel,
  *   status bar) and offers the page tools to in-browser agents (WebMCP);
- * - `molspace:bridge` connects this page to the MCP gateway's bridge.
+ * - `molspace:bridge` connects this page to the MCP gateway's bridge;
+ * - `molspace:panels` docks report panels (`render_panel`) in the main area.
  *
  * JupyterLab's start path loads none of the contract (zod), the Dispatcher or
  * Mol*: the Dispatcher loads when the first Story model is created or once
@@ -14,6 +15,7 @@
  * viewer.
  */
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IJupyterWidgetRegistry } from '@jupyter-widgets/base';
 import { IStatusBar } from '@jupyterlab/statusbar';
@@ -62,7 +64,7 @@ const servicesPlugin: JupyterFrontEndPlugin<IMolspace> = {
 
 const widgetsPlugin: JupyterFrontEndPlugin<void> = {
   id: 'molspace:widgets',
-  description: 'Registers the molspace Story widget.',
+  description: 'Registers the molspace Story and Panel widgets.',
   autoStart: true,
   requires: [IJupyterWidgetRegistry, IMolspace],
   activate: (_app: JupyterFrontEnd, widgets: IJupyterWidgetRegistry, molspace: IMolspace) => {
@@ -70,12 +72,13 @@ const widgetsPlugin: JupyterFrontEndPlugin<void> = {
       name: MODULE_NAME,
       version: MODULE_VERSION,
       exports: async () => {
-        const [page, { storyModelClass }, { StoryView }] = await Promise.all([
+        const [page, { storyModelClass }, { StoryView }, { panelModelClass, PanelView }] = await Promise.all([
           molspace.page(),
           import('./story/storyModel'),
-          import('./story/storyView')
+          import('./story/storyView'),
+          import('./panel/panelModel')
         ]);
-        return { StoryModel: storyModelClass(page), StoryView };
+        return { StoryModel: storyModelClass(page), StoryView, PanelModel: panelModelClass(page), PanelView };
       }
     });
   }
@@ -119,4 +122,18 @@ const bridgePlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin];
+const panelsPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'molspace:panels',
+  description: 'Docks report panels (render_panel) in the main area, rendered by JupyterLab\'s rendermime.',
+  autoStart: true,
+  requires: [IMolspace],
+  optional: [IRenderMimeRegistry],
+  activate: (app: JupyterFrontEnd, molspace: IMolspace, rendermime: IRenderMimeRegistry | null) => {
+    void app.restored
+      .then(() => Promise.all([molspace.page(), import('./panel/startPanels')]))
+      .then(([page, { startPanels }]) => startPanels(page, app.shell, rendermime))
+      .catch(e => console.error('molspace: docked panels are unavailable.', e));
+  }
+};
+
+export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin, panelsPlugin];

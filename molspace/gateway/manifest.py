@@ -38,8 +38,31 @@ def json_pointer(path: list[Any] | tuple[Any, ...]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
+def _union_error(error: ValidationError) -> ValidationError | None:
+    """The error inside a failed union that says what is wrong (e.g. a tagged union's content).
+
+    Branches whose ``const`` does not match (the wrong tag) are set aside; if
+    one branch is left, its first error; if none is left, the tag itself.
+    """
+    branches: dict[int, list[ValidationError]] = {}
+    for e in error.context or []:
+        branches.setdefault(int(e.relative_schema_path[0]), []).append(e)
+    tagged = {i: es for i, es in branches.items() if not any(e.validator == "const" for e in es)}
+    if len(tagged) == 1:
+        return sorted(next(iter(tagged.values())), key=lambda e: list(map(str, e.absolute_path)))[0]
+    if not tagged:
+        consts = [e for es in branches.values() for e in es if e.validator == "const"]
+        if consts and len({tuple(e.absolute_path) for e in consts}) == 1:
+            return consts[0]
+    return None
+
+
 def _error_pointer(error: ValidationError) -> str:
     """Point at the offending field of one jsonschema error, not just its parent."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        inner = _union_error(error)
+        if inner is not None:
+            return _error_pointer(inner)
     path = list(error.absolute_path)
     instance = error.instance
     if error.validator == "required" and isinstance(instance, dict):

@@ -28,7 +28,25 @@ export const LIMITS = {
   /** Widgets listed by `observe` when `limit` is not given. */
   defaultWidgetsPerPage: 50,
   /** Default output budget of observe tools, bytes of structured content. */
-  observeOutputBytes: 8192
+  observeOutputBytes: 8192,
+  /** Longest markdown of one panel, characters. Beyond it: `TOO_LARGE`. */
+  panelMarkdownChars: 100_000,
+  /** Most rows of one table panel. Beyond it: `TOO_LARGE` (nothing is cut). */
+  panelTableRows: 10_000,
+  /** Most columns of one table panel. Beyond it: `TOO_LARGE`. */
+  panelTableColumns: 100,
+  /** Most cells (rows × columns) of one table panel. Beyond it: `TOO_LARGE`. */
+  panelTableCells: 200_000,
+  /** Longest text of one table cell, characters. Beyond it: `TOO_LARGE`. */
+  panelCellChars: 2000,
+  /** Largest Vega-Lite spec of one chart panel, bytes of JSON. Beyond it: `TOO_LARGE`. */
+  panelChartSpecBytes: 1024 * 1024,
+  /** Most inline data values (rows across all `data.values`) of one chart. Beyond it: `TOO_LARGE`. */
+  panelChartDataValues: 5000,
+  /** Longest panel title, characters. */
+  panelTitleChars: 200,
+  /** Most docked panels open in one page. Beyond it: `TOO_LARGE` (close one or update one by panelId). */
+  dockedPanels: 8
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

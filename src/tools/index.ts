@@ -3,8 +3,9 @@
  * (and its spec to `TOOLS` in `src/contract/tools.ts`).
  */
 import { observe } from './observe';
+import { renderPanel } from './renderPanel';
 import { storyControl } from './storyControl';
 import { storyObserve } from './storyObserve';
 import type { PageTool } from './tool';
 
-export const PAGE_TOOLS: readonly PageTool[] = [observe, storyObserve, storyControl];
+export const PAGE_TOOLS: readonly PageTool[] = [observe, storyObserve, storyControl, renderPanel];

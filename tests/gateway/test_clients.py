@@ -50,18 +50,21 @@ BOGUS = "molspaceNoSuchField"
 
 def minimal_args(schema: dict[str, Any]) -> dict[str, Any]:
     """Arguments that pass the tool's inputSchema: each required property at its simplest value."""
-    args: dict[str, Any] = {}
-    for name in schema.get("required", []):
-        prop = schema["properties"][name]
-        if "enum" in prop:
-            args[name] = prop["enum"][0]
-        elif "const" in prop:
-            args[name] = prop["const"]
-        else:
-            args[name] = {"string": "x", "integer": 0, "number": 0, "boolean": False, "object": {}, "array": []}[
-                prop["type"]
-            ]
-    return args
+    return {name: minimal_value(schema["properties"][name]) for name in schema.get("required", [])}
+
+
+def minimal_value(prop: dict[str, Any]) -> Any:
+    """The simplest value of one property schema: an enum's or union's first, an object's required fields."""
+    if "enum" in prop:
+        return prop["enum"][0]
+    if "const" in prop:
+        return prop["const"]
+    for union in ("oneOf", "anyOf"):
+        if union in prop:
+            return minimal_value(prop[union][0])
+    if prop["type"] == "object":
+        return minimal_args(prop)
+    return {"string": "x", "integer": 0, "number": 0, "boolean": False, "array": []}[prop["type"]]
 
 
 def page_error(code: str, tool: str) -> dict[str, Any]:

@@ -1,0 +1,230 @@
+"""The kernel side of the inline report panel (ipywidgets 8).
+
+A :class:`Panel` shows one bounded artifact in the notebook (markdown, a
+table, a Vega-Lite chart), rendered in the page by JupyterLab's rendermime
+(docs/architecture.md, "Report panels"). An agent can replace its content by
+``panel_id`` with ``render_panel``; :meth:`Panel.update` sends the same
+operation (a ``control`` message, never JavaScript) through the page's
+Dispatcher.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import uuid
+from typing import Any, Mapping
+
+import ipywidgets as widgets
+import traitlets
+from traitlets import Bool, Dict, Int, Unicode
+
+from ._version import MODULE_NAME, MODULE_VERSION_RANGE
+from .errors import PanelContentError
+from .panel_content import normalize_panel_content
+
+#: Traits only the page may change after the panel is made.
+_PAGE_OWNED = ("_content", "title", "revision", "ready", "error", "last_change")
+
+_PANEL_ID_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+#: The mime type of JupyterLab's Vega-Lite 5 renderer (the chart's static fallback).
+VEGALITE_MIME = "application/vnd.vegalite.v5+json"
+
+
+class Panel(widgets.DOMWidget):
+    """One report panel inline in the notebook.
+
+    Parameters
+    ----------
+    content : str, pandas.DataFrame, altair chart, or dict
+        Markdown text, a DataFrame (a sortable table), an Altair chart or a
+        Vega-Lite dict (a chart), or a contract ``PanelContent`` dict; see
+        :func:`molspace.panel_content.normalize_panel_content`.
+    title : str, optional
+        Shown above the content.
+    panel_id : str, optional
+        The id agents address it by (``render_panel`` ``panelId``); default:
+        the widget's model id. 1-64 of ``A-Z a-z 0-9 _ . -``.
+    units : mapping, optional
+        DataFrame tables: the unit of each column by name.
+
+    Raises
+    ------
+    molspace.errors.PanelContentError
+        ``UNSUPPORTED_FORMAT``, ``INVALID_INPUT`` or ``TOO_LARGE`` (the
+        limit's name in ``details["limit"]``).
+
+    Notes
+    -----
+    The page checks the content again (cell types, the Vega-Lite schema) and
+    reports a failure as ``error`` (a located error dict) in the panel and
+    here. ``content``, ``title``, ``revision``, ``ready`` and ``error`` are
+    set by the page after construction. The saved output carries a static
+    fallback (markdown, an HTML table, or the Vega-Lite spec) for viewers
+    without molspace.
+    """
+
+    _model_name = Unicode("PanelModel").tag(sync=True)
+    _model_module = Unicode(MODULE_NAME).tag(sync=True)
+    _model_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
+    _view_name = Unicode("PanelView").tag(sync=True)
+    _view_module = Unicode(MODULE_NAME).tag(sync=True)
+    _view_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
+
+    _content = Dict().tag(sync=True)
+    panel_id = Unicode("", help="The id agents address the panel by; '' means the model id.").tag(sync=True)
+    title = Unicode("").tag(sync=True)
+    revision = Int(0, help="Advanced by every content change.").tag(sync=True)
+    ready = Bool(False, help="True once the content is rendered.").tag(sync=True)
+    error = Dict(None, allow_none=True, help="Located error {code, message, where, fix, details} or None.").tag(
+        sync=True
+    )
+    last_change = Dict(None, allow_none=True, help="The last change: {revision, source, summary}.").tag(sync=True)
+
+    def __init__(
+        self,
+        content: Any,
+        *,
+        title: str | None = None,
+        panel_id: str | None = None,
+        units: Mapping[str, str] | None = None,
+        **kwargs: Any,
+    ):
+        normalized = normalize_panel_content(content, units=units)
+        if panel_id is not None:
+            _check_panel_id(panel_id)
+        self._from_page = False
+        self.last_result: dict[str, Any] | None = None
+        self.last_request_id: str | None = None
+        super().__init__(_content=normalized, title=title or "", panel_id=panel_id or "", **kwargs)
+        self.on_msg(self._handle_page_message)
+        self._constructed = True
+
+    @property
+    def content(self) -> dict[str, Any]:
+        """The content shown (the contract's ``PanelContent``), as the page last reported it."""
+        return dict(self._content)
+
+    def update(
+        self,
+        content: Any,
+        *,
+        title: str | None = None,
+        expected_revision: int | None = None,
+        action_id: str | None = None,
+        units: Mapping[str, str] | None = None,
+    ) -> str:
+        """Replace the content through the page's Dispatcher (``render_panel``).
+
+        Parameters
+        ----------
+        content : as for :class:`Panel`
+        title : str, optional
+        expected_revision : int, optional
+            Refuse (``REVISION_CONFLICT`` in :attr:`last_result`) unless the panel is at this revision.
+        action_id : str, optional
+            Idempotency key: a retried id is not applied twice.
+
+        Returns
+        -------
+        str
+            The request id; the page's answer lands in :attr:`last_result`
+            (the contract's kernel ``result``) when the kernel next handles messages.
+
+        Raises
+        ------
+        PanelContentError
+            As for :class:`Panel`.
+        """
+        message: dict[str, Any] = {"content": normalize_panel_content(content, units=units)}
+        if title is not None:
+            message["title"] = title
+        if expected_revision is not None:
+            message["expectedRevision"] = int(expected_revision)
+        if action_id is not None:
+            message["actionId"] = action_id
+        request_id = uuid.uuid4().hex
+        self.last_request_id = request_id
+        self.send({"type": "control", "requestId": request_id, **message})
+        return request_id
+
+    # ------------------------------------------------------------------ read-only page state
+    def set_state(self, sync_data: dict[str, Any]) -> None:  # called for messages from the page
+        with self._page_update():
+            super().set_state(sync_data)
+
+    @contextlib.contextmanager
+    def _page_update(self):
+        previous, self._from_page = getattr(self, "_from_page", False), True
+        try:
+            yield
+        finally:
+            self._from_page = previous
+
+    @traitlets.validate(*_PAGE_OWNED)
+    def _page_owned(self, proposal: dict[str, Any]) -> Any:
+        name = proposal["trait"].name
+        if getattr(self, "_constructed", False) and not getattr(self, "_from_page", True):
+            raise traitlets.TraitError(
+                f"Panel.{name.lstrip('_')} is set by the page and is read-only here; use panel.update(content)."
+            )
+        return proposal["value"]
+
+    def _handle_page_message(self, _widget: Any, content: dict[str, Any], _buffers: list[Any]) -> None:
+        if isinstance(content, dict) and content.get("type") == "result":
+            self.last_result = content
+
+    # ------------------------------------------------------------------ static fallback
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        """The widget view plus a static fallback for viewers without molspace.
+
+        Markdown as ``text/markdown``, a table as ``text/html`` (every cell
+        escaped), a chart as its Vega-Lite spec (``application/vnd.vegalite.v5+json``).
+        """
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        bundle = dict(bundle)
+        bundle.update(static_fallback(self._content, self.title))
+        return bundle
+
+    def __repr__(self) -> str:
+        kind = self._content.get("type", "?")
+        if self.error:
+            return f"<molspace.Panel {kind} {self.title!r}: error {self.error.get('code')}: {self.error.get('message')}>"
+        return f"<molspace.Panel {kind} {self.title!r}: revision {self.revision}>"
+
+
+def static_fallback(content: Mapping[str, Any], title: str = "") -> dict[str, Any]:
+    """The mime bundle that shows ``content`` without molspace (see :meth:`Panel._repr_mimebundle_`)."""
+    kind = content.get("type")
+    if kind == "markdown":
+        heading = f"**{title}**\n\n" if title else ""
+        return {"text/markdown": heading + str(content.get("markdown", ""))}
+    if kind == "chart":
+        return {VEGALITE_MIME: content.get("spec", {})}
+    if kind == "table":
+        columns = content.get("columns", [])
+        head = "".join(
+            f"<th>{html.escape(str(c.get('name')))}{' (' + html.escape(str(c['unit'])) + ')' if c.get('unit') else ''}</th>"
+            for c in columns
+        )
+        body = "".join(
+            "<tr>" + "".join(f"<td>{'' if v is None else html.escape(str(v))}</td>" for v in row) + "</tr>"
+            for row in content.get("rows", [])
+        )
+        caption = f"<caption>{html.escape(title)}</caption>" if title else ""
+        return {"text/html": f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"}
+    return {}
+
+
+def _check_panel_id(panel_id: Any) -> None:
+    if not isinstance(panel_id, str) or not (1 <= len(panel_id) <= 64) or not set(panel_id) <= _PANEL_ID_CHARS:
+        raise PanelContentError(
+            "INVALID_INPUT",
+            f"panel_id {panel_id!r} is not a panel id",
+            "panel_id",
+            "Use 1-64 of A-Z a-z 0-9 _ . -",
+            {"panel_id": panel_id if isinstance(panel_id, str) else repr(panel_id)},
+        )

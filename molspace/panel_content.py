@@ -1,0 +1,226 @@
+"""What a cell may show in a :class:`molspace.Panel`, as the contract's ``PanelContent``.
+
+- ``str`` → markdown (``{"type": "markdown", "markdown": ...}``);
+- a pandas ``DataFrame`` → a table (columns typed from their dtypes, units from
+  ``units=`` or ``df.attrs["units"]``; NaN/NaT → ``None``);
+- an Altair chart (any object with ``to_dict()`` giving a Vega-Lite dict) or a
+  Vega-Lite ``dict`` → a chart (data inline);
+- a ``dict`` with ``"type"`` of ``"markdown"``, ``"table"`` or ``"chart"`` → as is.
+
+Bounds are the contract's (``LIMITS["panel*"]``, read from the manifest); over
+one: :class:`~molspace.errors.PanelContentError` ``TOO_LARGE`` naming the
+limit; nothing is cut. The page checks the rest (cell types, the Vega-Lite
+schema) and reports it as the panel's ``error`` (docs/architecture.md,
+"Report panels").
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Mapping
+
+from .contract import LIMITS
+from .errors import PanelContentError
+
+_TYPES = ("markdown", "table", "chart")
+
+
+def _too_large(what: str, size: int, limit: str, where: str, fix: str) -> PanelContentError:
+    return PanelContentError(
+        "TOO_LARGE",
+        f"{what} is {size}, over the limit of {LIMITS[limit]} ({limit})",
+        where,
+        fix,
+        {"limit": limit, "max": LIMITS[limit], "size": size},
+    )
+
+
+def _is_dataframe(obj: Any) -> bool:
+    # pandas is optional: recognise a DataFrame without importing pandas.
+    return type(obj).__name__ == "DataFrame" and type(obj).__module__.startswith("pandas")
+
+
+def normalize_panel_content(content: Any, *, units: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Turn what a cell passes into the contract's ``PanelContent`` dict.
+
+    Parameters
+    ----------
+    content : str, pandas.DataFrame, altair chart, or dict
+        See the module docstring.
+    units : mapping of str to str, optional
+        Tables from a DataFrame: unit of each column by name (e.g. ``{"score": "kcal/mol"}``).
+
+    Returns
+    -------
+    dict
+        ``{"type": "markdown" | "table" | "chart", ...}``, JSON-serialisable.
+
+    Raises
+    ------
+    PanelContentError
+        ``UNSUPPORTED_FORMAT`` for another type, ``TOO_LARGE`` over a bound
+        (``details["limit"]`` names it), ``INVALID_INPUT`` for a malformed dict.
+    """
+    if isinstance(content, str):
+        return _markdown(content)
+    if _is_dataframe(content):
+        return table_from_dataframe(content, units=units)
+    if isinstance(content, Mapping):
+        if content.get("type") in _TYPES:
+            return _checked(dict(content))
+        return _chart(dict(content))
+    to_dict = getattr(content, "to_dict", None)
+    if callable(to_dict):
+        spec = to_dict()
+        if isinstance(spec, Mapping):
+            return _chart(dict(spec))
+    raise PanelContentError(
+        "UNSUPPORTED_FORMAT",
+        f"a Panel cannot show a {type(content).__name__}",
+        "content",
+        "Pass markdown text (str), a pandas DataFrame, an Altair chart or a Vega-Lite dict.",
+        {"type": type(content).__name__},
+    )
+
+
+def _markdown(text: str) -> dict[str, Any]:
+    if len(text) > LIMITS["panelMarkdownChars"]:
+        raise _too_large(
+            "the markdown length in characters", len(text), "panelMarkdownChars", "content", "Shorten the text."
+        )
+    return {"type": "markdown", "markdown": text}
+
+
+def _checked(content: dict[str, Any]) -> dict[str, Any]:
+    kind = content["type"]
+    if kind == "markdown":
+        if not isinstance(content.get("markdown"), str):
+            raise PanelContentError(
+                "INVALID_INPUT", "a markdown content needs a str 'markdown'", "content/markdown", "Pass the text."
+            )
+        return _markdown(content["markdown"])
+    if kind == "table":
+        columns, rows = content.get("columns"), content.get("rows")
+        if not isinstance(columns, list) or not isinstance(rows, list):
+            raise PanelContentError(
+                "INVALID_INPUT",
+                "a table content needs lists 'columns' and 'rows'",
+                "content",
+                "Pass {'type': 'table', 'columns': [{'name', 'type', 'unit'}...], 'rows': [[...], ...]}.",
+            )
+        _check_table_size(len(columns), len(rows))
+        return _json(content)
+    spec = content.get("spec")
+    if not isinstance(spec, Mapping):
+        raise PanelContentError("INVALID_INPUT", "a chart content needs a dict 'spec'", "content/spec", "Pass a Vega-Lite spec.")
+    return _chart(dict(spec))
+
+
+def _check_table_size(columns: int, rows: int) -> None:
+    if columns > LIMITS["panelTableColumns"]:
+        raise _too_large("the number of columns", columns, "panelTableColumns", "content/columns", "Select fewer columns.")
+    if rows > LIMITS["panelTableRows"]:
+        raise _too_large(
+            "the number of rows",
+            rows,
+            "panelTableRows",
+            "content/rows",
+            f"Pass at most {LIMITS['panelTableRows']} rows, e.g. df.head({LIMITS['panelTableRows']}) or "
+            "df.nsmallest(n, column); nothing is cut for you.",
+        )
+    if rows * columns > LIMITS["panelTableCells"]:
+        raise _too_large(
+            "the number of cells (rows x columns)",
+            rows * columns,
+            "panelTableCells",
+            "content/rows",
+            "Pass fewer rows or columns.",
+        )
+
+
+def _chart(spec: dict[str, Any]) -> dict[str, Any]:
+    content = _json({"type": "chart", "spec": spec})
+    size = len(json.dumps(content["spec"]).encode("utf-8"))
+    if size > LIMITS["panelChartSpecBytes"]:
+        raise _too_large(
+            "the chart spec in bytes of JSON", size, "panelChartSpecBytes", "content/spec", "Aggregate the data first."
+        )
+    return content
+
+
+def _json(value: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return json.loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError) as e:
+        raise PanelContentError(
+            "INVALID_INPUT",
+            f"the content is not JSON: {e}",
+            "content",
+            "Use str, int, float (finite), bool, None, lists and dicts only.",
+        ) from e
+
+
+def _column_type(dtype: Any) -> str:
+    kind = getattr(dtype, "kind", "O")
+    return {"b": "boolean", "i": "integer", "u": "integer", "f": "number"}.get(kind, "string")
+
+
+def _cell(value: Any, kind: str) -> Any:
+    if value is None:
+        return None
+    try:
+        if value != value:  # NaN, NaT, pd.NA
+            return None
+    except (TypeError, ValueError):
+        return None
+    if kind == "boolean":
+        return bool(value)
+    if kind == "integer":
+        return int(value)
+    if kind == "number":
+        f = float(value)
+        return f if math.isfinite(f) else None
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
+
+
+def table_from_dataframe(df: Any, *, units: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A table content from a pandas DataFrame.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Column names become column names (as str); dtypes give the column
+        types (bool → boolean, int → integer, float → number, others → string).
+    units : mapping, optional
+        Unit per column name; default ``df.attrs.get("units", {})``.
+
+    Raises
+    ------
+    PanelContentError
+        ``TOO_LARGE`` over ``panelTableRows``, ``panelTableColumns`` or ``panelTableCells``.
+    """
+    rows_n, cols_n = df.shape
+    _check_table_size(cols_n, rows_n)
+    units = dict(units if units is not None else df.attrs.get("units", {}))
+    names = [str(c) for c in df.columns]
+    unknown = sorted(set(units) - set(names))
+    if unknown:
+        raise PanelContentError(
+            "INVALID_INPUT",
+            f"units name columns the DataFrame does not have: {', '.join(unknown)}",
+            "units",
+            f"Use column names: {', '.join(names[:20])}.",
+            {"unknown": unknown},
+        )
+    kinds = [_column_type(t) for t in df.dtypes]
+    columns = []
+    for name, kind in zip(names, kinds):
+        column: dict[str, Any] = {"name": name, "type": kind}
+        if name in units:
+            column["unit"] = str(units[name])
+        columns.append(column)
+    rows = [[_cell(v, k) for v, k in zip(row, kinds)] for row in df.itertuples(index=False, name=None)]
+    return {"type": "table", "columns": columns, "rows": rows}

@@ -1,0 +1,161 @@
+/**
+ * Report panels: one bounded artifact (markdown, a table or a Vega-Lite
+ * chart) shown docked in JupyterLab's main area (a page-owned panel) or
+ * inline in a notebook (the `molspace.Panel` widget), addressed by a panel
+ * id (docs/architecture.md, "Report panels").
+ *
+ * The schemas here carry the shape; the bounds (`LIMITS.panel*`) and the
+ * Vega-Lite schema are checked by the page (`src/panel/panelContent.ts`),
+ * which answers TOO_LARGE naming the limit or VALIDATION_FAILED at the bad
+ * property.
+ */
+import { z } from 'zod';
+import { LocatedError } from './errors';
+import { LIMITS } from './limits';
+import { ChangeEntry } from './story';
+import type { ToolSpec } from './tools';
+
+/** Markdown, rendered by JupyterLab's rendermime with its sanitizer (untrusted). */
+export const MarkdownContent = z
+  .object({
+    type: z.literal('markdown'),
+    markdown: z.string().describe(`Markdown text, at most ${LIMITS.panelMarkdownChars} characters.`)
+  })
+  .strict();
+
+/** The type of a table column's cells. */
+export const ColumnType = z.enum(['string', 'number', 'integer', 'boolean']);
+export type ColumnType = z.infer<typeof ColumnType>;
+
+export const TableColumn = z
+  .object({
+    name: z.string().min(1).max(200),
+    type: ColumnType.default('string'),
+    unit: z.string().max(40).optional().describe('Unit of the values, e.g. "kcal/mol".')
+  })
+  .strict();
+export type TableColumn = z.infer<typeof TableColumn>;
+
+/** One cell: a value of its column's type, or null (missing). */
+export const TableCell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export type TableCell = z.infer<typeof TableCell>;
+
+/** A table: typed columns, rows of cells in column order. */
+export const TableContent = z
+  .object({
+    type: z.literal('table'),
+    columns: z.array(TableColumn).min(1),
+    rows: z
+      .array(z.array(TableCell))
+      .describe(
+        `Rows of cells in column order; at most ${LIMITS.panelTableRows} rows and ` +
+          `${LIMITS.panelTableCells} cells (over either: TOO_LARGE).`
+      )
+  })
+  .strict();
+
+/** A Vega-Lite v5 chart with inline, bounded data. */
+export const ChartContent = z
+  .object({
+    type: z.literal('chart'),
+    spec: z
+      .record(z.string(), z.unknown())
+      .describe(
+        `Vega-Lite v5 spec; data inline (data.values), at most ${LIMITS.panelChartDataValues} values; ` +
+          'checked against the Vega-Lite JSON schema.'
+      )
+  })
+  .strict();
+
+export const PanelContent = z.discriminatedUnion('type', [MarkdownContent, TableContent, ChartContent]);
+export type PanelContent = z.infer<typeof PanelContent>;
+export type MarkdownContent = z.infer<typeof MarkdownContent>;
+export type TableContent = z.infer<typeof TableContent>;
+export type ChartContent = z.infer<typeof ChartContent>;
+export type PanelType = PanelContent['type'];
+
+/** Where a panel shows: docked in the main area (page-owned) or inline in a notebook (a widget). */
+export const PanelPlacement = z.enum(['docked', 'inline']);
+export type PanelPlacement = z.infer<typeof PanelPlacement>;
+
+/** A panel id: letters, digits, `_`, `-`, `.`. */
+export const PanelId = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+  .describe('Panel id: 1-64 of A-Z a-z 0-9 _ . -');
+
+/** The state of one panel, as `observe`, `render_panel` and the kernel see it. */
+export const PanelState = z.object({
+  target: z.string().describe('Widget id (observe lists it).'),
+  kind: z.literal('panel'),
+  panelId: z.string(),
+  title: z.string(),
+  placement: PanelPlacement,
+  type: z.enum(['markdown', 'table', 'chart']),
+  ready: z.boolean().describe('True once the content is rendered.'),
+  revision: z.number().int().min(0),
+  error: LocatedError.nullable()
+});
+export type PanelState = z.infer<typeof PanelState>;
+
+/** The fields of one panel update, without `pageId`, `target`, `panelId`, `placement`: also the kernel's `control` message. */
+export const PANEL_UPDATE_FIELDS = {
+  title: z.string().max(LIMITS.panelTitleChars).optional().describe('Panel title; default: kept, or the type.'),
+  content: PanelContent,
+  expectedRevision: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Fail with REVISION_CONFLICT unless the panel is at this revision.'),
+  actionId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe('Idempotency key: a retried actionId returns the first result without applying again.')
+};
+
+export const RenderPanelInput = z
+  .object({
+    pageId: z.string().min(1).optional().describe('Page to run in; default: the most recently focused page.'),
+    target: z.string().min(1).optional().describe('Widget id of an existing panel (from observe).'),
+    panelId: PanelId.optional().describe('Panel to create or replace; default: a new id.'),
+    placement: PanelPlacement.optional().describe(
+      'New panels: "docked" (default). "inline" panels come from a cell (molspace.Panel) and are updated by id.'
+    ),
+    ...PANEL_UPDATE_FIELDS
+  })
+  .strict();
+export type RenderPanelInput = z.infer<typeof RenderPanelInput>;
+
+export const RenderPanelOutput = z.object({
+  panel: PanelState,
+  created: z.boolean().describe('True when this call opened a new panel.'),
+  previousRevision: z.number().int().nullable(),
+  changes: z.array(ChangeEntry),
+  replayed: z.boolean().describe('True when an earlier call with this actionId was returned.')
+});
+export type RenderPanelOutput = z.infer<typeof RenderPanelOutput>;
+
+export const RENDER_PANEL_TOOL: ToolSpec<typeof RenderPanelInput, typeof RenderPanelOutput, 'panel'> = {
+  name: 'render_panel',
+  description:
+    'Show one bounded artifact (markdown, table, or Vega-Lite chart with inline data) in a ' +
+    `panel docked in JupyterLab (at most ${LIMITS.dockedPanels} per page), or replace the ` +
+    'content of a panel by panelId/target (docked or a cell\'s inline one). Rendered by ' +
+    "JupyterLab's sanitizing rendermime; no script runs. Returns once rendered.",
+  runs: 'page',
+  input: RenderPanelInput,
+  output: RenderPanelOutput,
+  annotations: {
+    title: 'Render a report panel',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false
+  },
+  target: 'panel',
+  mutating: true,
+  errors: ['NOT_FOUND', 'STALE_TARGET', 'REVISION_CONFLICT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE']
+};

@@ -1,0 +1,138 @@
+/**
+ * A docked report panel: page-owned (no kernel), shown in JupyterLab's main
+ * area, opened by `render_panel` with `placement: "docked"`. Closing its tab
+ * removes it from the registry. At most `LIMITS.dockedPanels` per page.
+ */
+import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
+import type { Message } from '@lumino/messaging';
+import { Widget } from '@lumino/widgets';
+import {
+  MolspaceError,
+  type ChangeEntry,
+  type ChangeSource,
+  type LocatedError,
+  type PanelContent,
+  type PanelState
+} from '../contract';
+import type { WidgetRegistry } from '../dispatcher/registry';
+import { PanelRenderer } from './panelRenderer';
+import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
+
+/** The Lumino widget of a docked panel in the main area. */
+export class DockedPanelWidget extends Widget {
+  readonly renderer: PanelRenderer;
+
+  constructor(renderer: PanelRenderer) {
+    super();
+    this.renderer = renderer;
+    this.addClass('molspace-docked-panel');
+    this.node.append(renderer.node);
+    this.title.closable = true;
+  }
+
+  /** Closing the tab disposes the panel (a plain Lumino widget would only detach). */
+  protected onCloseRequest(msg: Message): void {
+    super.onCloseRequest(msg);
+    this.dispose();
+  }
+
+  dispose(): void {
+    this.renderer.dispose();
+    super.dispose();
+  }
+}
+
+export class DockedPanel implements PanelTarget {
+  readonly kind = 'panel' as const;
+  readonly placement = 'docked' as const;
+  readonly notebook = null;
+  readonly widget: DockedPanelWidget;
+  private _title: string;
+  private _content: PanelContent;
+  private _revision = 0;
+  private _ready = false;
+  private _error: LocatedError | null = null;
+
+  constructor(
+    readonly panelId: string,
+    title: string,
+    content: PanelContent,
+    rendermime: IRenderMimeRegistry | null,
+    private readonly _registry: WidgetRegistry
+  ) {
+    this._title = title;
+    this._content = content;
+    this.widget = new DockedPanelWidget(new PanelRenderer(() => rendermime));
+    this.widget.id = `molspace-panel-${panelId}`;
+    this.widget.disposed.connect(() => this._registry.unregister(this.targetId));
+    this._identity();
+  }
+
+  get targetId(): string {
+    return this.panelId;
+  }
+
+  whenLoaded(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  state(): PanelState {
+    return {
+      target: this.targetId,
+      kind: 'panel',
+      panelId: this.panelId,
+      title: this._title,
+      placement: 'docked',
+      type: this._content.type,
+      ready: this._ready,
+      revision: this._revision,
+      error: this._error
+    };
+  }
+
+  content(): PanelContent {
+    return this._content;
+  }
+
+  describe(): string {
+    return panelSummary(this.state(), this._content);
+  }
+
+  /** Render the first content as revision 1. */
+  async open(source: ChangeSource, summary: string): Promise<ChangeEntry> {
+    return this.applyContent({ content: this._content, title: this._title }, source, summary);
+  }
+
+  async applyContent(update: PanelUpdate, source: ChangeSource, summary: string): Promise<ChangeEntry> {
+    if (this.widget.isDisposed) {
+      throw new MolspaceError('STALE_TARGET', `Panel ${this.panelId} was closed.`, '/panelId', 'Call render_panel again to open a new one.', {
+        panelId: this.panelId
+      });
+    }
+    this._revision += 1;
+    const entry: ChangeEntry = { revision: this._revision, source, summary };
+    this._content = update.content;
+    this._title = update.title ?? this._title;
+    this._identity();
+    this._ready = false;
+    this._registry.touch(this.targetId);
+    try {
+      await this.widget.renderer.render(update.content, this._revision);
+      this._ready = true;
+      this._error = null;
+    } catch (e) {
+      const err = MolspaceError.from(e, `panel ${this.panelId}`);
+      this._error = err.toJSON();
+      throw err;
+    } finally {
+      this.widget.renderer.showError(this._error);
+    }
+    return entry;
+  }
+
+  private _identity(): void {
+    this.widget.title.label = this._title;
+    this.widget.title.caption = `molspace panel ${this.panelId}`;
+    this.widget.renderer.setIdentity(this.panelId, this._title);
+  }
+}

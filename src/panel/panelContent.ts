@@ -1,0 +1,232 @@
+/**
+ * The checks a panel's content passes before anything renders it
+ * (docs/architecture.md, "Report panels"): the shared bounds (`LIMITS.panel*`,
+ * over one: TOO_LARGE naming the limit; nothing is cut), cell types against
+ * their column's type, and for charts inline data and the Vega-Lite JSON
+ * schema (`./chartSchema.ts`, loaded on first use).
+ */
+import {
+  LIMITS,
+  MolspaceError,
+  type ChartContent,
+  type ColumnType,
+  type PanelContent,
+  type TableCell,
+  type TableContent
+} from '../contract';
+
+/**
+ * Check one panel content.
+ *
+ * @param where - JSON pointer of the content in the caller's arguments (e.g. `/content`).
+ * @throws MolspaceError `TOO_LARGE` (a bound, named in `details.limit`),
+ *   `VALIDATION_FAILED` (a cell of the wrong type, a chart against the
+ *   Vega-Lite schema, at the bad property), `UNSUPPORTED_FORMAT` (a chart that
+ *   is not Vega-Lite v5).
+ */
+export async function checkPanelContent(content: PanelContent, where = '/content'): Promise<void> {
+  switch (content.type) {
+    case 'markdown':
+      checkMarkdown(content.markdown, where);
+      return;
+    case 'table':
+      checkTable(content, where);
+      return;
+    case 'chart':
+      checkChartBounds(content, where);
+      await checkChartSchema(content.spec, `${where}/spec`);
+      return;
+  }
+}
+
+function tooLarge(what: string, size: number, limit: keyof typeof LIMITS, where: string, fix: string): MolspaceError {
+  return new MolspaceError(
+    'TOO_LARGE',
+    `${what} is ${size}, over the limit of ${LIMITS[limit]} (${limit}).`,
+    where,
+    fix,
+    { limit, max: LIMITS[limit], size }
+  );
+}
+
+export function checkMarkdown(markdown: string, where: string): void {
+  if (markdown.length > LIMITS.panelMarkdownChars) {
+    throw tooLarge(
+      'The markdown length in characters',
+      markdown.length,
+      'panelMarkdownChars',
+      `${where}/markdown`,
+      'Shorten the text, or split it over several panels.'
+    );
+  }
+}
+
+/** True when `cell` fits a column of `type` (null fits every column). */
+export function cellFits(cell: TableCell, type: ColumnType): boolean {
+  if (cell === null) {
+    return true;
+  }
+  switch (type) {
+    case 'string':
+      return typeof cell === 'string';
+    case 'number':
+      return typeof cell === 'number' && Number.isFinite(cell);
+    case 'integer':
+      return typeof cell === 'number' && Number.isInteger(cell);
+    case 'boolean':
+      return typeof cell === 'boolean';
+  }
+}
+
+export function checkTable(table: TableContent, where: string): void {
+  const { columns, rows } = table;
+  if (columns.length > LIMITS.panelTableColumns) {
+    throw tooLarge('The number of columns', columns.length, 'panelTableColumns', `${where}/columns`, 'Pass fewer columns.');
+  }
+  if (rows.length > LIMITS.panelTableRows) {
+    throw tooLarge(
+      'The number of rows',
+      rows.length,
+      'panelTableRows',
+      `${where}/rows`,
+      `Pass at most ${LIMITS.panelTableRows} rows (e.g. the top ones by your sort key); nothing is cut for you.`
+    );
+  }
+  const cells = rows.length * columns.length;
+  if (cells > LIMITS.panelTableCells) {
+    throw tooLarge(
+      'The number of cells (rows × columns)',
+      cells,
+      'panelTableCells',
+      `${where}/rows`,
+      `Pass fewer rows or columns: at most ${LIMITS.panelTableCells} cells.`
+    );
+  }
+  const names = new Set<string>();
+  columns.forEach((c, i) => {
+    if (names.has(c.name)) {
+      throw new MolspaceError(
+        'VALIDATION_FAILED',
+        `Column name "${c.name}" is used twice.`,
+        `${where}/columns/${i}/name`,
+        'Give every column a distinct name.',
+        { name: c.name }
+      );
+    }
+    names.add(c.name);
+  });
+  rows.forEach((row, r) => {
+    if (row.length !== columns.length) {
+      throw new MolspaceError(
+        'VALIDATION_FAILED',
+        `Row ${r} has ${row.length} cells; the table has ${columns.length} columns.`,
+        `${where}/rows/${r}`,
+        'Give every row one cell per column, in column order (null for a missing value).',
+        { row: r, cells: row.length, columns: columns.length }
+      );
+    }
+    row.forEach((cell, c) => {
+      const column = columns[c];
+      if (!cellFits(cell, column.type)) {
+        throw new MolspaceError(
+          'VALIDATION_FAILED',
+          `Row ${r}, column "${column.name}": ${JSON.stringify(cell)} is not a ${column.type}.`,
+          `${where}/rows/${r}/${c}`,
+          `Pass a ${column.type} or null, or declare the column's type as it is.`,
+          { row: r, column: column.name, type: column.type }
+        );
+      }
+      if (typeof cell === 'string' && cell.length > LIMITS.panelCellChars) {
+        throw tooLarge(
+          `The text of row ${r}, column "${column.name}", in characters,`,
+          cell.length,
+          'panelCellChars',
+          `${where}/rows/${r}/${c}`,
+          'Shorten the cell text.'
+        );
+      }
+    });
+  });
+}
+
+/** Size, inline data and count of data values of a chart spec. */
+export function checkChartBounds(chart: ChartContent, where: string): void {
+  const bytes = new TextEncoder().encode(JSON.stringify(chart.spec)).length;
+  if (bytes > LIMITS.panelChartSpecBytes) {
+    throw tooLarge('The chart spec in bytes of JSON', bytes, 'panelChartSpecBytes', `${where}/spec`, 'Aggregate the data before charting it.');
+  }
+  const schemaUrl = chart.spec.$schema;
+  if (schemaUrl !== undefined && !(typeof schemaUrl === 'string' && /vega-lite\/v5(\.\d+)*(\.\d+)*\.json$/.test(schemaUrl))) {
+    throw new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      `The chart's $schema is ${JSON.stringify(schemaUrl)}; panels render Vega-Lite v5.`,
+      `${where}/spec/$schema`,
+      'Pass a Vega-Lite v5 spec ($schema "https://vega.github.io/schema/vega-lite/v5.json", or omit $schema).',
+      { $schema: schemaUrl }
+    );
+  }
+  let values = 0;
+  const walk = (node: unknown, path: string): void => {
+    if (Array.isArray(node)) {
+      node.forEach((v, i) => walk(v, `${path}/${i}`));
+      return;
+    }
+    if (typeof node !== 'object' || node === null) {
+      return;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      const at = `${path}/${escapePointer(key)}`;
+      if (key === 'data' && typeof value === 'object' && value !== null && 'url' in value) {
+        throw new MolspaceError(
+          'VALIDATION_FAILED',
+          'Chart data must be inline; a panel loads no URL.',
+          `${at}/url`,
+          'Put the rows in data.values (at most ' + LIMITS.panelChartDataValues + ').',
+          { url: (value as { url: unknown }).url }
+        );
+      }
+      if (key === 'values' && Array.isArray(value)) {
+        values += value.length;
+      }
+      if (key === 'datasets' && typeof value === 'object' && value !== null) {
+        for (const rows of Object.values(value)) {
+          values += Array.isArray(rows) ? rows.length : 0;
+        }
+      }
+      walk(value, at);
+    }
+  };
+  walk(chart.spec, `${where}/spec`);
+  if (values > LIMITS.panelChartDataValues) {
+    throw tooLarge(
+      'The number of inline data values',
+      values,
+      'panelChartDataValues',
+      `${where}/spec/data/values`,
+      `Aggregate or sample the data to at most ${LIMITS.panelChartDataValues} values.`
+    );
+  }
+}
+
+/**
+ * Validate a spec against Vega-Lite's own JSON schema.
+ *
+ * @throws MolspaceError `VALIDATION_FAILED` located at the bad property (under `where`).
+ */
+export async function checkChartSchema(spec: Record<string, unknown>, where: string): Promise<void> {
+  const { vegaLiteIssue } = await import('./chartSchema');
+  const issue = vegaLiteIssue(spec);
+  if (issue !== null) {
+    throw new MolspaceError(
+      'VALIDATION_FAILED',
+      `The Vega-Lite spec is invalid at ${issue.path || 'the top level'}: ${issue.message}.`,
+      `${where}${issue.path}`,
+      issue.fix,
+      { property: issue.property, keyword: issue.keyword, allowed: issue.allowed, vegaLite: issue.schemaVersion }
+    );
+  }
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}

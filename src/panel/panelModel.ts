@@ -1,0 +1,332 @@
+/**
+ * The inline report panel widget (`molspace.Panel` in a cell): model and view.
+ *
+ * Synced attributes (mirrored by the kernel's traits): `_content` (the
+ * {@link PanelContent}; set by the kernel when the widget is made, by the
+ * page after), `panel_id`, `title`, `revision`, `ready`, `error` (located
+ * error or null) and `last_change`. Later contents arrive through the
+ * Dispatcher's `render_panel` (the kernel's `control` messages via a
+ * {@link KernelChannel}, or an agent by panel id) and land in
+ * {@link PanelModel.applyContent}, which waits until the views have rendered
+ * the new revision and sends the state to the kernel.
+ */
+import { DOMWidgetModel, DOMWidgetView, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import {
+  LocatedError,
+  MolspaceError,
+  PanelContent,
+  type ChangeEntry,
+  type ChangeSource,
+  type PanelState
+} from '../contract';
+import { toJSONValue } from '../kernel/json';
+import { KernelChannel } from '../kernel/kernelChannel';
+import type { IMolspacePage } from '../tokens';
+import { MODULE_NAME, MODULE_VERSION } from '../version';
+import { notebookPathOf, renderMimeOf } from '../widgetManager';
+import { checkPanelContent } from './panelContent';
+import { PanelRenderer } from './panelRenderer';
+import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
+
+/** How long an update waits for a view to render it, ms. */
+const RENDER_WAIT_MS = 25_000;
+
+interface Waiter {
+  revision: number;
+  resolve: () => void;
+  reject: (e: MolspaceError) => void;
+}
+
+export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
+  static serializers: ISerializers = { ...DOMWidgetModel.serializers, layout: { deserialize: unpack_models } };
+
+  declare private _loaded: Promise<void>;
+  declare private _waiters: Waiter[];
+  declare private _views: Set<unknown>;
+  declare private _kernel: KernelChannel;
+  declare private _disposed: boolean;
+
+  abstract get services(): IMolspacePage;
+
+  get kind(): 'panel' {
+    return 'panel';
+  }
+
+  get placement(): 'inline' {
+    return 'inline';
+  }
+
+  defaults(): any {
+    return {
+      ...super.defaults(),
+      _model_name: 'PanelModel',
+      _model_module: MODULE_NAME,
+      _model_module_version: MODULE_VERSION,
+      _view_name: 'PanelView',
+      _view_module: MODULE_NAME,
+      _view_module_version: MODULE_VERSION,
+      _content: null,
+      panel_id: '',
+      title: '',
+      revision: 0,
+      ready: false,
+      error: null,
+      last_change: null
+    };
+  }
+
+  initialize(attributes: any, options: any): void {
+    super.initialize(attributes, options);
+    this._disposed = false;
+    this._waiters = [];
+    this._views = new Set();
+    this._kernel = new KernelChannel({
+      targetId: this.model_id,
+      tool: 'render_panel',
+      dispatcher: this.services.dispatcher,
+      send: message => this.send(toJSONValue(message), {})
+    });
+    this.services.registry.register(this);
+    this.on('msg:custom', (msg: unknown) => void this._kernel.receive(msg));
+    this.once('destroy', () => this._dispose());
+    this.on('comm:close', () => this._dispose());
+    this._loaded = this._check();
+  }
+
+  /** Check the content the kernel sent; an invalid one becomes the widget's error. */
+  private async _check(): Promise<void> {
+    const parsed = PanelContent.safeParse(this.get('_content'));
+    let error: MolspaceError | null = null;
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      error = new MolspaceError(
+        'VALIDATION_FAILED',
+        `Panel content is invalid: ${issue?.message ?? 'not a panel content'}.`,
+        `/content${issue ? issue.path.map(p => `/${String(p)}`).join('') : ''}`,
+        'Pass markdown text, a table (columns and rows) or a Vega-Lite spec.',
+        {}
+      );
+    } else {
+      try {
+        await checkPanelContent(parsed.data, '/content');
+      } catch (e) {
+        error = MolspaceError.from(e, `panel ${this.model_id}`);
+      }
+    }
+    if (error) {
+      this.set({ error: error.toJSON(), ready: false });
+      this._sync();
+    }
+  }
+
+  get targetId(): string {
+    return this.model_id;
+  }
+
+  get panelId(): string {
+    return this.get('panel_id') || this.model_id;
+  }
+
+  get notebook(): string | null {
+    return notebookPathOf(this.widget_manager);
+  }
+
+  whenLoaded(): Promise<void> {
+    return this._loaded;
+  }
+
+  error(): LocatedError | null {
+    const parsed = LocatedError.safeParse(this.get('error'));
+    return parsed.success ? parsed.data : null;
+  }
+
+  content(): PanelContent | null {
+    const parsed = PanelContent.safeParse(this.get('_content'));
+    return parsed.success ? parsed.data : null;
+  }
+
+  state(): PanelState {
+    return {
+      target: this.model_id,
+      kind: 'panel',
+      panelId: this.panelId,
+      title: this.get('title'),
+      placement: 'inline',
+      type: this.content()?.type ?? 'markdown',
+      ready: this.get('ready'),
+      revision: this.get('revision'),
+      error: this.error()
+    };
+  }
+
+  describe(): string {
+    return panelSummary(this.state(), this.content());
+  }
+
+  async applyContent(update: PanelUpdate, source: ChangeSource, summary: string): Promise<ChangeEntry> {
+    const revision = this.get('revision') + 1;
+    const entry: ChangeEntry = { revision, source, summary };
+    this.services.registry.touch(this.model_id);
+    const rendered = this._whenRendered(revision);
+    this.set({
+      _content: update.content,
+      title: update.title ?? this.get('title'),
+      revision,
+      ready: this._views.size === 0 ? this.get('ready') : false,
+      error: null,
+      last_change: entry
+    });
+    try {
+      await rendered;
+    } finally {
+      this._sync();
+    }
+    return entry;
+  }
+
+  /** Called by a view once it rendered (or failed to render) `revision`. */
+  markRendered(view: unknown, revision: number, error: MolspaceError | null): void {
+    this._views.add(view);
+    if (revision !== this.get('revision')) {
+      return;
+    }
+    this.set({ ready: error === null, error: error ? error.toJSON() : this.get('error') });
+    const done = this._waiters.filter(w => w.revision === revision);
+    this._waiters = this._waiters.filter(w => w.revision !== revision);
+    for (const w of done) {
+      error ? w.reject(error) : w.resolve();
+    }
+    if (!done.length) {
+      this._sync();
+    }
+  }
+
+  forgetView(view: unknown): void {
+    this._views.delete(view);
+    if (this._views.size === 0) {
+      for (const w of this._waiters.splice(0)) {
+        w.resolve();
+      }
+    }
+  }
+
+  touch(): void {
+    this.services.registry.touch(this.model_id);
+  }
+
+  private _whenRendered(revision: number): Promise<void> {
+    if (this._views.size === 0) {
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { revision, resolve, reject };
+      this._waiters.push(waiter);
+      setTimeout(() => {
+        if (this._waiters.includes(waiter)) {
+          this._waiters = this._waiters.filter(w => w !== waiter);
+          reject(
+            new MolspaceError(
+              'TIMEOUT',
+              `Panel ${this.model_id}: revision ${revision} was not rendered within ${RENDER_WAIT_MS / 1000} s.`,
+              '/content',
+              'Check the panel shows no error (observe), then retry.',
+              { revision }
+            )
+          );
+        }
+      }, RENDER_WAIT_MS);
+    });
+  }
+
+  private _sync(): void {
+    if (this._disposed || !this.comm_live) {
+      return;
+    }
+    try {
+      this.save_changes();
+    } catch (e) {
+      console.warn(`molspace: Panel ${this.model_id}: the kernel could not be sent the new state`, e);
+    }
+  }
+
+  private _dispose(): void {
+    this._disposed = true;
+    for (const w of this._waiters.splice(0)) {
+      w.reject(
+        new MolspaceError('STALE_TARGET', `Panel ${this.model_id} was closed before it rendered.`, '/target', 'Call observe to list the widgets that exist now.', {
+          target: this.model_id
+        })
+      );
+    }
+    this.services.registry.unregister(this.model_id);
+  }
+}
+
+/** The Panel model class the widget manager instantiates (as `PanelModel`), bound to this page's services. */
+export function panelModelClass(services: IMolspacePage): typeof DOMWidgetModel {
+  return class BoundPanelModel extends PanelModel {
+    get services(): IMolspacePage {
+      return services;
+    }
+  };
+}
+
+/** The inline view: one {@link PanelRenderer} in the cell's output. */
+export class PanelView extends DOMWidgetView {
+  declare model: PanelModel;
+  private renderer: PanelRenderer | null = null;
+  private ops: Promise<void> = Promise.resolve();
+
+  render(): void {
+    super.render();
+    this.el.classList.add('molspace-panel-inline');
+    this.el.setAttribute('data-molspace-model', this.model.model_id);
+    this.renderer = new PanelRenderer(() => renderMimeOf(this.model.widget_manager));
+    this.el.append(this.renderer.node);
+    this.el.addEventListener('pointerdown', () => this.model.touch(), true);
+    this.listenTo(this.model, 'change:revision change:_content', () => this.enqueue());
+    this.listenTo(this.model, 'change:error', () => this.renderer?.showError(this.model.error()));
+    this.listenTo(this.model, 'change:title change:panel_id', () => this.identity());
+    this.identity();
+    this.enqueue();
+  }
+
+  remove(): any {
+    this.renderer?.dispose();
+    this.renderer = null;
+    this.model.forgetView(this);
+    return super.remove();
+  }
+
+  private identity(): void {
+    this.renderer?.setIdentity(this.model.panelId, this.model.get('title'));
+  }
+
+  private enqueue(): void {
+    const run = () => this.draw();
+    this.ops = this.ops.then(run, run);
+  }
+
+  private async draw(): Promise<void> {
+    await this.model.whenLoaded();
+    const renderer = this.renderer;
+    if (!renderer) {
+      return;
+    }
+    const revision: number = this.model.get('revision');
+    const content = this.model.content();
+    renderer.showError(this.model.error());
+    if (content === null || (revision === 0 && this.model.error() !== null)) {
+      return; // the error panel says why
+    }
+    try {
+      if (await renderer.render(content, revision)) {
+        this.model.markRendered(this, revision, null);
+      }
+    } catch (e) {
+      const err = MolspaceError.from(e, `panel ${this.model.model_id}`);
+      this.model.markRendered(this, revision, err);
+      renderer.showError(err.toJSON());
+    }
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * The DOM of one report panel, shared by the docked panel and the inline
+ * widget view (docs/architecture.md, "Report panels"):
+ *
+ * - markdown through JupyterLab's rendermime `text/markdown` renderer as
+ *   untrusted content, so JupyterLab's sanitizer removes script, event
+ *   handlers and `javascript:` links, and no script tag is evaluated;
+ * - a table built from text nodes only, sorted by a click on a column header;
+ * - a Vega-Lite chart through the Vega renderer JupyterLab ships
+ *   (`@jupyterlab/vega5-extension`, mime type `application/vnd.vegalite.v5+json`).
+ *
+ * Whatever the content, it stays in its box: the body is a CSS containment
+ * box (`contain: strict`-like, see `style/base.css`), so absolutely or fixed
+ * positioned content cannot overlay the page; form submission is blocked; a
+ * click on a link other than `http(s):` or `#fragment` does nothing.
+ *
+ * Test hooks on the root (`.molspace-panel`): `data-molspace-panel-id`,
+ * `data-molspace-revision` (the revision last rendered), `data-molspace-ready`.
+ */
+import type { IRenderMime, IRenderMimeRegistry } from '@jupyterlab/rendermime';
+import { MolspaceError, type LocatedError, type PanelContent, type TableContent } from '../contract';
+import { nextDirection, sortedOrder, type SortDirection } from './tableSort';
+
+/** The Vega-Lite mime type of JupyterLab's Vega renderer. */
+export const VEGALITE_MIME = 'application/vnd.vegalite.v5+json';
+
+export class PanelRenderer {
+  readonly node: HTMLElement;
+  private readonly _title: HTMLElement;
+  private readonly _error: HTMLElement;
+  private readonly _body: HTMLElement;
+  private _renderer: IRenderMime.IRenderer | null = null;
+  private _seq = 0;
+  private _disposed = false;
+
+  constructor(private readonly _rendermime: () => IRenderMimeRegistry | null) {
+    this.node = el('div', 'molspace-panel');
+    this.node.setAttribute('data-molspace-ready', 'false');
+    this.node.setAttribute('role', 'region');
+    this._title = el('div', 'molspace-panel-title');
+    this._error = el('div', 'molspace-panel-error');
+    this._error.setAttribute('role', 'alert');
+    this._error.hidden = true;
+    this._body = el('div', 'molspace-panel-body');
+    this.node.append(this._title, this._error, this._body);
+    // Content never leaves the panel: no form is submitted, no link navigates the page.
+    this._body.addEventListener('submit', e => e.preventDefault(), true);
+    this._body.addEventListener('click', e => guardLink(e), true);
+  }
+
+  setIdentity(panelId: string, title: string): void {
+    this.node.setAttribute('data-molspace-panel-id', panelId);
+    this.node.setAttribute('aria-label', title);
+    this._title.textContent = title;
+  }
+
+  /** Show a located error (null: none). */
+  showError(error: LocatedError | null): void {
+    this._error.replaceChildren();
+    this._error.hidden = error === null;
+    this.node.classList.toggle('molspace-panel-has-error', error !== null);
+    if (error === null) {
+      return;
+    }
+    const code = el('strong', 'molspace-panel-error-code');
+    code.textContent = error.code;
+    const message = el('div', 'molspace-panel-error-message');
+    message.append(code, document.createTextNode(` ${error.message}`));
+    const where = el('div', 'molspace-panel-error-where');
+    where.textContent = `Where: ${error.where}`;
+    const fix = el('div', 'molspace-panel-error-fix');
+    fix.textContent = `Fix: ${error.fix}`;
+    this._error.append(message, where, fix);
+  }
+
+  /**
+   * Render `content` as revision `revision`.
+   *
+   * @returns false when a later render superseded this one.
+   * @throws MolspaceError `UNSUPPORTED_FORMAT` when the page has no renderer
+   *   for the content, `INTERNAL` when a renderer fails.
+   */
+  async render(content: PanelContent, revision: number): Promise<boolean> {
+    const seq = ++this._seq;
+    this.node.setAttribute('data-molspace-ready', 'false');
+    this.node.setAttribute('data-molspace-type', content.type);
+    const node = el('div', `molspace-panel-content molspace-panel-${content.type}`);
+    let renderer: IRenderMime.IRenderer | null = null;
+    try {
+      if (content.type === 'table') {
+        renderTable(node, content);
+      } else {
+        renderer = await this._mime(content, node);
+      }
+    } catch (e) {
+      renderer?.dispose();
+      if (seq === this._seq) {
+        this.node.setAttribute('data-molspace-revision', String(revision));
+      }
+      throw MolspaceError.from(e, `panel ${content.type} renderer`);
+    }
+    if (seq !== this._seq || this._disposed) {
+      renderer?.dispose();
+      return false;
+    }
+    this._renderer?.dispose();
+    this._renderer = renderer;
+    this._body.replaceChildren(node);
+    this.node.setAttribute('data-molspace-revision', String(revision));
+    this.node.setAttribute('data-molspace-ready', 'true');
+    return true;
+  }
+
+  dispose(): void {
+    this._disposed = true;
+    this._renderer?.dispose();
+    this._renderer = null;
+  }
+
+  private async _mime(content: Exclude<PanelContent, TableContent>, node: HTMLElement): Promise<IRenderMime.IRenderer> {
+    const rendermime = this._rendermime();
+    const mime = content.type === 'markdown' ? 'text/markdown' : VEGALITE_MIME;
+    if (rendermime === null || !rendermime.mimeTypes.includes(mime)) {
+      throw new MolspaceError(
+        'UNSUPPORTED_FORMAT',
+        `This JupyterLab page has no renderer for ${mime}.`,
+        '/content/type',
+        content.type === 'chart'
+          ? "Enable JupyterLab's Vega extension (@jupyterlab/vega5-extension), or show the data as a table."
+          : 'Open the panel in JupyterLab (its rendermime renders markdown).',
+        { mimeType: mime }
+      );
+    }
+    const renderer = rendermime.createRenderer(mime);
+    // Not trusted: JupyterLab sanitizes it and runs none of its script.
+    const model =
+      content.type === 'markdown'
+        ? rendermime.createModel({ data: { 'text/markdown': content.markdown }, trusted: false })
+        : rendermime.createModel({
+            data: { [VEGALITE_MIME]: content.spec as any },
+            metadata: { [VEGALITE_MIME]: { embed_options: { actions: false } } },
+            trusted: false
+          });
+    node.append(renderer.node);
+    await renderer.renderModel(model);
+    return renderer;
+  }
+}
+
+/** A link click inside a panel: only `http(s):` (new tab, as JupyterLab sets it) and `#fragment` links act. */
+function guardLink(e: MouseEvent): void {
+  const link = e.target instanceof Element ? e.target.closest('a') : null;
+  if (!link) {
+    return;
+  }
+  const href = link.getAttribute('href') ?? '';
+  if (href.startsWith('#')) {
+    return;
+  }
+  let scheme = '';
+  try {
+    scheme = new URL(href, document.baseURI).protocol;
+  } catch {
+    scheme = '';
+  }
+  if (scheme !== 'http:' && scheme !== 'https:') {
+    e.preventDefault();
+    e.stopPropagation();
+    return;
+  }
+  link.target = '_blank';
+  link.rel = 'noopener noreferrer nofollow';
+}
+
+/** Build a sortable table from text nodes only. */
+export function renderTable(host: HTMLElement, table: TableContent): void {
+  const element = document.createElement('table');
+  element.className = 'molspace-panel-table';
+  const head = document.createElement('thead');
+  const headRow = document.createElement('tr');
+  const body = document.createElement('tbody');
+  let sort: { column: number; direction: SortDirection } | null = null;
+  // Rows are built once; a sort only reorders them.
+  const rows = table.rows.map((row, i) => {
+    const tr = document.createElement('tr');
+    tr.dataset.row = String(i);
+    row.forEach((cell, c) => {
+      const td = document.createElement('td');
+      const type = table.columns[c].type;
+      td.textContent = cell === null ? '' : String(cell);
+      if (type === 'number' || type === 'integer') {
+        td.className = 'molspace-panel-number';
+      }
+      tr.append(td);
+    });
+    return tr;
+  });
+  const draw = () => {
+    const order = sort === null ? rows.map((_, i) => i) : sortedOrder(table.rows, sort.column, table.columns[sort.column].type, sort.direction);
+    body.replaceChildren(...order.map(i => rows[i]));
+    headRow.querySelectorAll('th').forEach((th, c) => {
+      th.setAttribute('aria-sort', sort?.column === c ? sort.direction : 'none');
+    });
+  };
+  table.columns.forEach((column, c) => {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.dataset.type = column.type;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'molspace-panel-sort';
+    button.textContent = column.unit ? `${column.name} (${column.unit})` : column.name;
+    button.title = `${column.type}${column.unit ? `, ${column.unit}` : ''}; click to sort`;
+    button.addEventListener('click', () => {
+      sort = { column: c, direction: nextDirection(sort, c) };
+      draw();
+    });
+    th.append(button);
+    headRow.append(th);
+  });
+  head.append(headRow);
+  element.append(head, body);
+  draw();
+  const caption = document.createElement('div');
+  caption.className = 'molspace-panel-caption';
+  caption.textContent = `${table.rows.length} rows × ${table.columns.length} columns`;
+  host.append(element, caption);
+}
+
+function el(tag: string, className: string): HTMLElement {
+  const e = document.createElement(tag);
+  e.className = className;
+  return e;
+}

@@ -1,0 +1,22 @@
+/**
+ * Bind the page's docked-panel host (`./panelHost.ts`): new docked panels
+ * open in the main area, split to the right of the current document, and
+ * render with JupyterLab's rendermime registry (with its mime extensions,
+ * among them the Vega renderer).
+ */
+import type { JupyterFrontEnd } from '@jupyterlab/application';
+import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
+import type { IMolspacePage } from '../tokens';
+import { DockedPanel } from './dockedPanel';
+import { setPanelHost } from './panelHost';
+
+export function startPanels(page: IMolspacePage, shell: JupyterFrontEnd.IShell, rendermime: IRenderMimeRegistry | null): void {
+  setPanelHost(page.registry, {
+    dock(panelId, title, content) {
+      const panel = new DockedPanel(panelId, title, content, rendermime, page.registry);
+      page.registry.register(panel);
+      shell.add(panel.widget, 'main', { mode: 'split-right', activate: false });
+      return panel;
+    }
+  });
+}

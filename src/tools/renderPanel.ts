@@ -1,0 +1,161 @@
+/**
+ * `render_panel`: open a docked report panel, or replace the content of a
+ * panel (docked or a cell's inline one) addressed by `target` or `panelId`.
+ *
+ * The call binds to the existing panel when there is one, so the Dispatcher
+ * queues it on that panel, checks `expectedRevision` and replays `actionId`
+ * as for any widget; a call that creates a panel binds to no target.
+ */
+import {
+  LIMITS,
+  MolspaceError,
+  RENDER_PANEL_TOOL,
+  RenderPanelInput,
+  WIDGET_KIND_INFO,
+  type RenderPanelOutput
+} from '../contract';
+import { invalidInput } from '../dispatcher/invalidInput';
+import type { WidgetRegistry } from '../dispatcher/registry';
+import { isTargetOfKind } from '../dispatcher/widgetTarget';
+import { checkPanelContent } from '../panel/panelContent';
+import { panelHostOf } from '../panel/panelHost';
+import { defaultTitle, type PanelTarget } from '../panel/panelTarget';
+import type { PageTool, ToolEnv, ToolResult } from './tool';
+
+/** Panels of this page. */
+function panels(registry: WidgetRegistry): PanelTarget[] {
+  return registry.list().filter((t): t is PanelTarget => isTargetOfKind(t, 'panel'));
+}
+
+/**
+ * The panel a call addresses: by `target` (must exist), else by `panelId`
+ * (the newest panel of that id; null when there is none yet).
+ *
+ * @throws MolspaceError `NOT_FOUND` at `/target`.
+ */
+export function findPanel(registry: WidgetRegistry, args: { target?: string; panelId?: string }): PanelTarget | null {
+  if (args.target !== undefined) {
+    return registry.get(args.target, 'panel');
+  }
+  if (args.panelId !== undefined) {
+    // A re-run cell makes a new widget with the same panel_id (the old model may live on): the newest wins.
+    return panels(registry).filter(p => p.panelId === args.panelId).pop() ?? null;
+  }
+  return null;
+}
+
+function newPanelId(registry: WidgetRegistry): string {
+  const taken = new Set(panels(registry).map(p => p.panelId));
+  let n = 1;
+  while (taken.has(`panel-${n}`)) {
+    n += 1;
+  }
+  return `panel-${n}`;
+}
+
+async function run(args: RenderPanelInput, bound: PanelTarget | null, env: ToolEnv): Promise<ToolResult> {
+  const { registry, source } = env;
+  // A panel created by an earlier call queued behind this one's creation.
+  const existing = bound ?? findPanel(registry, args);
+  if (existing && !bound && args.expectedRevision !== undefined && existing.state().revision !== args.expectedRevision) {
+    const current = existing.state().revision;
+    throw new MolspaceError(
+      'REVISION_CONFLICT',
+      `Panel ${existing.targetId} is at revision ${current}, not the expected ${args.expectedRevision}.`,
+      '/expectedRevision',
+      `Call ${WIDGET_KIND_INFO.panel.observeTool}, check the new state, and retry with expectedRevision ${current}.`,
+      { target: existing.targetId, expectedRevision: args.expectedRevision, currentRevision: current, changes: [] }
+    );
+  }
+  if (existing && args.placement !== undefined && args.placement !== existing.placement) {
+    throw new MolspaceError(
+      'INVALID_INPUT',
+      `Panel "${existing.panelId}" is ${existing.placement}; a panel does not move.`,
+      '/placement',
+      `Omit placement to update it, or use another panelId for a new ${args.placement} panel.`,
+      { panelId: existing.panelId, placement: existing.placement }
+    );
+  }
+  if (!existing) {
+    checkCreatable(registry, args);
+  }
+  await checkPanelContent(args.content, '/content');
+  const kind = args.content.type;
+  if (existing) {
+    const before = existing.state();
+    const summary = `render_panel: ${kind} in panel "${existing.panelId}"`;
+    const entry = await existing.applyContent({ content: args.content, title: args.title }, source, summary);
+    return answer({ panel: existing.state(), created: false, previousRevision: before.revision, changes: [entry], replayed: false }, summary);
+  }
+  const host = panelHostOf(registry)!;
+  const panelId = args.panelId ?? newPanelId(registry);
+  const docked = host.dock(panelId, args.title ?? defaultTitle(args.content), args.content);
+  const summary = `render_panel: docked ${kind} panel "${panelId}" opened`;
+  const entry = await docked.open(source, summary);
+  return answer({ panel: docked.state(), created: true, previousRevision: null, changes: [entry], replayed: false }, summary);
+}
+
+/** @throws MolspaceError why no new panel can be opened for these arguments. */
+function checkCreatable(registry: WidgetRegistry, args: RenderPanelInput): void {
+  const named = args.panelId === undefined ? 'a new panel' : `panel "${args.panelId}"`;
+  if (args.expectedRevision !== undefined) {
+    throw new MolspaceError(
+      'NOT_FOUND',
+      `No ${named} to update at revision ${args.expectedRevision}: it does not exist.`,
+      '/panelId',
+      'Omit expectedRevision to open it, or pass the panelId of an open panel (observe lists them).',
+      { panelId: args.panelId ?? null }
+    );
+  }
+  if (args.placement === 'inline') {
+    throw new MolspaceError(
+      'NOT_FOUND',
+      `No inline ${named} in this page; inline panels are displayed by a notebook cell.`,
+      '/panelId',
+      `Display one from a cell (${WIDGET_KIND_INFO.panel.display}) and pass its panelId, or use placement "docked".`,
+      { panelId: args.panelId ?? null }
+    );
+  }
+  if (panelHostOf(registry) === null) {
+    throw new MolspaceError(
+      'NOT_FOUND',
+      'This page cannot dock panels (no JupyterLab main area).',
+      '/placement',
+      'Open JupyterLab, or update an inline panel by its panelId.',
+      {}
+    );
+  }
+  const docked = panels(registry).filter(p => p.placement === 'docked');
+  if (docked.length >= LIMITS.dockedPanels) {
+    throw new MolspaceError(
+      'TOO_LARGE',
+      `This page has ${docked.length} docked panels open, the limit (dockedPanels ${LIMITS.dockedPanels}).`,
+      '/panelId',
+      'Replace the content of an open panel by its panelId, or close one.',
+      { limit: 'dockedPanels', max: LIMITS.dockedPanels, open: docked.map(p => p.panelId) }
+    );
+  }
+}
+
+function answer(output: RenderPanelOutput, summary: string): ToolResult {
+  const text = `${summary} (revision ${output.panel.revision}).`;
+  return { structuredContent: RENDER_PANEL_TOOL.output.parse(output), text, changes: output.changes, summary };
+}
+
+export const renderPanel: PageTool = {
+  spec: RENDER_PANEL_TOOL,
+  parse(rawArgs) {
+    const parsed = RenderPanelInput.safeParse(rawArgs);
+    if (!parsed.success) {
+      throw invalidInput(RENDER_PANEL_TOOL.name, parsed.error);
+    }
+    const args = parsed.data;
+    return {
+      args,
+      bind: registry => {
+        const target = findPanel(registry, args);
+        return { target, run: env => run(args, target, env) };
+      }
+    };
+  }
+};

@@ -27,6 +27,7 @@ import { notebookPathOf, renderMimeOf } from '../widgetManager';
 import { checkPanelContent } from './panelContent';
 import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
+import { policyRenderMime } from '../render/resourceSanitizer';
 
 /** How long an update waits for a view to render it, ms. */
 const RENDER_WAIT_MS = 25_000;
@@ -281,7 +282,11 @@ export class PanelView extends DOMWidgetView {
     super.render();
     this.el.classList.add('molspace-panel-inline');
     this.el.setAttribute('data-molspace-model', this.model.model_id);
-    this.renderer = new PanelRenderer(() => renderMimeOf(this.model.widget_manager));
+    this.renderer = new PanelRenderer(() => {
+      // Images in panel markdown follow the Story resource hosts (src/render/resourceSanitizer.ts).
+      const rendermime = renderMimeOf(this.model.widget_manager);
+      return rendermime && policyRenderMime(rendermime, this.model.services.resourcePolicy);
+    });
     this.el.append(this.renderer.node);
     this.el.addEventListener('pointerdown', () => this.model.touch(), true);
     this.listenTo(this.model, 'change:revision change:_content', () => this.enqueue());

@@ -7,10 +7,13 @@
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import type { IMolspacePage } from '../tokens';
+import { policyRenderMime } from '../render/resourceSanitizer';
 import { DockedPanel } from './dockedPanel';
 import { setPanelHost } from './panelHost';
 
-export function startPanels(page: IMolspacePage, shell: JupyterFrontEnd.IShell, rendermime: IRenderMimeRegistry | null): void {
+export function startPanels(page: IMolspacePage, shell: JupyterFrontEnd.IShell, app: IRenderMimeRegistry | null): void {
+  // Images in panel markdown follow the Story resource hosts (src/render/resourceSanitizer.ts).
+  const rendermime = app && policyRenderMime(app, page.resourcePolicy);
   setPanelHost(page.registry, {
     dock(panelId, title, content) {
       const panel = new DockedPanel(panelId, title, content, rendermime, page.registry);

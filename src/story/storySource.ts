@@ -553,7 +553,7 @@ function walkResources(
               `Relative URL "${shown}" needs an .mvsx archive that contains it; .mvsj may reference only http(s): or data: URLs.`
             );
           } else if (value.split(/[\\/]/).includes('..')) {
-            add(at, `Relative URL "${shown}" leaves the archive ("..").`);
+            add(at, `Archive path "${shown}" leaves the archive ("..").`);
           } else {
             const norm = normalizeArchivePath(value);
             if (!archiveUrls.has(norm.url)) {

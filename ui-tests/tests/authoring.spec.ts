@@ -9,11 +9,44 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { expect, test } from '@jupyterlab/galata';
+import { IJupyterLabPageFixture, expect, test } from '@jupyterlab/galata';
+import type { Locator } from '@playwright/test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ROOT, call, foregroundFraction, mcpClient } from './helpers';
 
 const STRUCTURE_URL = 'https://molspace.test/1hpv.pdb';
+
+/** Every template filled on real data (test-served files), as story_template_create takes it. */
+const ON_REAL_DATA: Record<string, Record<string, string | number>> = {
+  'structure-overview': {
+    title: 'CRABP2 with retinoic acid (1CBS)',
+    structure_url: 'https://molspace.test/1cbs.cif',
+    overview_text: 'Cellular retinoic acid-binding protein II (PDB 1CBS).'
+  },
+  'docking-pose-comparison': {
+    title: 'Aurora A (2C6E): two docked ligands',
+    receptor_url: 'https://molspace.test/2c6e_protein.pdb',
+    pose_a_url: 'https://molspace.test/2c6e_docked_ACP.pdb',
+    pose_b_url: 'https://molspace.test/2c6e_docked_AKI.pdb',
+    pose_a_name: 'ACP',
+    pose_b_name: 'AKI',
+    pose_a_text: 'ACP pose; the Vina score is in the file (REMARK VINA RESULT), not recomputed here.',
+    pose_b_text: 'AKI pose; the Vina score is in the file (REMARK VINA RESULT), not recomputed here.',
+    comparison_text: 'Both poses in the receptor frame; no RMSD was computed for this test.'
+  },
+  'aligned-structure-comparison': {
+    title: 'HIV-1 protease and Aurora A (frames as deposited)',
+    structure_a_url: 'https://molspace.test/1hpv.pdb',
+    structure_b_url: 'https://molspace.test/2c6e_protein.pdb',
+    format_a: 'pdb',
+    format_b: 'pdb',
+    name_a: '1HPV',
+    name_b: '2C6E',
+    text_a: 'HIV-1 protease.',
+    text_b: 'Aurora A kinase.',
+    comparison_text: 'Not superposed: the template needs pre-aligned files (see its caveats).'
+  }
+};
 
 /** The binding-site tour of 1HPV, as an agent fills it after reading the template's variables. */
 const BINDING_SITE = {
@@ -36,17 +69,45 @@ async function connected(): Promise<Client> {
   return client;
 }
 
-/** Requests for the 1HPV file the page made (served locally). */
-let served = 0;
+/** Requests for the test-served files the page made, by file name. */
+const served = new Map<string, number>();
+/** Files served at https://molspace.test/<name> from the repository's test data. */
+const FILES: Record<string, string> = {
+  '1hpv.pdb': path.join(ROOT, 'tests', 'data', '1hpv.pdb'),
+  '2c6e_protein.pdb': path.join(ROOT, 'tests', 'data', '2c6e_protein.pdb'),
+  '2c6e_docked_ACP.pdb': path.join(ROOT, 'tests', 'data', '2c6e_docked_ACP.pdb'),
+  '2c6e_docked_AKI.pdb': path.join(ROOT, 'tests', 'data', '2c6e_docked_AKI.pdb'),
+  '1cbs.cif': path.join(ROOT, 'examples', 'data', '1cbs.cif')
+};
 
 test.beforeEach(async ({ page }) => {
-  served = 0;
-  const pdb = fs.readFileSync(path.join(ROOT, 'tests', 'data', '1hpv.pdb'));
-  await page.route(STRUCTURE_URL, route => {
-    served++;
-    return route.fulfill({ body: pdb, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } });
-  });
+  served.clear();
+  for (const [name, file] of Object.entries(FILES)) {
+    const body = fs.readFileSync(file);
+    await page.route(`https://molspace.test/${name}`, route => {
+      served.set(name, (served.get(name) ?? 0) + 1);
+      return route.fulfill({ body, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } });
+    });
+  }
 });
+
+/** Show a Story file in a new notebook (in the test folder) and wait until it is ready. */
+async function showStory(page: IJupyterLabPageFixture, notebook: string, file: string): Promise<Locator> {
+  await page.notebook.createNew(notebook);
+  await page.notebook.setCell(0, 'code', `import molspace\nstory = molspace.Story(${JSON.stringify(file)})\nstory`);
+  await page.notebook.runCell(0, true);
+  const story = page.locator('.molspace-story').first();
+  await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  return story;
+}
+
+/** Wait until Mol* has drawn step `key` and its canvas is not blank. */
+async function drawnNonBlank(story: Locator, key: string): Promise<void> {
+  await expect(story).toHaveAttribute('data-molspace-drawn', key, { timeout: 60_000 });
+  const canvas = story.locator('.molspace-story-canvas canvas').first();
+  await expect.poll(() => foregroundFraction(canvas), { timeout: 30_000 }).toBeGreaterThan(0.02);
+  await expect(story.locator('.molspace-story-error')).toBeHidden();
+}
 
 test('an agent builds a binding-site Story from a template; it opens and steps with two non-blank steps', async ({
   page,
@@ -92,22 +153,42 @@ test('an agent builds a binding-site Story from a template; it opens and steps w
     expect(replaced.replaced).toBe(true);
 
     // The file opens in a Story widget and steps: two steps drawn, neither blank.
-    await page.notebook.createNew('open.ipynb');
-    await page.notebook.setCell(0, 'code', 'import molspace\nstory = molspace.Story("1hpv-tour.mvsj")\nstory');
-    await page.notebook.runCell(0, true);
-    const story = page.locator('.molspace-story').first();
-    await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    const story = await showStory(page, 'open.ipynb', '1hpv-tour.mvsj');
     await expect(story.locator('.molspace-story-step')).toHaveText('step 1 of 3');
     await expect(story.locator('.molspace-story-title')).toHaveText('Overview');
-    await expect(story).toHaveAttribute('data-molspace-drawn', 'overview', { timeout: 60_000 });
-    const canvas = story.locator('.molspace-story-canvas canvas').first();
-    await expect.poll(() => foregroundFraction(canvas), { timeout: 30_000 }).toBeGreaterThan(0.02);
+    await drawnNonBlank(story, 'overview');
     await story.locator('[data-action="next"]').click();
     await expect(story.locator('.molspace-story-title')).toHaveText('Binding site');
-    await expect(story).toHaveAttribute('data-molspace-drawn', 'binding-site', { timeout: 60_000 });
-    await expect.poll(() => foregroundFraction(canvas), { timeout: 30_000 }).toBeGreaterThan(0.02);
-    await expect(story.locator('.molspace-story-error')).toBeHidden();
-    expect(served).toBeGreaterThan(0);
+    await drawnNonBlank(story, 'binding-site');
+    expect(served.get('1hpv.pdb')).toBeGreaterThan(0);
+  } finally {
+    await client.close();
+  }
+});
+
+test('every template makes a valid Story on real data; the docking-pose comparison opens and steps', async ({
+  page,
+  tmpPath
+}) => {
+  const client = await connected();
+  try {
+    const [catalogue] = await call(client, 'story_template_list');
+    const ids = catalogue.templates.map((t: { id: string }) => t.id).sort();
+    expect(ids).toEqual(['aligned-structure-comparison', 'binding-site-tour', 'docking-pose-comparison', 'structure-overview']);
+    for (const [id, variables] of Object.entries({ ...ON_REAL_DATA, 'binding-site-tour': BINDING_SITE })) {
+      const file = `${tmpPath}/${id}.mvsj`;
+      const [created, isError] = await call(client, 'story_template_create', { template: id, path: file, variables });
+      expect(isError, `${id}: ${JSON.stringify(created)}`).toBe(false);
+      const [validated] = await call(client, 'story_validate', { path: file });
+      expect(validated, id).toMatchObject({ valid: true, snapshotCount: created.snapshotCount });
+    }
+    const story = await showStory(page, 'docking.ipynb', 'docking-pose-comparison.mvsj');
+    await expect(story.locator('.molspace-story-title')).toHaveText('ACP');
+    await drawnNonBlank(story, 'pose-a');
+    await story.locator('[data-action="next"]').click();
+    await expect(story.locator('.molspace-story-title')).toHaveText('AKI');
+    await drawnNonBlank(story, 'pose-b');
+    expect(served.get('2c6e_docked_AKI.pdb')).toBeGreaterThan(0);
   } finally {
     await client.close();
   }

@@ -26,6 +26,8 @@ export interface CheckedStory {
   issues: StoryIssue[];
   /** The MVS JSON that was checked (storyboards converted). */
   mvs: Record<string, unknown>;
+  /** Whether the document was a storyboard (issue paths then name step fields). */
+  storyboard: boolean;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -148,12 +150,23 @@ export async function checkStory(
     issues = issues.map(i => ({ ...i, path: toStepPath(i.path) }));
   }
   const all = [...pre, ...issues];
-  return { format, story: all.length === 0 ? story : null, issues: all, mvs: story ? (story.data as never) : mvs };
+  return {
+    format,
+    story: all.length === 0 ? story : null,
+    issues: all,
+    mvs: story ? (story.data as never) : mvs,
+    storyboard
+  };
 }
 
-/** The one error of a Story with issues: `VALIDATION_FAILED` listing them all (bounded). */
-export function storyIssuesError(issues: StoryIssue[], where = '/document'): MolspaceError {
+/**
+ * The one error of a Story with issues: `VALIDATION_FAILED` listing them all
+ * (bounded), `where` pointing into the `document` argument at the first one.
+ */
+export function storyIssuesError(issues: StoryIssue[], storyboard: boolean): MolspaceError {
   const first = issues[0];
+  const inStep = first.snapshotIndex === null ? '' : `/${storyboard ? 'steps' : 'snapshots'}/${first.snapshotIndex}`;
+  const where = `/document${inStep}${first.path ? '/' + first.path : ''}`;
   const at = first.snapshotIndex === null ? '' : `step ${first.snapshotIndex}${first.key ? ` ("${first.key}")` : ''} `;
   return new MolspaceError(
     'VALIDATION_FAILED',

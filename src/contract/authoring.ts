@@ -7,12 +7,17 @@
  */
 import { z } from 'zod';
 import { LIMITS } from './limits';
+import { ChangeEntry, StoryState } from './story';
+import { actionId, expectedRevision, pageId, target } from './toolArgs';
 import type { ToolArgs, ToolSpec } from './tools';
+import type { WidgetKind } from './workspace';
 
 /** Declare one tool (a local copy of `toolSpec`: `./tools` imports this module). */
-function toolSpec<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<string, unknown>>>(
-  spec: ToolSpec<I, O, null>
-): ToolSpec<I, O, null> {
+function toolSpec<
+  I extends z.ZodType<ToolArgs>,
+  O extends z.ZodType<Record<string, unknown>>,
+  K extends WidgetKind | null
+>(spec: ToolSpec<I, O, K>): ToolSpec<I, O, K> {
   return spec;
 }
 
@@ -22,12 +27,6 @@ function gatewayToolSpec<I extends z.ZodType, O extends z.ZodType<Record<string,
 ): ToolSpec<z.ZodType<ToolArgs>, O, null> {
   return spec as unknown as ToolSpec<z.ZodType<ToolArgs>, O, null>;
 }
-
-const pageId = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Page to run in; default: the most recently focused JupyterLab page.');
 
 // ---------------------------------------------------------------- shared shapes
 /** One param of an MVS node kind, or one metadata field (then without `default`). */
@@ -208,6 +207,38 @@ export const StoryTemplateCreateInput = z
 
 export const StoryTemplateCreateOutput = StoryCreateOutput.extend({ template: z.string() });
 
+// ---------------------------------------------------------------- story_edit
+export const StoryEditInput = z
+  .object({
+    pageId,
+    target,
+    edit: z.enum(['replace', 'insert']),
+    key: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('replace: the key of the step to replace; insert: the step to insert after (omit: at the end).'),
+    step: z
+      .record(z.string(), z.unknown())
+      .describe('The new step, as a storyboard step {key, title, description, root, linger_duration_ms?}.'),
+    expectedRevision,
+    actionId
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.edit === 'replace' && v.key === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['key'], message: 'replace needs the key of the step to replace' });
+    }
+  });
+
+export const StoryEditOutput = z.object({
+  story: StoryState,
+  steps: z.array(StepDoc).describe(`The first ${LIMITS.authoringStepsListed} steps after the edit.`),
+  previousRevision: z.number().int(),
+  changes: z.array(ChangeEntry).describe('What this call changed.'),
+  replayed: z.boolean().describe('True when an earlier call with this actionId was returned.')
+});
+
 // ---------------------------------------------------------------- tools
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const writes = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
@@ -281,13 +312,28 @@ export const STORY_TEMPLATE_CREATE_TOOL = toolSpec({
   errors: ['NO_PAGE', 'NOT_FOUND', 'TIMEOUT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'FORBIDDEN']
 });
 
+export const STORY_EDIT_TOOL = toolSpec({
+  name: 'story_edit',
+  description:
+    'Replace or insert one step of a shown Story (.mvsj source) by key; validated like story_create, ' +
+    'then shown at that step. Pass expectedRevision to fail with REVISION_CONFLICT if it changed.',
+  runs: 'page',
+  input: StoryEditInput,
+  output: StoryEditOutput,
+  annotations: { title: 'Edit a Story', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  target: 'story',
+  mutating: true,
+  errors: ['NOT_FOUND', 'STALE_TARGET', 'REVISION_CONFLICT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE']
+});
+
 /** The authoring tools, in listing order (appended to `TOOLS`). */
 export const AUTHORING_TOOLS = [
   STORY_SCHEMA_TOOL,
   STORY_VALIDATE_TOOL,
   STORY_CREATE_TOOL,
   STORY_TEMPLATE_LIST_TOOL,
-  STORY_TEMPLATE_CREATE_TOOL
+  STORY_TEMPLATE_CREATE_TOOL,
+  STORY_EDIT_TOOL
 ] as const;
 
 export type StorySchemaOutput = z.infer<typeof StorySchemaOutput>;

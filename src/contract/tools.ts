@@ -15,31 +15,7 @@ import { PageInfo, WidgetKind, WidgetSummary, LastAction } from './workspace';
 import { SnapshotMeta, StoryAction, StoryState, ChangeEntry } from './story';
 import { AUTHORING_TOOLS } from './authoring';
 
-const pageId = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Page to run in; default: the most recently focused JupyterLab page.');
-
-const target = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Model id of the widget (from `observe`); default: the most recently active Story.');
-
-const actionId = z
-  .string()
-  .min(1)
-  .max(128)
-  .optional()
-  .describe('Idempotency key: a retried actionId returns the first result without applying again.');
-
-const expectedRevision = z
-  .number()
-  .int()
-  .min(0)
-  .optional()
-  .describe('Fail with REVISION_CONFLICT unless the widget is at this revision.');
+import { actionId, expectedRevision, pageId, target } from './toolArgs';
 
 // ---------------------------------------------------------------- status
 export const StatusInput = z.object({}).strict();

@@ -7,6 +7,7 @@ import { storyControl } from './storyControl';
 import { storyObserve } from './storyObserve';
 import { storyValidate } from './storyValidate';
 import { storyCreate } from './storyCreate';
+import { storyEdit } from './storyEdit';
 import type { PageTool } from './tool';
 
-export const PAGE_TOOLS: readonly PageTool[] = [observe, storyObserve, storyControl, storyValidate, storyCreate];
+export const PAGE_TOOLS: readonly PageTool[] = [observe, storyObserve, storyControl, storyValidate, storyCreate, storyEdit];

@@ -9,7 +9,7 @@ export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args }) => {
   const checked = await checkStory({ document: args.document as Record<string, unknown> });
   const story = checked.story;
   if (story === null) {
-    throw storyIssuesError(checked.issues);
+    throw storyIssuesError(checked.issues, checked.storyboard);
   }
   const text = JSON.stringify(story.data, null, 2) + '\n';
   const replaced = await writeStoryFile(path, text, args.overwrite);
@@ -25,6 +25,6 @@ export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args }) => {
     },
     text:
       `${replaced ? 'Replaced' : 'Created'} ${path}: "${story.title}", ${story.snapshots.length} step(s), ${bytes} bytes. ` +
-      `Show it in a cell with molspace.Story(${JSON.stringify(path)}).`
+      'Show it in a cell with molspace.Story(<this path, relative to the notebook\'s folder>).'
   };
 });

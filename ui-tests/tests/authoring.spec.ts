@@ -194,6 +194,46 @@ test('every template makes a valid Story on real data; the docking-pose comparis
   }
 });
 
+test('an agent edits a shown Story by key; the widget and the cell see the change', async ({ page, tmpPath }) => {
+  const client = await connected();
+  try {
+    const file = `${tmpPath}/edit.mvsj`;
+    const [created] = await call(client, 'story_template_create', { template: 'binding-site-tour', path: file, variables: BINDING_SITE });
+    expect(created.snapshotCount).toBe(3);
+    const story = await showStory(page, 'edit.ipynb', 'edit.mvsj');
+    await drawnNonBlank(story, 'overview');
+    const [observed] = await call(client, 'observe');
+    const target = observed.widgets[0].id;
+    const revision = observed.widgets[0].revision;
+    const [steps] = await call(client, 'story_template_list', { template: 'binding-site-tour' });
+    const site = JSON.parse(JSON.stringify(steps.steps[1]).split('{{structure_url}}').join(STRUCTURE_URL).split('{{format}}').join('pdb').split('{{ligand_comp_id}}').join('478'));
+    const [edited, editError] = await call(client, 'story_edit', {
+      target,
+      edit: 'replace',
+      key: 'binding-site',
+      step: { ...site, title: 'The inhibitor in the cleft', description: 'Edited by an agent.' },
+      expectedRevision: revision
+    });
+    expect(editError, JSON.stringify(edited)).toBe(false);
+    expect(edited).toMatchObject({ previousRevision: revision, story: { index: 1, key: 'binding-site', revision: revision + 1 } });
+    await expect(story.locator('.molspace-story-title')).toHaveText('The inhibitor in the cleft');
+    await drawnNonBlank(story, 'binding-site');
+    await page.notebook.addCell('code', 'print(story.snapshots[1]["title"], story.revision)');
+    await page.notebook.runCell(1, true);
+    await expect
+      .poll(async () => ((await page.notebook.getCellTextOutput(1)) ?? []).join('').trim())
+      .toBe(`The inhibitor in the cleft ${revision + 1}`);
+    const [conflict, isConflict] = await call(client, 'story_edit', { target, edit: 'insert', step: { ...site, key: 'again' }, expectedRevision: revision });
+    expect(isConflict).toBe(true);
+    expect(conflict).toMatchObject({ code: 'REVISION_CONFLICT', where: '/expectedRevision' });
+    const [inserted] = await call(client, 'story_edit', { target, edit: 'insert', step: { ...site, key: 'again', title: 'Again' } });
+    expect(inserted.story).toMatchObject({ index: 3, count: 4, key: 'again' });
+    await expect(story.locator('.molspace-story-step')).toHaveText('step 4 of 4');
+  } finally {
+    await client.close();
+  }
+});
+
 test('story_create refuses paths that leave the Jupyter root, and other formats', async ({ tmpPath }) => {
   const client = await connected();
   const document = { title: 'T', steps: [{ key: 'a', title: 'A', description: 'a', root: { kind: 'root' } }] };
@@ -212,7 +252,7 @@ test('story_create refuses paths that leave the Jupyter root, and other formats'
     // An invalid Story is not written; every issue is in the error.
     const bad = { title: 'T', steps: [{ key: 'a', title: 'A', description: 'a', root: { kind: 'root', children: [{ kind: 'teleport' }] } }, { key: 'a', root: { kind: 'root' } }] };
     const [invalid] = await call(client, 'story_create', { path: `${tmpPath}/bad.mvsj`, document: bad });
-    expect(invalid).toMatchObject({ code: 'VALIDATION_FAILED', where: '/document', details: { issueCount: 2 } });
+    expect(invalid).toMatchObject({ code: 'VALIDATION_FAILED', where: '/document/steps/0/root/children/0', details: { issueCount: 2 } });
     const [notWritten] = await call(client, 'story_validate', { path: `${tmpPath}/bad.mvsj` });
     expect(notWritten.code).toBe('NOT_FOUND');
   } finally {

@@ -89,7 +89,8 @@ describe('storyboards', () => {
 
   it('with issues make one VALIDATION_FAILED listing them all', async () => {
     const checked = await checkStory({ document: { steps: [{ key: 'a', root: { kind: 'nope' } }, { key: 'a', root }] } });
-    const err = storyIssuesError(checked.issues);
+    const err = storyIssuesError(checked.issues, checked.storyboard);
+    expect(err.where).toBe('/document/steps/0/root');
     expect(err).toBeInstanceOf(MolspaceError);
     expect(err.code).toBe('VALIDATION_FAILED');
     expect(err.message).toMatch(/^2 issue\(s\) in the Story: step 0 \("a"\) at root: /);

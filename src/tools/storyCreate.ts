@@ -1,10 +1,11 @@
 /** `story_create`: validate a Story and write it as .mvsj under the Jupyter root. */
 import { STORY_CREATE_TOOL } from '../contract';
-import { checkStory, stepsOf, storyIssuesError } from '../authoring/storyDocument';
 import { checkStoryPath, writeStoryFile } from '../authoring/storyFiles';
 import { defineTool } from './tool';
 
 export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args }) => {
+  // Loaded with the first call: Mol* stays off JupyterLab's start path.
+  const { checkStory, stepsOf, storyIssuesError } = await import('../authoring/storyDocument');
   const path = checkStoryPath(args.path, ['.mvsj']);
   const checked = await checkStory({ document: args.document as Record<string, unknown> });
   const story = checked.story;

@@ -1,9 +1,10 @@
 /** `story_edit`: replace or insert one step of a shown Story by key (docs/architecture.md, "Story authoring"). */
 import { MolspaceError, STORY_EDIT_TOOL } from '../contract';
-import { checkStory, stepsOf, storyIssuesError, storyboardToMvs } from '../authoring/storyDocument';
 import { defineWidgetTool } from './tool';
 
 export const storyEdit = defineWidgetTool(STORY_EDIT_TOOL, async ({ args, target, source }) => {
+  // Loaded with the first call: Mol* stays off JupyterLab's start path.
+  const { checkStory, stepsOf, storyIssuesError, storyboardToMvs } = await import('../authoring/storyDocument');
   const before = target.state();
   const story = await target.storyData();
   if (story.format !== 'mvsj') {

@@ -1,10 +1,11 @@
 /** `story_validate`: every issue of a Story, located, from the bundled Mol* and molspace's checks. */
 import { LIMITS, STORY_VALIDATE_TOOL } from '../contract';
-import { checkStory, stepsOf } from '../authoring/storyDocument';
 import { checkStoryPath, readStoryFile } from '../authoring/storyFiles';
 import { defineTool } from './tool';
 
 export const storyValidate = defineTool(STORY_VALIDATE_TOOL, async ({ args }) => {
+  // Loaded with the first call: Mol* stays off JupyterLab's start path.
+  const { checkStory, stepsOf } = await import('../authoring/storyDocument');
   const src =
     args.path !== undefined
       ? await readStoryFile(checkStoryPath(args.path, ['.mvsj', '.mvsx']))

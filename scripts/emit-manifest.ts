@@ -24,6 +24,7 @@ import {
   errorCodesOf
 } from '../src/contract';
 import { INSTRUCTIONS } from '../src/contract/instructions';
+import { compactJsonSchema } from '../src/contract/jsonSchema';
 
 const root = join(__dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -67,8 +68,9 @@ const manifest = {
     name: t.name,
     description: t.description,
     runs: t.runs,
-    inputSchema: schema(t.input, 'input'),
-    outputSchema: schema(t.output, 'output'),
+    // What tools/list hands every agent on every connection: compact (src/contract/jsonSchema.ts).
+    inputSchema: compactJsonSchema(t.input, 'input'),
+    outputSchema: compactJsonSchema(t.output, 'output'),
     annotations: t.annotations,
     errors: errorCodesOf(t)
   }))

@@ -46,6 +46,10 @@ const servicesPlugin: JupyterFrontEndPlugin<IMolspace> = {
             if (typeof max === 'number') {
               molspace.viewerBudget.setMaxLive(max);
             }
+            const hosts = s.get('resourceHosts').composite;
+            if (Array.isArray(hosts)) {
+              molspace.resourcePolicy.hosts = hosts.filter((h): h is string => typeof h === 'string');
+            }
           };
           apply();
           s.changed.connect(apply);
@@ -119,10 +123,14 @@ const authoringPlugin: JupyterFrontEndPlugin<void> = {
   id: 'molspace:authoring',
   description: "Lets story_validate and story_create read and write Story files through JupyterLab's contents manager.",
   autoStart: true,
-  activate: (app: JupyterFrontEnd) => {
+  requires: [IMolspace],
+  activate: (app: JupyterFrontEnd, molspace: IMolspace) => {
     void app.restored
       .then(() => import('./authoring/storyFiles'))
-      .then(({ useContents }) => useContents(app.serviceManager.contents))
+      .then(({ useContents, useResourcePolicy }) => {
+        useContents(app.serviceManager.contents);
+        useResourcePolicy(molspace.resourcePolicy);
+      })
       .catch(e => console.error('molspace: Story files will use a default contents manager.', e));
   }
 };

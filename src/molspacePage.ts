@@ -6,9 +6,10 @@
 import { Dispatcher } from './dispatcher/dispatcher';
 import { WidgetRegistry } from './dispatcher/registry';
 import type { IMolspacePage } from './tokens';
+import type { ResourcePolicy } from './story/resourcePolicy';
 import type { ViewerBudget } from './viewer/viewerBudget';
 
-export function createMolspacePage(viewerBudget: ViewerBudget): IMolspacePage {
+export function createMolspacePage(viewerBudget: ViewerBudget, resourcePolicy: ResourcePolicy): IMolspacePage {
   const registry = new WidgetRegistry();
-  return { registry, dispatcher: new Dispatcher(registry), viewerBudget };
+  return { registry, dispatcher: new Dispatcher(registry), viewerBudget, resourcePolicy };
 }

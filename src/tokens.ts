@@ -6,6 +6,7 @@
 import { Token } from '@lumino/coreutils';
 import type { Dispatcher } from './dispatcher/dispatcher';
 import type { WidgetRegistry } from './dispatcher/registry';
+import type { ResourcePolicy } from './story/resourcePolicy';
 import type { ViewerBudget } from './viewer/viewerBudget';
 
 /** The page's widget registry and Dispatcher. */
@@ -16,12 +17,16 @@ export interface IMolspacePage {
   readonly dispatcher: Dispatcher;
   /** The page-wide budget of live WebGL viewers. */
   readonly viewerBudget: ViewerBudget;
+  /** Where Stories may fetch from (the `resourceHosts` setting; docs/security.md). */
+  readonly resourcePolicy: ResourcePolicy;
 }
 
 /** The molspace services of this JupyterLab page. */
 export interface IMolspace {
   /** The page-wide budget of live WebGL viewers (available at once; settings apply to it). */
   readonly viewerBudget: ViewerBudget;
+  /** Where Stories may fetch from; the `resourceHosts` setting updates `hosts`. */
+  readonly resourcePolicy: ResourcePolicy;
   /**
    * The registry and Dispatcher. The first call loads the contract (zod) and
    * the Dispatcher, which are kept off JupyterLab's start path; later calls

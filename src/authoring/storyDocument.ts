@@ -10,6 +10,13 @@ import { MVSData } from 'molstar/lib/extensions/mvs/mvs-data';
 
 import { MolspaceError } from '../contract/errors';
 import { LIMITS } from '../contract/limits';
+import {
+  defaultResourcePolicy,
+  refusedResources,
+  RESOURCE_HOSTS_SETTING,
+  type RefusedResource,
+  type ResourcePolicy
+} from '../story/resourcePolicy';
 import { parseStory, type ParsedStory, type StoryIssue } from '../story/storySource';
 
 /** The fields of one storyboard step; the metadata ones map to MVS snapshot `metadata`. */
@@ -28,6 +35,8 @@ export interface CheckedStory {
   mvs: Record<string, unknown>;
   /** Whether the document was a storyboard (issue paths then name step fields). */
   storyboard: boolean;
+  /** How many issues there are (`issues` may list fewer: parseStory bounds its list). */
+  issueCount: number;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -116,7 +125,8 @@ function toStepPath(path: string): string {
  * @throws MolspaceError `UNSUPPORTED_FORMAT` (not MVS), `TOO_LARGE` (size, snapshot count).
  */
 export async function checkStory(
-  src: { document: Record<string, unknown> } | { mvsx: Uint8Array } | { mvsj: string }
+  src: { document: Record<string, unknown> } | { mvsx: Uint8Array } | { mvsj: string },
+  policy: ResourcePolicy = defaultResourcePolicy()
 ): Promise<CheckedStory> {
   let pre: StoryIssue[] = [];
   let storyboard = false;
@@ -138,13 +148,37 @@ export async function checkStory(
   const format = 'mvsx' in src ? 'mvsx' : 'mvsj';
   let story: ParsedStory | null = null;
   let issues: StoryIssue[] = [];
+  let count = 0;
+  let refused: RefusedResource[] = [];
   try {
-    story = await parseStory(input);
+    story = await parseStory(input, policy);
   } catch (e) {
-    if (!(e instanceof MolspaceError) || e.code !== 'VALIDATION_FAILED') {
+    if (e instanceof MolspaceError && e.code === 'FORBIDDEN' && Array.isArray(e.details.refused)) {
+      refused = e.details.refused as RefusedResource[];
+    } else if (e instanceof MolspaceError && e.code === 'VALIDATION_FAILED') {
+      issues = (e.details as { issues: StoryIssue[] }).issues;
+      count = typeof e.details.count === 'number' ? e.details.count : issues.length;
+      // parseStory checks hosts only once the Story is valid: list the refusals with the rest.
+      if ('document' in src && Array.isArray(mvs.snapshots)) {
+        refused = refusedResources(mvs.snapshots as never, policy);
+      }
+    } else {
       throw e;
     }
-    issues = (e.details as { issues: StoryIssue[] }).issues;
+  }
+  const hostIssues: StoryIssue[] = refused.map(r => ({
+    snapshotIndex: r.snapshotIndex,
+    key: r.key,
+    path: r.path,
+    message: `May not fetch ${r.url.length > 200 ? r.url.slice(0, 200) + '…' : r.url}: ${r.reason}.`,
+    fix: `Use an https URL on an allowed host (${RESOURCE_HOSTS_SETTING}), a data: URL, or an .mvsx archive.`
+  }));
+  // A URL storySource already refuses (file:, absolute path) is listed once.
+  const added = hostIssues.filter(h => !issues.some(i => i.snapshotIndex === h.snapshotIndex && i.path === h.path));
+  issues = [...issues, ...added];
+  count = Math.max(count, issues.length - added.length) + added.length;
+  if (refused.length > 0) {
+    story = null;
   }
   if (storyboard) {
     issues = issues.map(i => ({ ...i, path: toStepPath(i.path) }));
@@ -155,7 +189,8 @@ export async function checkStory(
     story: all.length === 0 ? story : null,
     issues: all,
     mvs: story ? (story.data as never) : mvs,
-    storyboard
+    storyboard,
+    issueCount: pre.length + count
   };
 }
 
@@ -163,7 +198,7 @@ export async function checkStory(
  * The one error of a Story with issues: `VALIDATION_FAILED` listing them all
  * (bounded), `where` pointing into the `document` argument at the first one.
  */
-export function storyIssuesError(issues: StoryIssue[], storyboard: boolean): MolspaceError {
+export function storyIssuesError(issues: StoryIssue[], storyboard: boolean, issueCount?: number): MolspaceError {
   const first = issues[0];
   const inStep = first.snapshotIndex === null ? '' : `/${storyboard ? 'steps' : 'snapshots'}/${first.snapshotIndex}`;
   const where = `/document${inStep}${first.path ? '/' + first.path : ''}`;
@@ -173,7 +208,7 @@ export function storyIssuesError(issues: StoryIssue[], storyboard: boolean): Mol
     `${issues.length} issue(s) in the Story: ${at}${first.path ? `at ${first.path}: ` : ''}${first.message}`,
     where,
     `${first.fix} Every issue is in details.issues; story_validate lists them too.`,
-    { issues: issues.slice(0, LIMITS.authoringIssuesListed), issueCount: issues.length }
+    { issues: issues.slice(0, LIMITS.authoringIssuesListed), issueCount: Math.max(issueCount ?? issues.length, issues.length) }
   );
 }
 

@@ -7,8 +7,20 @@
 import type { Contents } from '@jupyterlab/services';
 
 import { MolspaceError } from '../contract/errors';
+import { defaultResourcePolicy, type ResourcePolicy } from '../story/resourcePolicy';
 
 let contents: Contents.IManager | null = null;
+let policy: ResourcePolicy | null = null;
+
+/** Check Stories against this page's resource policy (the `resourceHosts` setting). */
+export function useResourcePolicy(p: ResourcePolicy): void {
+  policy = p;
+}
+
+/** The page's resource policy, else the default one. */
+export function storyResourcePolicy(): ResourcePolicy {
+  return policy ?? defaultResourcePolicy();
+}
 
 /** Use this contents manager (the app's `serviceManager.contents`; tests pass their own). */
 export function useContents(manager: Contents.IManager): void {

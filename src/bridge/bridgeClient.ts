@@ -222,9 +222,10 @@ export class BridgeClient {
       }
       return;
     }
-    const { callId, tool, args, context } = msg;
+    const { callId, tool, args, context, deadlineMs } = msg;
     try {
-      const result = await this._options.dispatcher.execute(tool, args, { source: 'agent', context });
+      const deadline = Date.now() + deadlineMs;
+      const result = await this._options.dispatcher.execute(tool, args, { source: 'agent', context, deadline });
       this._sendResult({ type: 'result', callId, ok: true, structuredContent: result.structuredContent, text: result.text });
     } catch (e) {
       this._sendResult({ type: 'result', callId, ok: false, error: MolspaceError.from(e, tool).toJSON() });

@@ -31,6 +31,13 @@ export { invalidInput } from './invalidInput';
 export interface DispatchOptions {
   source: ChangeSource;
   context?: CallContext;
+  /**
+   * When the caller stops waiting (ms since the epoch; the bridge's
+   * `deadlineMs` from the gateway). A mutating call whose turn comes after it
+   * fails with TIMEOUT and is not applied, so the agent's retry does not find
+   * it applied behind its back.
+   */
+  deadline?: number;
 }
 
 /** A successful operation: what MCP returns as `structuredContent` and text. */
@@ -234,6 +241,7 @@ export class Dispatcher {
       this._assertLive(target);
       this._checkRevision(target, call.args.expectedRevision);
     }
+    this._checkDeadline(spec, options.deadline);
     const result: ToolResult = await bound.run(this._env(options));
     if (target) {
       this._changeLog.record(target.targetId, result.changes);
@@ -262,6 +270,20 @@ export class Dispatcher {
         { target: target.targetId }
       );
     }
+  }
+
+  /** @throws MolspaceError `TIMEOUT` when the caller's deadline has passed before the change is applied. */
+  private _checkDeadline(spec: ToolSpec, deadline: number | undefined): void {
+    if (deadline === undefined || Date.now() <= deadline) {
+      return;
+    }
+    throw new MolspaceError(
+      'TIMEOUT',
+      `${spec.name} was not applied: its turn came ${Date.now() - deadline} ms after the caller's deadline.`,
+      '/',
+      'Call observe to see the current state, then call again (with the same actionId if you pass one).',
+      { tool: spec.name, lateByMs: Date.now() - deadline }
+    );
   }
 
   /** @throws MolspaceError `REVISION_CONFLICT` at `/expectedRevision`, with what changed since. */

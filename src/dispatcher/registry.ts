@@ -6,10 +6,15 @@ import { Signal, ISignal } from '@lumino/signaling';
 import { MolspaceError, WIDGET_KIND_INFO, type WidgetKind } from '../contract';
 import { isTargetOfKind, type WidgetTarget, type WidgetTargets } from './widgetTarget';
 
+/** How many retired widget ids are remembered for STALE_TARGET. */
+const RETIRED_MEMORY = 500;
+
 export class WidgetRegistry {
   private readonly _targets = new Map<string, WidgetTarget>();
   /** Target ids, least recently used first. */
   private _recent: string[] = [];
+  /** Ids of widgets that left the page, with why (bounded; oldest forgotten first). */
+  private readonly _retired = new Map<string, string>();
   private readonly _changed = new Signal<this, number>(this);
   private readonly _removed = new Signal<this, WidgetTarget>(this);
 
@@ -25,10 +30,32 @@ export class WidgetRegistry {
 
   /** Add a widget. The first one becomes active; later ones once they are used ({@link touch}). */
   register(target: WidgetTarget): void {
+    this._retired.delete(target.targetId);
     this._recent = this._recent.filter(id => id !== target.targetId);
     this._recent.unshift(target.targetId);
     this._targets.set(target.targetId, target);
     this._changed.emit(this._targets.size);
+  }
+
+  /**
+   * Take a widget out of the page because it left it (closed, its kernel
+   * restarted, its output cleared or its cell re-run): it leaves `observe`,
+   * and a call that still names it fails with STALE_TARGET saying why,
+   * rather than NOT_FOUND. A later {@link register} of the same id brings it
+   * back (the same model shown again).
+   *
+   * @param reason - why it left, e.g. "its output was cleared or its cell re-run".
+   */
+  retire(id: string, reason: string): void {
+    this.unregister(id);
+    this._retired.delete(id);
+    this._retired.set(id, reason);
+    if (this._retired.size > RETIRED_MEMORY) {
+      const oldest = this._retired.keys().next().value;
+      if (oldest !== undefined) {
+        this._retired.delete(oldest);
+      }
+    }
   }
 
   /** Remove a widget (closed, or its model destroyed); the one used before it becomes active. */
@@ -80,6 +107,16 @@ export class WidgetRegistry {
       return active;
     }
     const target = this._targets.get(id);
+    const retired = this._retired.get(id);
+    if (!target && retired !== undefined) {
+      throw new MolspaceError(
+        'STALE_TARGET',
+        `Widget "${id}" is no longer in this page: ${retired}.`,
+        where,
+        'Call observe for the widgets that exist now and use one of their ids; to bring this one back, display it again from its cell.',
+        { target: id, reason: retired, live: this.list().slice(0, 20).map(t => t.targetId) }
+      );
+    }
     if (!target) {
       throw new MolspaceError(
         'NOT_FOUND',

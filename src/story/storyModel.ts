@@ -63,6 +63,8 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
   declare private _waiters: RenderWaiter[];
   /** Views that hold a live viewer, with the index each last drew. */
   declare private _views: Map<unknown, number>;
+  /** Views displayed now (live or parked); when the last goes, the Story leaves the page. */
+  declare private _shown: Set<unknown>;
   declare private _kernel: KernelChannel;
   declare private _playback: StoryPlayback;
   /** True once the widget was closed or its model destroyed. */
@@ -104,6 +106,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     this._disposed = false;
     this._waiters = [];
     this._views = new Map();
+    this._shown = new Set();
     this._kernel = new KernelChannel({
       targetId: this.model_id,
       tool: 'story_control',
@@ -123,6 +126,15 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     this.on('change:playing', () => this._playback.update());
     this.once('destroy', () => this._dispose());
     this.on('comm:close', () => this._dispose());
+    // A kernel restart does not close the old models: JupyterLab's widget manager only marks
+    // them disconnected (comm_live false). They leave the page, and calls get STALE_TARGET.
+    let live = this.comm_live;
+    this.on('comm_live_update', () => {
+      if (live && !this.comm_live) {
+        this._dispose('its kernel restarted or shut down; run its cell again');
+      }
+      live = this.comm_live;
+    });
     void this.parsed().catch(() => undefined);
   }
 
@@ -151,7 +163,10 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     const mvsx: Bytes | null = this.get('_mvsx');
     const mvsj: string = this.get('_mvsj');
     try {
-      const story = await parseStory(mvsx && mvsx.byteLength > 0 ? { mvsx: toBytes(mvsx) } : { mvsj });
+      const story = await parseStory(
+        mvsx && mvsx.byteLength > 0 ? { mvsx: toBytes(mvsx) } : { mvsj },
+        this.services.resourcePolicy
+      );
       const n = story.snapshots.length;
       const index = Math.min(this.state().index, Math.max(n - 1, 0));
       this.set({
@@ -292,6 +307,37 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     }
   }
 
+  /**
+   * A view of this Story was displayed: the Story is (again) in the page and
+   * becomes the default target (the most recently displayed widget).
+   */
+  viewShown(view: unknown): void {
+    this._shown.add(view);
+    if (this._disposed) {
+      return;
+    }
+    if (this.services.registry.find(this.model_id) === undefined) {
+      this.services.registry.register(this);
+    }
+    this.services.registry.touch(this.model_id);
+  }
+
+  /**
+   * A view was removed. With none left (its output cleared, its cell re-run,
+   * its notebook closed) the Story leaves `observe`, and calls naming it get
+   * STALE_TARGET until it is displayed again.
+   */
+  viewRemoved(view: unknown): void {
+    this._shown.delete(view);
+    this.forgetView(view);
+    if (this._shown.size === 0 && !this._disposed) {
+      this.services.registry.retire(
+        this.model_id,
+        'it is displayed nowhere now (its output was cleared, its cell re-run or its notebook closed)'
+      );
+    }
+  }
+
   /** A person used this widget: make it the active one. */
   touch(): void {
     this.services.registry.touch(this.model_id);
@@ -364,7 +410,12 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     }
   }
 
-  private _dispose(): void {
+  private _dispose(
+    reason = 'it was closed (its kernel restarted or shut down, or the widget was closed from its cell)'
+  ): void {
+    if (this._disposed) {
+      return;
+    }
     this._disposed = true;
     this._playback.dispose();
     for (const w of this._waiters.splice(0)) {
@@ -378,7 +429,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
         )
       );
     }
-    this.services.registry.unregister(this.model_id);
+    this.services.registry.retire(this.model_id, reason);
   }
 }
 

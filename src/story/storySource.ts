@@ -19,6 +19,8 @@ import { Unzip } from 'molstar/lib/mol-util/zip/zip';
 import { MolspaceError } from '../contract/errors';
 import { LIMITS } from '../contract/limits';
 import { SnapshotMeta } from '../contract/story';
+import { cutText } from '../tools/budget';
+import { ResourcePolicy, defaultResourcePolicy, forbiddenError, refusedResources } from './resourcePolicy';
 
 /** Story input: exactly one of MVSJ text or MVSX archive bytes. */
 export interface StorySourceInput {
@@ -71,13 +73,29 @@ const FIX_GENERIC =
   'Fix the listed issues in the Story (see details.issues) and load it again.';
 
 /**
- * Parse and validate a Story.
+ * Parse and validate a Story, then check where it would fetch from.
  *
+ * @param policy - the hosts it may fetch from (`./resourcePolicy.ts`; default:
+ *   the default `resourceHosts` setting and this page's origin).
  * @throws MolspaceError `INVALID_INPUT` (not exactly one input), `TOO_LARGE`,
  *   `UNSUPPORTED_FORMAT` (not JSON, not a zip, not MVS), `VALIDATION_FAILED`
- *   (every issue in `details.issues`, see {@link StoryIssue}).
+ *   (every issue in `details.issues`, see {@link StoryIssue}), `FORBIDDEN`
+ *   (a URL the policy refuses, checked before anything is fetched).
  */
-export async function parseStory(src: StorySourceInput): Promise<ParsedStory> {
+export async function parseStory(
+  src: StorySourceInput,
+  policy: ResourcePolicy = defaultResourcePolicy()
+): Promise<ParsedStory> {
+  const story = await parseStorySource(src);
+  const refused = refusedResources(story.data.snapshots, policy);
+  if (refused.length > 0) {
+    const e = forbiddenError(refused, policy);
+    throw new MolspaceError(e.code, e.message, e.where, e.fix, e.details);
+  }
+  return story;
+}
+
+async function parseStorySource(src: StorySourceInput): Promise<ParsedStory> {
   const hasJ = typeof src.mvsj === 'string';
   const hasX = src.mvsx instanceof Uint8Array;
   if (hasJ === hasX) {
@@ -368,11 +386,7 @@ function checkMetadata(
 
 /** Bounded metadata of one snapshot (fields follow MVS snapshot `metadata`). */
 function toMeta(md: Record<string, unknown>, index: number, key: string): SnapshotMeta {
-  const limit = LIMITS.descriptionChars;
-  let description = typeof md.description === 'string' ? md.description : '';
-  if (description.length > limit) {
-    description = description.slice(0, limit - 1) + '…';
-  }
+  const description = cutText(typeof md.description === 'string' ? md.description : '', LIMITS.descriptionChars);
   const linger = md.linger_duration_ms;
   const tr = md.transition_duration_ms;
   return {
@@ -581,7 +595,13 @@ function located(snapshotIndex: number | null, key: string | null, path: string,
   return { snapshotIndex, key, path, message, fix: fixFor(message) };
 }
 
-function validationError(issues: StoryIssue[]): MolspaceError {
+/** Issues one VALIDATION_FAILED error lists (`details.count` says how many there are). */
+const LISTED_ISSUES = 50;
+/** Characters of one issue message. */
+const ISSUE_CHARS = 300;
+
+function validationError(all: StoryIssue[]): MolspaceError {
+  const issues = all.slice(0, LISTED_ISSUES).map(i => ({ ...i, message: cutText(i.message, ISSUE_CHARS) }));
   const first = issues[0];
   const label =
     first.snapshotIndex === null
@@ -593,10 +613,10 @@ function validationError(issues: StoryIssue[]): MolspaceError {
       : `/snapshots/${first.snapshotIndex}${first.path ? '/' + first.path : ''}`;
   return new MolspaceError(
     'VALIDATION_FAILED',
-    `${issues.length} issue(s) in the Story: ${label}${first.message}`,
+    `${all.length} issue(s) in the Story: ${label}${first.message}`,
     where,
     first.fix,
-    { issues }
+    all.length > issues.length ? { issues, count: all.length, cut: all.length - issues.length } : { issues, count: all.length }
   );
 }
 

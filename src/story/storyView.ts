@@ -25,6 +25,8 @@ import { MolspaceError } from '../contract/errors';
 import type { MolstarStoryViewer } from '../viewer/molstarStoryViewer';
 import type { ViewerBudget, ViewerHandle } from '../viewer/viewerBudget';
 import { renderMimeOf } from '../widgetManager';
+import { policyRenderMime } from '../render/resourceSanitizer';
+import { guardWheel } from '../viewer/wheelGuard';
 import type { StoryModel } from './storyModel';
 import type { ParsedStory } from './storySource';
 
@@ -48,6 +50,7 @@ export class StoryView extends DOMWidgetView {
   private unregister: (() => void) | null = null;
   private resizeObserver: ResizeObserver | null = null;
   private themeObserver: MutationObserver | null = null;
+  private unguardWheel: (() => void) | null = null;
   private markdown: IRenderMime.IRenderer | null = null;
   private descriptionSeq = 0;
   private handle: ViewerHandle | null = null;
@@ -92,6 +95,7 @@ export class StoryView extends DOMWidgetView {
     });
     this.handle = handle;
     this.unregister = this.budget.register(handle);
+    this.model.viewShown(this);
 
     this.updateText();
     this.updateError();
@@ -104,11 +108,13 @@ export class StoryView extends DOMWidgetView {
     this.unregister = null;
     this.resizeObserver?.disconnect();
     this.themeObserver?.disconnect();
+    this.unguardWheel?.();
+    this.unguardWheel = null;
     this.markdown?.dispose();
     this.markdown = null;
     this.viewer?.dispose();
     this.viewer = null;
-    this.model.forgetView(this);
+    this.model.viewRemoved(this);
     return super.remove();
   }
 
@@ -149,6 +155,11 @@ export class StoryView extends DOMWidgetView {
     error.setAttribute('role', 'alert');
     error.hidden = true;
     const canvas = el('div', 'molspace-story-canvas');
+    const wheelHint = el('div', 'molspace-wheel-hint');
+    wheelHint.textContent = 'Click the view, then use the wheel to zoom';
+    wheelHint.setAttribute('aria-hidden', 'true');
+    canvas.append(wheelHint);
+    this.unguardWheel = guardWheel(canvas, wheelHint);
     const description = el('div', 'molspace-story-description');
 
     root.append(toolbar, title, error, canvas, description);
@@ -191,7 +202,8 @@ export class StoryView extends DOMWidgetView {
     const seq = ++this.descriptionSeq;
     const target = this.els.description;
     const format = this.story?.data.snapshots[index]?.metadata?.description_format;
-    const rendermime = renderMimeOf(this.model.widget_manager);
+    const page = renderMimeOf(this.model.widget_manager);
+    const rendermime = page && policyRenderMime(page, this.model.services.resourcePolicy);
     this.markdown?.dispose();
     this.markdown = null;
     target.hidden = text === '';

@@ -1,7 +1,11 @@
 /** `observe`: the widgets of this page, a bounded page of them at a time. */
 import { MolspaceError, OBSERVE_TOOL, type WidgetSummary } from '../contract';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
+import { cutText, withinBudget } from './budget';
 import { defineTool } from './tool';
+
+/** Characters of a widget's title and summary line in `observe`. */
+const TITLE_CHARS = 200;
 
 /** One widget as `observe` lists it. */
 export function widgetSummary(target: WidgetTarget): WidgetSummary {
@@ -9,10 +13,10 @@ export function widgetSummary(target: WidgetTarget): WidgetSummary {
   return {
     id: target.targetId,
     kind: target.kind,
-    title: s.title,
+    title: cutText(s.title, TITLE_CHARS),
     ready: s.ready,
     revision: s.revision,
-    summary: target.describe(),
+    summary: cutText(target.describe(), TITLE_CHARS),
     notebook: target.notebook,
     error: s.error
   };
@@ -30,22 +34,23 @@ export const observe = defineTool(OBSERVE_TOOL, ({ args, context, registry, last
       { cursor: args.cursor }
     );
   }
-  const page = all.slice(offset, offset + args.limit);
-  const widgets = page.map(widgetSummary);
+  const result = (widgets: readonly WidgetSummary[]) => ({
+    pageId: context?.pageId ?? 'local',
+    pages: context?.pages ?? [],
+    widgets: [...widgets],
+    activeWidget: registry.active?.targetId ?? null,
+    lastAction,
+    total: all.length,
+    nextCursor: offset + widgets.length < all.length ? String(offset + widgets.length) : null
+  });
+  // At most `limit` widgets, and no more than fit the read budget (8 KiB); nextCursor pages on.
+  const widgets = withinBudget(all.slice(offset, offset + args.limit).map(widgetSummary), result);
   const text =
     all.length === 0
       ? 'No molspace widgets in this page. Run a notebook cell that displays molspace.Story(...).'
-      : `${all.length} widget(s): ` + widgets.map(w => `${w.id} (${w.kind}: ${w.summary})`).join('; ');
+      : cutText(`${all.length} widget(s): ` + widgets.map(w => `${w.id} (${w.kind}: ${w.summary})`).join('; '), 2000);
   return {
-    output: {
-      pageId: context?.pageId ?? 'local',
-      pages: context?.pages ?? [],
-      widgets,
-      activeWidget: registry.active?.targetId ?? null,
-      lastAction,
-      total: all.length,
-      nextCursor: offset + page.length < all.length ? String(offset + page.length) : null
-    },
+    output: result(widgets),
     text
   };
 });

@@ -1,5 +1,6 @@
 /** `story_edit`: replace or insert one step of a shown Story by key (docs/architecture.md, "Story authoring"). */
 import { MolspaceError, STORY_EDIT_TOOL } from '../contract';
+import { storyResourcePolicy } from '../authoring/storyFiles';
 import { defineWidgetTool } from './tool';
 
 export const storyEdit = defineWidgetTool(STORY_EDIT_TOOL, async ({ args, target, source }) => {
@@ -29,10 +30,10 @@ export const storyEdit = defineWidgetTool(STORY_EDIT_TOOL, async ({ args, target
   const converted = storyboardToMvs({ steps: [args.step] });
   const [snapshot] = (converted.mvs as { snapshots: (typeof snapshots)[number][] }).snapshots;
   snapshots.splice(index, args.edit === 'replace' ? 1 : 0, snapshot);
-  const checked = await checkStory({ document: { ...story.data, snapshots } as unknown as Record<string, unknown> });
+  const checked = await checkStory({ document: { ...story.data, snapshots } as unknown as Record<string, unknown> }, storyResourcePolicy());
   const issues = [...converted.issues.map(i => ({ ...i, snapshotIndex: index })), ...checked.issues];
   if (issues.length > 0 || checked.story === null) {
-    const err = storyIssuesError(issues, false);
+    const err = storyIssuesError(issues, false, converted.issues.length + checked.issueCount);
     const first = issues[0];
     const where = first.snapshotIndex === index ? `/step${first.path ? '/' + first.path.replace(/^metadata\//, '') : ''}` : err.where;
     throw new MolspaceError(err.code, err.message, where, err.fix, err.details);

@@ -1,6 +1,6 @@
 /** `story_validate`: every issue of a Story, located, from the bundled Mol* and molspace's checks. */
 import { LIMITS, STORY_VALIDATE_TOOL } from '../contract';
-import { checkStoryPath, readStoryFile } from '../authoring/storyFiles';
+import { checkStoryPath, storyResourcePolicy, readStoryFile } from '../authoring/storyFiles';
 import { defineTool } from './tool';
 
 export const storyValidate = defineTool(STORY_VALIDATE_TOOL, async ({ args }) => {
@@ -10,11 +10,11 @@ export const storyValidate = defineTool(STORY_VALIDATE_TOOL, async ({ args }) =>
     args.path !== undefined
       ? await readStoryFile(checkStoryPath(args.path, ['.mvsj', '.mvsx']))
       : { document: args.document as Record<string, unknown> };
-  const checked = await checkStory(src);
+  const checked = await checkStory(src, storyResourcePolicy());
   const story = checked.story;
   const title = story?.title ?? String((checked.mvs.metadata as { title?: unknown } | undefined)?.title ?? '');
   const count = story ? story.snapshots.length : Array.isArray(checked.mvs.snapshots) ? checked.mvs.snapshots.length : 0;
-  const n = checked.issues.length;
+  const n = checked.issueCount;
   const first = checked.issues[0];
   return {
     output: {

@@ -390,15 +390,32 @@ export class MolstarStoryViewer {
     const reason = first.text.replace(/^Error:\s*/, '');
     const matched = matchResources(resources, first);
     const label = `Snapshot ${index} ("${key}")`;
+    const html = htmlDownloads(state);
+    if (html.length > 0) {
+      // A web page (login, error or landing page) where a structure file was expected.
+      const at = resources.find(r => r.url === html[0]);
+      return new MolspaceError(
+        'UNSUPPORTED_FORMAT',
+        `${label}: ${html[0]} answered an HTML page where a structure file was expected (got HTML).`,
+        at ? `/snapshots/${index}/${at.path}/params/url` : `/snapshots/${index}`,
+        'Point the URL at the file itself (not a web page about it); open it in a browser tab to see what the server sends.',
+        { snapshotIndex: index, key, url: html[0], got: 'html', errors: failures.map(f => f.text) }
+      );
+    }
     if (matched.length > 0 || first.url) {
+      // Mol*'s download error names the HTTP status ("Download failed with status code 404").
+      const code = /status code (\d{3})/i.exec(reason)?.[1];
+      const status = code === undefined ? null : Number(code);
       const urls = matched.length ? matched.map(r => r.url) : [first.url as string];
       const where = matched.length ? `/snapshots/${index}/${matched[0].path}/params/url` : `/snapshots/${index}`;
       return new MolspaceError(
         'NOT_FOUND',
         `${label} could not load ${urls.join(', ')}: ${reason}`,
         where,
-        'Check the URL is reachable from the browser (and allows cross-origin requests), or package the file into an .mvsx archive.',
-        { snapshotIndex: index, key, url: urls[0], urls, errors: failures.map(f => f.text) }
+        status === null
+          ? 'Check the URL is reachable from the browser (and allows cross-origin requests), or package the file into an .mvsx archive.'
+          : `The server answered HTTP ${status}: check the URL, or package the file into an .mvsx archive.`,
+        { snapshotIndex: index, key, url: urls[0], urls, status, errors: failures.map(f => f.text) }
       );
     }
     return new MolspaceError(
@@ -411,6 +428,21 @@ export class MolstarStoryViewer {
       { snapshotIndex: index, key, urls: resources.map(r => r.url), errors: failures.map(f => f.text) }
     );
   }
+}
+
+/** URLs whose download succeeded but brought an HTML page (text beginning with `<!doctype html` or `<html`). */
+function htmlDownloads(state: PluginContext['state']['data']): string[] {
+  const urls: string[] = [];
+  state.cells.forEach(cell => {
+    const data = (cell.obj as { data?: unknown } | undefined)?.data;
+    if (typeof data === 'string' && /^\s*(<!doctype\s+html|<html[\s>])/i.test(data.slice(0, 512))) {
+      const url = paramUrl(cell.transform.params);
+      if (url) {
+        urls.push(url);
+      }
+    }
+  });
+  return urls;
 }
 
 /** Deep copy so Mol*'s in-place URI resolution never touches the parsed Story. */

@@ -14,20 +14,20 @@ import type { Locator } from '@playwright/test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ROOT, call, foregroundFraction, mcpClient } from './helpers';
 
-const STRUCTURE_URL = 'https://molspace.test/1hpv.pdb';
+const STRUCTURE_URL = 'https://files.rcsb.org/molspace-test/1hpv.pdb';
 
 /** Every template filled on real data (test-served files), as story_template_create takes it. */
 const ON_REAL_DATA: Record<string, Record<string, string | number>> = {
   'structure-overview': {
     title: 'CRABP2 with retinoic acid (1CBS)',
-    structure_url: 'https://molspace.test/1cbs.cif',
+    structure_url: 'https://files.rcsb.org/molspace-test/1cbs.cif',
     overview_text: 'Cellular retinoic acid-binding protein II (PDB 1CBS).'
   },
   'docking-pose-comparison': {
     title: 'Aurora A (2C6E): two docked ligands',
-    receptor_url: 'https://molspace.test/2c6e_protein.pdb',
-    pose_a_url: 'https://molspace.test/2c6e_docked_ACP.pdb',
-    pose_b_url: 'https://molspace.test/2c6e_docked_AKI.pdb',
+    receptor_url: 'https://files.rcsb.org/molspace-test/2c6e_protein.pdb',
+    pose_a_url: 'https://files.rcsb.org/molspace-test/2c6e_docked_ACP.pdb',
+    pose_b_url: 'https://files.rcsb.org/molspace-test/2c6e_docked_AKI.pdb',
     pose_a_name: 'ACP',
     pose_b_name: 'AKI',
     pose_a_text: 'ACP pose; the Vina score is in the file (REMARK VINA RESULT), not recomputed here.',
@@ -36,8 +36,8 @@ const ON_REAL_DATA: Record<string, Record<string, string | number>> = {
   },
   'aligned-structure-comparison': {
     title: 'HIV-1 protease and Aurora A (frames as deposited)',
-    structure_a_url: 'https://molspace.test/1hpv.pdb',
-    structure_b_url: 'https://molspace.test/2c6e_protein.pdb',
+    structure_a_url: 'https://files.rcsb.org/molspace-test/1hpv.pdb',
+    structure_b_url: 'https://files.rcsb.org/molspace-test/2c6e_protein.pdb',
     format_a: 'pdb',
     format_b: 'pdb',
     name_a: '1HPV',
@@ -71,7 +71,7 @@ async function connected(): Promise<Client> {
 
 /** Requests for the test-served files the page made, by file name. */
 const served = new Map<string, number>();
-/** Files served at https://molspace.test/<name> from the repository's test data. */
+/** Files served at https://files.rcsb.org/molspace-test/<name> from the repository's test data. */
 const FILES: Record<string, string> = {
   '1hpv.pdb': path.join(ROOT, 'tests', 'data', '1hpv.pdb'),
   '2c6e_protein.pdb': path.join(ROOT, 'tests', 'data', '2c6e_protein.pdb'),
@@ -84,7 +84,7 @@ test.beforeEach(async ({ page }) => {
   served.clear();
   for (const [name, file] of Object.entries(FILES)) {
     const body = fs.readFileSync(file);
-    await page.route(`https://molspace.test/${name}`, route => {
+    await page.route(`https://files.rcsb.org/molspace-test/${name}`, route => {
       served.set(name, (served.get(name) ?? 0) + 1);
       return route.fulfill({ body, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } });
     });

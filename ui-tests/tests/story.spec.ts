@@ -161,12 +161,12 @@ test('a story_control call returns once Mol* has drawn the new step', async ({ p
 test('a call on a Story that is closed while its step is drawn fails with STALE_TARGET', async ({ page, tmpPath }) => {
   // Step 1's structure is served; step 2's download hangs until the test lets it go.
   const cif = fs.readFileSync(path.join(ROOT, 'examples', 'data', '1cbs.cif'));
-  await page.route('https://molspace.test/first.cif', route =>
+  await page.route('https://files.rcsb.org/molspace-test/first.cif', route =>
     route.fulfill({ body: cif, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } })
   );
   const held: { route: Route | null } = { route: null };
   const secondRequested = new Promise<void>(resolve =>
-    page.route('https://molspace.test/second.cif', route => {
+    page.route('https://files.rcsb.org/molspace-test/second.cif', route => {
       held.route = route;
       resolve();
     })
@@ -204,6 +204,6 @@ const TWO_STEP_STORY = [
   'download = lambda url: {"kind": "download", "params": {"url": url}, "children": [{"kind": "parse", "params": {"format": "mmcif"}, "children": [model]}]}',
   'step = lambda key, url: {"root": {"kind": "root", "children": [download(url)]}, "metadata": {"key": key, "title": key, "linger_duration_ms": 1000}}',
   'story = molspace.Story({"kind": "multiple", "metadata": {"version": "1", "timestamp": "2026-01-01T00:00:00Z"},',
-  '    "snapshots": [step("first", "https://molspace.test/first.cif"), step("second", "https://molspace.test/second.cif")]})',
+  '    "snapshots": [step("first", "https://files.rcsb.org/molspace-test/first.cif"), step("second", "https://files.rcsb.org/molspace-test/second.cif")]})',
   'story'
 ].join('\n');

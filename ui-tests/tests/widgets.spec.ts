@@ -223,3 +223,52 @@ test.describe('Saved widget state', () => {
     await expect(restored.locator('.molspace-story-error')).toBeHidden();
   });
 });
+
+test.describe('Mouse wheel over a Story', () => {
+  test('scrolls the notebook until the view is focused, then zooms the view', async ({ page, tmpPath }) => {
+    await uploadStory(page, tmpPath);
+    // Tall outputs above and below the Story, so the notebook can scroll either way.
+    await newNotebookRun(
+      page,
+      'wheel.ipynb',
+      'import molspace\nfrom IPython.display import display, HTML\n' +
+        'display(HTML("<div style=\\"height: 900px\\">above</div>"))\n' +
+        'story = molspace.Story("data/1cbs-story.mvsx")\ndisplay(story)\n' +
+        'display(HTML("<div style=\\"height: 1500px\\">below</div>"))'
+    );
+    const story = page.locator('.molspace-story').first();
+    await story.scrollIntoViewIfNeeded();
+    await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+    const canvas = story.locator('.molspace-story-canvas canvas');
+    const scroller = page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer');
+    const scrollTop = () => scroller.evaluate(e => e.scrollTop);
+    // Nothing in the view focused, then wheel over the canvas: the notebook scrolls, the molecule does not zoom.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await expect(canvas).not.toBeFocused();
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const before = await scrollTop();
+    await page.mouse.wheel(0, 200);
+    await expect.poll(scrollTop).toBeGreaterThan(before);
+    await expect(story.locator('.molspace-wheel-hint')).toHaveClass(/molspace-wheel-hint-shown/);
+
+    // Click the view (focus), wheel again: the notebook stays put and the picture changes.
+    await story.scrollIntoViewIfNeeded();
+    await canvas.click();
+    await expect(canvas).toBeFocused();
+    const still = await scrollTop();
+    // The pointer rests over the view (hover highlights settle): take the picture once it is stable.
+    let picture = await canvas.screenshot();
+    await expect
+      .poll(async () => {
+        const next = await canvas.screenshot();
+        const same = Buffer.compare(next, picture) === 0;
+        picture = next;
+        return same;
+      }, { timeout: 30_000 })
+      .toBe(true);
+    await page.mouse.wheel(0, -400);
+    await expect.poll(async () => Buffer.compare(await canvas.screenshot(), picture) !== 0, { timeout: 30_000 }).toBe(true);
+    expect(await scrollTop()).toBe(still);
+  });
+});

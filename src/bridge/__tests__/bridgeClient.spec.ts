@@ -108,9 +108,15 @@ it('runs a call through the Dispatcher as an agent and answers with a result fra
   socket.open();
   socket.receive({ type: 'welcome', pageId: 'page-1' });
   const context = { pageId: 'page-1', pages: [] };
-  socket.receive({ type: 'call', callId: 'c1', tool: 'observe', args: { limit: 3 }, context, deadlineMs: 1000 });
+  socket.receive({ type: 'call', callId: 'c1', tool: 'observe', args: { limit: 3 }, context, deadlineMs: 600_000 });
   await settle();
-  expect(calls).toEqual([{ tool: 'observe', args: { limit: 3 }, options: { source: 'agent', context } }]);
+  expect(calls).toEqual([
+    { tool: 'observe', args: { limit: 3 }, options: { source: 'agent', context, deadline: expect.any(Number) } }
+  ]);
+  // The page's deadline is the gateway's deadlineMs from when the frame arrived.
+  const deadline = (calls[0].options as { deadline: number }).deadline;
+  expect(deadline - Date.now()).toBeGreaterThan(500_000);
+  expect(deadline - Date.now()).toBeLessThanOrEqual(600_000);
   expect(socket.sent[1]).toEqual({ type: 'result', callId: 'c1', ok: true, structuredContent: { a: 1 }, text: 'ok' });
 });
 

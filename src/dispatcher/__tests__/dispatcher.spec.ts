@@ -108,6 +108,28 @@ describe('story_control', () => {
     expect(story.index).toBe(3);
   });
 
+  it('does not apply a call whose turn comes after its deadline: TIMEOUT, revision unchanged', async () => {
+    const { dispatcher, story } = setup(['a', 'b', 'c']);
+    const drawing = gate();
+    story.drawing = drawing.promise;
+    const first = dispatcher.execute('story_control', { action: 'next' }, { source: 'kernel' });
+    const late = failure(
+      // The gateway stopped waiting (its deadline is past) while the call queued behind the first one's drawing.
+      dispatcher.execute('story_control', { action: 'next' }, { source: 'agent', deadline: Date.now() - 1 })
+    );
+    await flush();
+    drawing.open();
+    await first;
+    const error = await late;
+    expect(error).toMatchObject({ code: 'TIMEOUT', details: { tool: 'story_control' } });
+    expect(error.fix).toMatch(/observe/);
+    expect(story.applied).toHaveLength(1);
+    expect(story.state().revision).toBe(1);
+    // Within its deadline a call applies as usual.
+    await dispatcher.execute('story_control', { action: 'next' }, { source: 'agent', deadline: Date.now() + 60_000 });
+    expect(story.state().revision).toBe(2);
+  });
+
   it('locates bad goto arguments', async () => {
     const { dispatcher } = setup();
     let e = await failure(dispatcher.execute('story_control', { action: 'goto', index: 9 }, { source: 'agent' }));
@@ -186,6 +208,27 @@ describe('STALE_TARGET', () => {
     loading.open();
     expect((await failure(call)).code).toBe('STALE_TARGET');
     expect(successor.applied).toHaveLength(0);
+  });
+});
+
+describe('retired widgets', () => {
+  it('a call naming a widget that left the page gets STALE_TARGET with why, until it is shown again', async () => {
+    const { dispatcher, registry, story } = setup();
+    registry.retire('m1', 'its cell was re-run');
+    const [listed] = [(await dispatcher.execute('observe', {}, { source: 'agent' })).structuredContent];
+    expect(listed.widgets).toEqual([]);
+    const e = await failure(dispatcher.execute('story_control', { action: 'next', target: 'm1' }, { source: 'agent' }));
+    expect([e.code, e.where]).toEqual(['STALE_TARGET', '/target']);
+    expect(e.message).toContain('its cell was re-run');
+    expect(e.details).toMatchObject({ target: 'm1', reason: 'its cell was re-run', live: [] });
+    expect(e.fix).toMatch(/observe/);
+    // An id the page never had is still NOT_FOUND.
+    expect((await failure(dispatcher.execute('story_control', { action: 'next', target: 'nope' }, { source: 'agent' }))).code).toBe(
+      'NOT_FOUND'
+    );
+    registry.register(story);
+    await dispatcher.execute('story_control', { action: 'next', target: 'm1' }, { source: 'agent' });
+    expect(story.applied).toHaveLength(1);
   });
 });
 

@@ -82,7 +82,7 @@ describe('parseStory: MVSJ', () => {
     });
     expect(s.snapshots[1].transition_duration_ms).toBeNull();
     expect(s.snapshots[1].description).toHaveLength(LIMITS.descriptionChars);
-    expect(s.snapshots[1].description.endsWith('…')).toBe(true);
+    expect(s.snapshots[1].description.endsWith('x … [cut 1024 characters]')).toBe(true);
   });
 
   it('converts a single state and fills missing keys as snapshot-<index>', async () => {

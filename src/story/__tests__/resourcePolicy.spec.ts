@@ -1,0 +1,114 @@
+/**
+ * Where a Story may fetch from (src/story/resourcePolicy.ts), alone and
+ * through parseStory, before anything is fetched.
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { MolspaceError } from '../../contract/errors';
+import { DEFAULT_RESOURCE_HOSTS, ResourcePolicy, refusalOf } from '../resourcePolicy';
+import { parseStory } from '../storySource';
+
+const policy: ResourcePolicy = { hosts: DEFAULT_RESOURCE_HOSTS, pageOrigin: 'https://hub.example.org' };
+
+describe('refusalOf', () => {
+  it.each([
+    'https://files.rcsb.org/download/1cbs.cif',
+    'https://models.rcsb.org/v1/1cbs/atoms',
+    'https://www.ebi.ac.uk/pdbe/entry-files/download/1cbs.bcif',
+    'https://alphafold.ebi.ac.uk/files/AF-P00533-F1-model_v4.cif',
+    'https://rcsb.org/x.cif',
+    'https://FILES.RCSB.ORG./x.cif'
+  ])('allows %s', url => {
+    expect(refusalOf(url, policy)).toBeNull();
+  });
+
+  it.each([
+    ['http://files.rcsb.org/x.cif', /only https/],
+    ['https://user:pw@files.rcsb.org/x.cif', /credentials/],
+    ['https://hub.example.org/user/alice/files/x.cif', /JupyterLab server/],
+    ['https://127.0.0.1/x.cif', /IP addresses/],
+    ['https://10.0.0.8/x.cif', /IP addresses/],
+    ['https://169.254.169.254/latest/meta-data', /IP addresses/],
+    ['https://[::1]/x.cif', /IP addresses/],
+    ['https://2130706433/x.cif', /IP addresses/],
+    ['https://localhost/x.cif', /single-label/],
+    ['https://example.org/x.cif', /not on the allowed resource hosts/],
+    ['https://evilrcsb.org/x.cif', /not on the allowed resource hosts/],
+    ['https://rcsb.org.evil.example/x.cif', /not on the allowed resource hosts/],
+    ['ftp://files.rcsb.org/x.cif', /only https/]
+  ])('refuses %s', (url, reason) => {
+    expect(refusalOf(url, policy)).toMatch(reason);
+  });
+
+  it('allows exactly the hosts a changed setting names', () => {
+    const own: ResourcePolicy = { hosts: ['data.example.org'], pageOrigin: null };
+    expect(refusalOf('https://data.example.org/a.cif', own)).toBeNull();
+    expect(refusalOf('https://sub.data.example.org/a.cif', own)).toMatch(/not on the allowed/);
+    expect(refusalOf('https://files.rcsb.org/a.cif', own)).toMatch(/not on the allowed/);
+  });
+
+  it('the settings schema default is the built-in default', () => {
+    const schema = JSON.parse(readFileSync(join(__dirname, '../../../schema/plugin.json'), 'utf8'));
+    expect(schema.properties.resourceHosts.default).toEqual([...DEFAULT_RESOURCE_HOSTS]);
+  });
+});
+
+function story(urls: string[]): string {
+  return JSON.stringify({
+    kind: 'multiple',
+    metadata: { version: '1.4', title: 't' },
+    snapshots: urls.map((url, i) => ({
+      root: {
+        kind: 'root',
+        children: [{ kind: 'download', params: { url }, children: [{ kind: 'parse', params: { format: 'mmcif' } }] }]
+      },
+      metadata: { key: `s${i}`, title: `S${i}`, linger_duration_ms: 1000 }
+    }))
+  });
+}
+
+async function failure(p: Promise<unknown>): Promise<MolspaceError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as MolspaceError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('parseStory with a resource policy', () => {
+  it('loads a Story whose URLs are all allowed', async () => {
+    const s = await parseStory({ mvsj: story(['https://files.rcsb.org/a.cif', 'https://www.ebi.ac.uk/b.bcif']) }, policy);
+    expect(s.snapshots.map(m => m.key)).toEqual(['s0', 's1']);
+  });
+
+  it('refuses with FORBIDDEN located at the snapshot and param, naming URL and setting, listing all', async () => {
+    const e = await failure(
+      parseStory(
+        { mvsj: story(['https://files.rcsb.org/a.cif', 'https://hub.example.org/api/contents/x', 'http://x.example/y']) },
+        policy
+      )
+    );
+    expect(e).toBeInstanceOf(MolspaceError);
+    expect(e.code).toBe('FORBIDDEN');
+    expect(e.where).toBe('/snapshots/1/root/children/0/params/url');
+    expect(e.message).toContain('Snapshot 1 ("s1")');
+    expect(e.message).toContain('https://hub.example.org/api/contents/x');
+    expect(e.fix).toContain('resourceHosts');
+    expect(e.details.count).toBe(2);
+    expect((e.details.refused as { url: string }[]).map(r => r.url)).toEqual([
+      'https://hub.example.org/api/contents/x',
+      'http://x.example/y'
+    ]);
+  });
+
+  it('uses the default policy when none is given', async () => {
+    const e = await failure(parseStory({ mvsj: story(['https://example.org/x.cif']) }));
+    expect(e.code).toBe('FORBIDDEN');
+  });
+
+  it('data: URLs always load', async () => {
+    const s = await parseStory({ mvsj: story(['data:text/plain,hello']) }, { hosts: [], pageOrigin: null });
+    expect(s.snapshots).toHaveLength(1);
+  });
+});

@@ -2,6 +2,7 @@
 
 - :class:`Story` — a Mol* viewer playing a MolViewSpec Story (ipywidgets 8).
 - :class:`Panel` — a report panel: markdown, a table or a Vega-Lite chart (ipywidgets 8).
+- :mod:`molspace.stories` — Story templates, validation (molviewspec) and writing from a cell.
 - The Jupyter server extension ``molspace`` — an MCP gateway at ``{base_url}molspace/mcp``.
 """
 
@@ -9,10 +10,11 @@ from ._version import __version__
 from .errors import MolspaceError, StoryControlError, StorySourceError
 from .gateway._entry import _jupyter_server_extension_points, _load_jupyter_server_extension
 from .story import Story, StoryChange
+from . import stories
 from .errors import PanelContentError
 from .panel import Panel
 
-__all__ = ["Story", "StoryChange", "MolspaceError", "StorySourceError", "StoryControlError", "__version__", "Panel", "PanelContentError"]
+__all__ = ["Story", "StoryChange", "MolspaceError", "StorySourceError", "StoryControlError", "__version__", "Panel", "PanelContentError", "stories"]
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:

@@ -136,4 +136,21 @@ const panelsPlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin, panelsPlugin];
+
+const authoringPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'molspace:authoring',
+  description: "Lets story_validate and story_create read and write Story files through JupyterLab's contents manager.",
+  autoStart: true,
+  requires: [IMolspace],
+  activate: (app: JupyterFrontEnd, molspace: IMolspace) => {
+    void app.restored
+      .then(() => import('./authoring/storyFiles'))
+      .then(({ useContents, useResourcePolicy }) => {
+        useContents(app.serviceManager.contents);
+        useResourcePolicy(molspace.resourcePolicy);
+      })
+      .catch(e => console.error('molspace: Story files will use a default contents manager.', e));
+  }
+};
+
+export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin, panelsPlugin, authoringPlugin];

@@ -7,6 +7,7 @@ the tools come from the generated manifest rather than from Python functions.
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import uuid
@@ -160,7 +161,12 @@ def build_server(
                         "Reinstall molspace so that its Python package and its manifest match.",
                         {"tool": name},
                     )
-                answer = handler(args, GatewayToolContext(pages, manifest.versions, endpoint, how_to_connect))
+                answer = handler(
+                    args, GatewayToolContext(pages, manifest.versions, endpoint, how_to_connect, client_of(ctx))
+                )
+                if inspect.isawaitable(answer):
+                    answer = await answer
+                spec.check_output(answer.structured, source="the gateway")
                 return ok_result(name, answer.structured, answer.text)
             async def relay() -> dict[str, Any]:
                 result = await pages.call(name, args, how_to_connect=how_to_connect, client=client_of(ctx))

@@ -1,5 +1,6 @@
 /** Test double: a Story target in memory (no Mol*, no kernel), for Dispatcher and tool tests. */
 import type { ChangeEntry, ChangeSource, MolspaceError, SnapshotMeta, StoryState } from '../contract';
+import type { ParsedStory } from '../story/storySource';
 import type { StoryChangeRequest, StoryTarget } from '../story/storyTarget';
 import { storySummary } from '../story/storyText';
 
@@ -17,7 +18,7 @@ export class MemoryStory implements StoryTarget {
   loaded: Promise<void> = Promise.resolve();
   constructor(
     readonly targetId: string,
-    readonly metas: SnapshotMeta[]
+    public metas: SnapshotMeta[]
   ) {}
   whenLoaded(): Promise<void> {
     return this.loaded;
@@ -41,6 +42,27 @@ export class MemoryStory implements StoryTarget {
   }
   describe(): string {
     return storySummary(this.state(), this.metas);
+  }
+  /** The Story as parsed: set by tests that edit it (story_edit). */
+  parsedStory: ParsedStory | null = null;
+  /** Sources given to replaceStory, oldest first. */
+  replaced: { mvsj: string; index: number }[] = [];
+  async storyData(): Promise<ParsedStory> {
+    if (this.parsedStory === null) {
+      throw new Error('MemoryStory: no parsedStory set');
+    }
+    return this.parsedStory;
+  }
+  async replaceStory(mvsj: string, index: number, source: ChangeSource, summary: string): Promise<ChangeEntry> {
+    this.revision += 1;
+    const entry = { revision: this.revision, source, summary };
+    this.log.push(entry);
+    this.replaced.push({ mvsj, index });
+    const { parseStory } = await import('../story/storySource');
+    this.parsedStory = await parseStory({ mvsj });
+    this.metas = this.parsedStory.snapshots;
+    this.index = index;
+    return entry;
   }
   async applyChange(change: StoryChangeRequest, source: ChangeSource, summary: string): Promise<ChangeEntry> {
     this.revision += 1;

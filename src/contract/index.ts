@@ -8,3 +8,4 @@ export * from './result';
 export * from './bridge';
 export * from './kernel';
 export * from './panel';
+export * from './authoring';

@@ -46,7 +46,13 @@ export const LIMITS = {
   /** Longest panel title, characters. */
   panelTitleChars: 200,
   /** Most docked panels open in one page. Beyond it: `TOO_LARGE` (close one or update one by panelId). */
-  dockedPanels: 8
+  dockedPanels: 8,
+  /** Steps listed by `story_validate` / `story_create` results. */
+  authoringStepsListed: 50,
+  /** Issues listed by `story_validate` (all are counted in `issueCount`). */
+  authoringIssuesListed: 100,
+  /** Longest value of one template variable when its template declares none, characters. */
+  templateValueChars: 2000
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

@@ -14,32 +14,9 @@ import { LIMITS } from './limits';
 import { PageInfo, WidgetKind, WidgetSummary, LastAction } from './workspace';
 import { SnapshotMeta, StoryAction, StoryState, ChangeEntry } from './story';
 import { RENDER_PANEL_TOOL } from './panel';
+import { AUTHORING_TOOLS } from './authoring';
 
-const pageId = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Page to run in; default: the most recently focused JupyterLab page.');
-
-const target = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Model id of the widget (from `observe`); default: the most recently active Story.');
-
-const actionId = z
-  .string()
-  .min(1)
-  .max(128)
-  .optional()
-  .describe('Idempotency key: a retried actionId returns the first result without applying again.');
-
-const expectedRevision = z
-  .number()
-  .int()
-  .min(0)
-  .optional()
-  .describe('Fail with REVISION_CONFLICT unless the widget is at this revision.');
+import { actionId, expectedRevision, pageId, target } from './toolArgs';
 
 // ---------------------------------------------------------------- status
 export const StatusInput = z.object({}).strict();
@@ -335,7 +312,14 @@ export const STORY_CONTROL_TOOL = toolSpec({
 });
 
 /** Every tool of this version, in listing order. */
-export const TOOLS: readonly ToolSpec[] = [STATUS_TOOL, OBSERVE_TOOL, STORY_OBSERVE_TOOL, STORY_CONTROL_TOOL, RENDER_PANEL_TOOL];
+export const TOOLS: readonly ToolSpec[] = [
+  STATUS_TOOL,
+  OBSERVE_TOOL,
+  STORY_OBSERVE_TOOL,
+  STORY_CONTROL_TOOL,
+  RENDER_PANEL_TOOL,
+  ...AUTHORING_TOOLS
+];
 
 /** Look a tool up by name. */
 export function findTool(name: string): ToolSpec | undefined {

@@ -250,6 +250,26 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     return entry;
   }
 
+  storyData(): Promise<ParsedStory> {
+    return this.parsed();
+  }
+
+  async replaceStory(mvsj: string, index: number, source: ChangeSource, summary: string): Promise<ChangeEntry> {
+    const before = this.state();
+    const entry: ChangeEntry = { revision: before.revision + 1, source, summary };
+    this.services.registry.touch(this.model_id);
+    // The views reload on the new source and report the drawn step (markRendered).
+    const drawn = this._whenDrawn(index);
+    this.set({ _mvsj: mvsj, _mvsx: null, index, revision: entry.revision, last_change: entry, ready: false });
+    try {
+      await this.parsed();
+      await drawn;
+    } finally {
+      this._sync();
+    }
+    return entry;
+  }
+
   // ------------------------------------------------------------------ views
   /**
    * Called by a view after it drew (or failed to draw) snapshot `index` in a

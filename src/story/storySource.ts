@@ -56,6 +56,8 @@ export interface StoryIssue {
   /** Node path such as `root/children/0/params/url`, or `metadata/...`. */
   path: string;
   message: string;
+  /** What would fix it. */
+  fix: string;
 }
 
 /** Name of the main file inside an MVSX archive (Mol*'s `loadMVSX` default). */
@@ -235,7 +237,7 @@ function buildStory(
   }
   const issues: StoryIssue[] = [];
   const global = (path: string, message: string) =>
-    issues.push({ snapshotIndex: null, key: null, path, message });
+    issues.push(located(null, null, path, message));
 
   const metadata = raw.metadata as Record<string, unknown>;
   if (typeof metadata.version !== 'string') {
@@ -264,7 +266,7 @@ function buildStory(
       '1 issue(s) in the Story: "snapshots" must be an array.',
       '/snapshots',
       'Give the Story an ordered "snapshots" list.',
-      { issues: [{ snapshotIndex: null, key: null, path: 'snapshots', message: '"snapshots" must be an array' }] }
+      { issues: [located(null, null, 'snapshots', '"snapshots" must be an array')] }
     );
   }
   const n = data.snapshots.length;
@@ -297,8 +299,7 @@ function buildStory(
   const metas: SnapshotMeta[] = [];
   data.snapshots.forEach((snap, i) => {
     const key = keys[i];
-    const add = (path: string, message: string) =>
-      issues.push({ snapshotIndex: i, key, path, message });
+    const add = (path: string, message: string) => issues.push(located(i, key, path, message));
     if (!isObject(snap)) {
       add('', 'A snapshot must be an object with "root" and "metadata".');
       return;
@@ -427,8 +428,15 @@ function checkTree(
       molIssues = [`Mol* validation failed: ${err instanceof Error ? err.message : String(err)}`];
     }
     if (molIssues && molIssues.length > 0) {
-      const path = locateBadNode(root, 'root', undefined) ?? ('animation' in snap ? 'animation' : 'root');
-      add(path, molIssues.map(s => s.trim()).join(' '));
+      // Mol* reports the first bad node of a tree; list every one, each with Mol*'s own message.
+      const bad: { path: string; message: string }[] = [];
+      locateBadNodes(root, 'root', undefined, bad);
+      if (bad.length === 0) {
+        add('animation' in snap ? 'animation' : 'root', molIssues.map(s => s.trim()).join(' '));
+      }
+      for (const b of bad) {
+        add(b.path, b.message);
+      }
     }
   }
   walkResources(root, 'root', format, archiveUrls, add);
@@ -460,12 +468,17 @@ function checkShape(
   return ok;
 }
 
-/** Path of the first node (depth-first) that Mol*'s schema rejects, or `undefined`. */
-function locateBadNode(
+/**
+ * Every node (depth-first) that Mol*'s schema rejects, with Mol*'s message for
+ * that node alone. The children of a node of unknown kind are not checked
+ * (their allowed parents cannot be known).
+ */
+function locateBadNodes(
   node: Record<string, unknown>,
   path: string,
-  parent: string | undefined
-): string | undefined {
+  parent: string | undefined,
+  out: { path: string; message: string }[]
+): void {
   const alone = { ...node, children: undefined };
   const issues = treeValidationIssues(MVSTreeSchema, alone as never, {
     noExtra: true,
@@ -473,16 +486,14 @@ function locateBadNode(
     parent
   });
   if (issues) {
-    return path;
+    out.push({ path, message: issues.map(s => s.trim()).join(' ') });
   }
+  const known = typeof node.kind === 'string' && node.kind in MVSTreeSchema.nodes;
   const children = (node.children as Record<string, unknown>[] | undefined) ?? [];
-  for (let k = 0; k < children.length; k++) {
-    const found = locateBadNode(children[k], `${path}/children/${k}`, String(node.kind));
-    if (found) {
-      return found;
-    }
+  if (!known) {
+    return;
   }
-  return undefined;
+  children.forEach((c, k) => locateBadNodes(c, `${path}/children/${k}`, String(node.kind), out));
 }
 
 /** Classification of a resource location. */
@@ -555,6 +566,8 @@ function walkResources(
               at,
               `Relative URL "${shown}" needs an .mvsx archive that contains it; .mvsj may reference only http(s): or data: URLs.`
             );
+          } else if (value.split(/[\\/]/).includes('..')) {
+            add(at, `Archive path "${shown}" leaves the archive ("..").`);
           } else {
             const norm = normalizeArchivePath(value);
             if (!archiveUrls.has(norm.url)) {
@@ -577,6 +590,11 @@ function walkResources(
   }
 }
 
+/** One issue with its fix. */
+function located(snapshotIndex: number | null, key: string | null, path: string, message: string): StoryIssue {
+  return { snapshotIndex, key, path, message, fix: fixFor(message) };
+}
+
 /** Issues one VALIDATION_FAILED error lists (`details.count` says how many there are). */
 const LISTED_ISSUES = 50;
 /** Characters of one issue message. */
@@ -597,15 +615,17 @@ function validationError(all: StoryIssue[]): MolspaceError {
     'VALIDATION_FAILED',
     `${all.length} issue(s) in the Story: ${label}${first.message}`,
     where,
-    fixFor(first),
+    first.fix,
     all.length > issues.length ? { issues, count: all.length, cut: all.length - issues.length } : { issues, count: all.length }
   );
 }
 
-function fixFor(issue: StoryIssue): string {
-  const m = issue.message;
+function fixFor(m: string): string {
   if (/Relative URL/.test(m)) {
     return 'Use an https URL, or package the file into an .mvsx archive next to index.mvsj.';
+  }
+  if (/leaves the archive/.test(m)) {
+    return 'Use a path inside the archive, relative to index.mvsj, without "..".';
   }
   if (/not in the MVSX archive/.test(m)) {
     return 'Add the file to the .mvsx archive at that path, or correct the URL.';
@@ -618,6 +638,21 @@ function fixFor(issue: StoryIssue): string {
   }
   if (/duration_ms/.test(m)) {
     return 'Set metadata.linger_duration_ms (and transition_duration_ms if used) to a number of milliseconds ≥ 0.';
+  }
+  if (/Unknown node kind/.test(m)) {
+    return 'Use a node kind of the MVS tree schema (story_schema lists them).';
+  }
+  if (/cannot appear as a child/.test(m)) {
+    return 'Move the node under one of its allowed parents (story_schema with `node` lists them).';
+  }
+  if (/Invalid parameters/.test(m)) {
+    return 'Give the node the params its kind takes (story_schema with `node` lists type, required and default).';
+  }
+  if (/key must be a non-empty string/.test(m)) {
+    return 'Give the snapshot a non-empty string metadata.key.';
+  }
+  if (/no "root" node|"root"/.test(m)) {
+    return 'Give every snapshot a "root" node: {"kind": "root", "children": [...]}.';
   }
   return FIX_GENERIC;
 }

@@ -3,6 +3,7 @@
  * Dispatcher tests implement it in memory.
  */
 import type { ChangeEntry, ChangeSource, SnapshotMeta, StoryState } from '../contract';
+import type { ParsedStory } from './storySource';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
 
 /** A requested change of a Story's position or playback. */
@@ -29,4 +30,16 @@ export interface StoryTarget extends WidgetTarget {
    *   `STALE_TARGET` when the widget is closed before the step is drawn.
    */
   applyChange(change: StoryChangeRequest, source: ChangeSource, summary: string): Promise<ChangeEntry>;
+  /**
+   * The Story as parsed and validated (its MVS data and format).
+   *
+   * @throws MolspaceError the Story's own error when it does not load.
+   */
+  storyData(): Promise<ParsedStory>;
+  /**
+   * Replace the Story's source (validated MVSJ text) and show step `index`:
+   * advance the revision by one, render, send the new source and state to
+   * the kernel. Resolves once the step is drawn (or no view shows the Story).
+   */
+  replaceStory(mvsj: string, index: number, source: ChangeSource, summary: string): Promise<ChangeEntry>;
 }

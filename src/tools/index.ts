@@ -6,6 +6,9 @@ import { observe } from './observe';
 import { renderPanel } from './renderPanel';
 import { storyControl } from './storyControl';
 import { storyObserve } from './storyObserve';
+import { storyValidate } from './storyValidate';
+import { storyCreate } from './storyCreate';
+import { storyEdit } from './storyEdit';
 import type { PageTool } from './tool';
 
-export const PAGE_TOOLS: readonly PageTool[] = [observe, storyObserve, storyControl, renderPanel];
+export const PAGE_TOOLS: readonly PageTool[] = [observe, storyObserve, storyControl, renderPanel, storyValidate, storyCreate, storyEdit];

@@ -41,6 +41,7 @@ CLIENTS_DIR = ROOT / "tests" / "clients"
 MANIFEST = json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))
 TOOLS = {t["name"]: t for t in MANIFEST["tools"]}
 OUTPUTS = json.loads((ROOT / "tests" / "fixtures" / "contract" / "tool-outputs.json").read_text())
+INPUTS = json.loads((ROOT / "tests" / "fixtures" / "contract" / "tool-inputs.json").read_text())["cases"]
 
 #: Codes the gateway itself produces, from a real condition (not a page frame).
 GATEWAY_MADE = {"NO_PAGE", "INVALID_INPUT", "TIMEOUT", "INTERNAL"}
@@ -67,6 +68,19 @@ def minimal_value(prop: dict[str, Any]) -> Any:
     return {"string": "x", "integer": 0, "number": 0, "boolean": False, "array": []}[prop["type"]]
 
 
+def relays(spec: dict[str, Any]) -> bool:
+    """Whether a call of the tool reaches a page: page tools, and gateway tools that relay (they declare NO_PAGE)."""
+    return spec["runs"] == "page" or "NO_PAGE" in spec["errors"]
+
+
+def sample_args(name: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """Arguments that reach the page: the minimal ones, or for a relaying gateway tool (which checks its
+    arguments before relaying, e.g. fills a template) its first valid case in tool-inputs.json."""
+    if spec["runs"] == "gateway" and relays(spec):
+        return next(c["args"] for c in INPUTS if c["tool"] == name and c["valid"])
+    return minimal_args(spec["inputSchema"])
+
+
 def page_error(code: str, tool: str) -> dict[str, Any]:
     """A located error frame as a page sends it (``ok: false``)."""
     return {
@@ -85,8 +99,8 @@ def no_page_plan() -> list[dict[str, Any]]:
     """Calls made with no page connected: NO_PAGE, INVALID_INPUT, NOT_FOUND, and gateway successes."""
     plan: list[dict[str, Any]] = []
     for name, spec in TOOLS.items():
-        args = minimal_args(spec["inputSchema"])
-        if spec["runs"] == "page":
+        args = sample_args(name, spec)
+        if relays(spec):
             plan.append({"tool": name, "args": args, "expect": "NO_PAGE"})
         else:
             plan.append({"tool": name, "args": args, "expect": None})
@@ -100,9 +114,9 @@ def page_plan() -> list[dict[str, Any]]:
     """Calls made with a page connected; ``answer`` is what the page sends (None: never answers)."""
     plan: list[dict[str, Any]] = []
     for name, spec in TOOLS.items():
-        if spec["runs"] != "page":
+        if not relays(spec):
             continue
-        args = minimal_args(spec["inputSchema"])
+        args = sample_args(name, spec)
         plan.append(
             {"tool": name, "args": args, "expect": None, "answer": {"ok": True, "structuredContent": OUTPUTS[name], "text": f"{name} ok"}}
         )
@@ -243,7 +257,7 @@ def test_every_tool_declares_its_errors_and_a_sample() -> None:
     for name, spec in TOOLS.items():
         assert set(spec["errors"]) <= set(MANIFEST["errorCodes"]), name
         assert "INVALID_INPUT" in spec["errors"] and "INTERNAL" in spec["errors"], name
-        if spec["runs"] == "page":
+        if relays(spec):
             assert {"NO_PAGE", "TIMEOUT"} <= set(spec["errors"]), name
             assert name in OUTPUTS, f"add a sample output of {name} to tests/fixtures/contract/tool-outputs.json"
 

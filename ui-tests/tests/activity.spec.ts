@@ -60,7 +60,10 @@ test.describe('activity panel and WebMCP', () => {
     await expect.poll(async () => (await page.webmcp.tools()).map(t => t.name).sort()).toEqual([
       'observe',
       'story_control',
-      'story_observe'
+      'story_create',
+      'story_edit',
+      'story_observe',
+      'story_validate'
     ]);
     const tools = await page.webmcp.tools();
     expect(tools.find(t => t.name === 'story_observe')?.annotations?.readOnly).toBe(true);
@@ -89,8 +92,10 @@ test.describe('activity panel and WebMCP', () => {
       await client.close();
     }
 
-    // The tool list follows the page: with the Story gone, only observe remains.
+    // The tool list follows the page: with the Story gone, only the tools that need no widget remain.
     await runCell(page, 'story.close()');
-    await expect.poll(async () => (await page.webmcp.tools()).map(t => t.name)).toEqual(['observe']);
+    await expect
+      .poll(async () => (await page.webmcp.tools()).map(t => t.name).sort())
+      .toEqual(['observe', 'story_create', 'story_validate']);
   });
 });

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,12 +23,15 @@ class GatewayToolContext:
         This MCP endpoint's path, ``{base_url}molspace/mcp``.
     how_to_connect : str
         The connect sentence for this request (:class:`~molspace.gateway.connect_hint.ConnectHint`).
+    client : dict or None
+        ``{name, version}`` of the calling MCP client, for calls a gateway tool relays to a page.
     """
 
     pages: ConnectedPages
     versions: dict[str, Any]
     endpoint: str
     how_to_connect: str
+    client: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -39,5 +42,6 @@ class GatewayToolAnswer:
     text: str
 
 
-#: A handler: validated arguments and the context in, an answer out (or a raised MolspaceError).
-GatewayToolHandler = Callable[[dict[str, Any], GatewayToolContext], GatewayToolAnswer]
+#: A handler: validated arguments and the context in, an answer (or an awaitable of one) out,
+#: or a raised MolspaceError. Handlers that relay to a page (``story_template_create``) are async.
+GatewayToolHandler = Callable[[dict[str, Any], GatewayToolContext], GatewayToolAnswer | Awaitable[GatewayToolAnswer]]

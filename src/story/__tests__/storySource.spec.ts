@@ -193,6 +193,27 @@ describe('parseStory: MVSX', () => {
     expect(e.where).toBe('/snapshots/0/root/children/0/params/url');
   });
 
+  it('refuses archive paths with ".." even when the archive has the file', async () => {
+    const bytes = await mvsx({
+      'index.mvsj': story([snapshot({ key: 'a' }, root('assets/../1cbs.cif'))]),
+      '1cbs.cif': 'data_1cbs'
+    });
+    const e = await failure(parseStory({ mvsx: bytes }));
+    expect(issuesOf(e)).toEqual([
+      expect.objectContaining({ snapshotIndex: 0, path: 'root/children/0/params/url', message: expect.stringMatching(/leaves the archive/) })
+    ]);
+    expect(issuesOf(e)[0].fix).toMatch(/without "\.\."/);
+  });
+
+  it('lists every node Mol* rejects in one snapshot, each with its own message', async () => {
+    const r = { kind: 'root', children: [{ kind: 'teleport' }, { kind: 'canvas', params: { nope: 1 } }] };
+    const e = await failure(parseStory({ mvsj: story([snapshot({ key: 'a' }, r)]) }));
+    expect(issuesOf(e).map(i => [i.path, i.message.slice(0, 40)])).toEqual([
+      ['root/children/0', 'Unknown node kind "teleport"'],
+      ['root/children/1', 'Invalid parameters for node of kind "can']
+    ]);
+  });
+
   it('rejects non-zip bytes and archives without index.mvsj', async () => {
     expect((await failure(parseStory({ mvsx: new TextEncoder().encode('PK but not a zip at all........') }))).code).toBe(
       'UNSUPPORTED_FORMAT'

@@ -1,0 +1,342 @@
+/**
+ * The Story authoring tools (docs/architecture.md, "Story authoring"):
+ * `story_schema` and `story_template_list` (answered by the gateway),
+ * `story_validate` and `story_create` (run in the page, with the bundled
+ * Mol*), `story_template_create` (filled in the gateway, then `story_create`
+ * in the page). Shapes repeated across tools are defined once here.
+ */
+import { z } from 'zod';
+import { LIMITS } from './limits';
+import { ChangeEntry, StoryState } from './story';
+import { actionId, expectedRevision, pageId, target } from './toolArgs';
+import type { ToolArgs, ToolSpec } from './tools';
+import type { WidgetKind } from './workspace';
+
+/** Declare one tool (a local copy of `toolSpec`: `./tools` imports this module). */
+function toolSpec<
+  I extends z.ZodType<ToolArgs>,
+  O extends z.ZodType<Record<string, unknown>>,
+  K extends WidgetKind | null
+>(spec: ToolSpec<I, O, K>): ToolSpec<I, O, K> {
+  return spec;
+}
+
+/** A gateway tool whose arguments share none of {@link ToolArgs} (the page never parses them). */
+function gatewayToolSpec<I extends z.ZodType, O extends z.ZodType<Record<string, unknown>>>(
+  spec: Omit<ToolSpec, 'input' | 'output'> & { input: I; output: O }
+): ToolSpec<z.ZodType<ToolArgs>, O, null> {
+  return spec as unknown as ToolSpec<z.ZodType<ToolArgs>, O, null>;
+}
+
+// ---------------------------------------------------------------- shared shapes
+/** One param of an MVS node kind, or one metadata field (then without `default`). */
+export const ParamDoc = z.object({
+  name: z.string(),
+  type: z.string().describe("Mol*'s type text."),
+  required: z.boolean(),
+  default: z.unknown().optional().describe('JSON default of an optional param.'),
+  description: z.string()
+});
+
+/** The Story an authoring tool takes: checked by validation (located issues), not by the input schema. */
+export const StoryDocument = z
+  .record(z.string(), z.unknown())
+  .describe(
+    'A storyboard {title, description?, steps: [{key, title, description, root, linger_duration_ms?, ' +
+      'transition_duration_ms?}]} or multi-state MVS {kind: "multiple", metadata, snapshots}. ' +
+      '`root` is an MVS tree (see story_schema).'
+  );
+
+/** Where a Story file goes: a path under the Jupyter root. */
+export const StoryPath = z
+  .string()
+  .min(1)
+  .max(1024)
+  .describe('Path of the .mvsj file relative to the Jupyter root, e.g. "stories/1hpv.mvsj".');
+
+const overwrite = z.boolean().default(false).describe('Replace an existing file; default: refuse.');
+
+/** One located problem of a Story; all are listed at once. */
+export const StoryIssueDoc = z.object({
+  snapshotIndex: z.number().int().nullable().describe('0-based snapshot (step) index; null: the whole Story.'),
+  key: z.string().nullable().describe('Snapshot key, or null.'),
+  path: z.string().describe('Node path in the snapshot, e.g. "root/children/0/params/url", or "metadata/key".'),
+  message: z.string().describe('What is wrong.'),
+  fix: z.string().describe('What would fix it.')
+});
+
+/** One step of a checked Story. */
+export const StepDoc = z.object({ index: z.number().int().min(0), key: z.string(), title: z.string() });
+
+/** What a checked Story holds: bounded. */
+const storyShape = {
+  title: z.string(),
+  snapshotCount: z.number().int().min(0),
+  steps: z.array(StepDoc).describe(`The first ${LIMITS.authoringStepsListed} steps.`)
+};
+
+// ---------------------------------------------------------------- story_schema
+export const StorySchemaInput = z
+  .object({
+    node: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('An MVS node kind, e.g. "representation"; omit for the overview.'),
+    case: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('With a union node kind: the discriminator value whose params to list, e.g. "cartoon".')
+  })
+  .strict();
+
+export const StorySchemaOutput = z.object({
+  mvsSpec: z.string().describe('MVS major version the bundled Mol* reads.'),
+  molstar: z.string(),
+  kinds: z
+    .array(z.object({ kind: z.string(), summary: z.string(), parents: z.array(z.string()).nullable() }))
+    .nullable()
+    .describe('Overview: every node kind, one line each; null with `node`.'),
+  rules: z.array(z.string()).nullable(),
+  snapshotMetadata: z.array(ParamDoc).nullable().describe("Fields of a snapshot's metadata (Mol*'s SnapshotMetadata)."),
+  docs: z.array(z.object({ title: z.string(), url: z.string() })).nullable(),
+  node: z
+    .object({
+      kind: z.string(),
+      description: z.string(),
+      parents: z.array(z.string()).nullable().describe('Allowed parent kinds; null: any.'),
+      children: z.array(z.string()),
+      params: z.array(ParamDoc).describe('Simple kinds: all params; union kinds: the chosen case\'s.'),
+      discriminator: z
+        .object({
+          name: z.string(),
+          description: z.string(),
+          cases: z.array(z.object({ value: z.string(), params: z.array(z.string()) }))
+        })
+        .nullable()
+        .describe('Union kinds: the param that selects the rest, and each case\'s param names.'),
+      case: z.string().nullable()
+    })
+    .nullable()
+});
+
+// ---------------------------------------------------------------- story_validate
+export const StoryValidateInput = z
+  .object({
+    pageId,
+    document: StoryDocument.optional(),
+    path: StoryPath.optional().describe('Or: a .mvsj/.mvsx file under the Jupyter root.')
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if ((v.document === undefined) === (v.path === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['document'], message: 'give exactly one of document or path' });
+    }
+  });
+
+export const StoryValidateOutput = z.object({
+  valid: z.boolean(),
+  format: z.enum(['mvsj', 'mvsx']),
+  ...storyShape,
+  issueCount: z.number().int().min(0),
+  issues: z.array(StoryIssueDoc).describe(`Every issue, the first ${LIMITS.authoringIssuesListed}.`)
+});
+
+// ---------------------------------------------------------------- story_create
+/** The fields `story_create` and `story_template_create` share. */
+const createFields = { pageId, path: StoryPath, overwrite };
+
+export const StoryCreateInput = z.object({ ...createFields, document: StoryDocument }).strict();
+
+export const StoryCreateOutput = z.object({
+  path: z.string().describe('The file written, relative to the Jupyter root.'),
+  replaced: z.boolean().describe('True when an existing file was overwritten.'),
+  bytes: z.number().int().min(0),
+  ...storyShape
+});
+
+// ---------------------------------------------------------------- templates
+/** One declared variable of a template. */
+export const TemplateVariable = z.object({
+  name: z.string(),
+  description: z.string(),
+  type: z.enum(['string', 'integer', 'number']),
+  required: z.boolean(),
+  default: z.union([z.string(), z.number()]).optional(),
+  maxLength: z.number().int().min(1),
+  example: z.union([z.string(), z.number()])
+});
+
+/** A template's catalogue entry: what it needs and what each step is for. */
+export const TemplateSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  variables: z.array(TemplateVariable),
+  storyboard: z
+    .array(z.object({ key: z.string(), purpose: z.string(), evidence: z.string() }))
+    .describe('Each step: its scientific purpose and the evidence it expects from the caller.'),
+  caveats: z.array(z.string())
+});
+
+export const StoryTemplateListInput = z
+  .object({ template: z.string().min(1).max(64).optional().describe('A template id: also return its steps.') })
+  .strict();
+
+export const StoryTemplateListOutput = z.object({
+  templates: z.array(TemplateSummary),
+  steps: z
+    .array(z.record(z.string(), z.unknown()))
+    .nullable()
+    .describe('With `template`: its steps, with {{variable}} placeholders in string values.')
+});
+
+export const StoryTemplateCreateInput = z
+  .object({
+    ...createFields,
+    template: z.string().min(1).max(64).describe('Template id (story_template_list).'),
+    variables: z
+      .record(z.string(), z.union([z.string(), z.number()]))
+      .default({})
+      .describe('Values of the declared variables; each fills JSON string values only.')
+  })
+  .strict();
+
+export const StoryTemplateCreateOutput = StoryCreateOutput.extend({ template: z.string() });
+
+// ---------------------------------------------------------------- story_edit
+export const StoryEditInput = z
+  .object({
+    pageId,
+    target,
+    edit: z.enum(['replace', 'insert']),
+    key: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('replace: the key of the step to replace; insert: the step to insert after (omit: at the end).'),
+    step: z
+      .record(z.string(), z.unknown())
+      .describe('The new step, as a storyboard step {key, title, description, root, linger_duration_ms?}.'),
+    expectedRevision,
+    actionId
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.edit === 'replace' && v.key === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['key'], message: 'replace needs the key of the step to replace' });
+    }
+  });
+
+export const StoryEditOutput = z.object({
+  story: StoryState,
+  steps: z.array(StepDoc).describe(`The first ${LIMITS.authoringStepsListed} steps after the edit.`),
+  previousRevision: z.number().int(),
+  changes: z.array(ChangeEntry).describe('What this call changed.'),
+  replayed: z.boolean().describe('True when an earlier call with this actionId was returned.')
+});
+
+// ---------------------------------------------------------------- tools
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const writes = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+
+export const STORY_SCHEMA_TOOL = gatewayToolSpec({
+  name: 'story_schema',
+  description:
+    'MolViewSpec reference from the bundled Mol*: without `node`, the node kinds, tree rules and ' +
+    'snapshot metadata; with `node`, its parents, children and params (type, required, default).',
+  runs: 'gateway',
+  input: StorySchemaInput,
+  output: StorySchemaOutput,
+  annotations: { title: 'MVS authoring reference', ...readOnly },
+  target: null,
+  mutating: false,
+  errors: ['NOT_FOUND']
+});
+
+export const STORY_VALIDATE_TOOL = toolSpec({
+  name: 'story_validate',
+  description:
+    'Check a Story (inline document or a file under the Jupyter root) with Mol*\'s MVS validation ' +
+    'and molspace\'s checks; lists every issue at once, each located, with a fix.',
+  runs: 'page',
+  input: StoryValidateInput,
+  output: StoryValidateOutput,
+  annotations: { title: 'Validate a Story', ...readOnly },
+  target: null,
+  mutating: false,
+  errors: ['NOT_FOUND', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'FORBIDDEN']
+});
+
+export const STORY_CREATE_TOOL = toolSpec({
+  name: 'story_create',
+  description:
+    'Validate a Story (as story_validate) and write it as .mvsj under the Jupyter root; refuses to ' +
+    'overwrite unless `overwrite`. Open it in a cell with molspace.Story(path).',
+  runs: 'page',
+  input: StoryCreateInput,
+  output: StoryCreateOutput,
+  annotations: { title: 'Create a Story file', ...writes },
+  target: null,
+  mutating: true,
+  errors: ['VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'FORBIDDEN']
+});
+
+export const STORY_TEMPLATE_LIST_TOOL = gatewayToolSpec({
+  name: 'story_template_list',
+  description:
+    'Story templates: id, variables, each step\'s purpose and expected evidence, caveats; with ' +
+    '`template`, its steps. Templates are starting points: contacts and claims come from your calculations.',
+  runs: 'gateway',
+  input: StoryTemplateListInput,
+  output: StoryTemplateListOutput,
+  annotations: { title: 'List Story templates', ...readOnly },
+  target: null,
+  mutating: false,
+  errors: ['NOT_FOUND']
+});
+
+export const STORY_TEMPLATE_CREATE_TOOL = toolSpec({
+  name: 'story_template_create',
+  description:
+    'Fill a template\'s variables (string values only, bounded) and create the Story as story_create does.',
+  runs: 'gateway',
+  input: StoryTemplateCreateInput,
+  output: StoryTemplateCreateOutput,
+  annotations: { title: 'Create a Story from a template', ...writes },
+  target: null,
+  mutating: true,
+  errors: ['NO_PAGE', 'NOT_FOUND', 'TIMEOUT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'FORBIDDEN']
+});
+
+export const STORY_EDIT_TOOL = toolSpec({
+  name: 'story_edit',
+  description:
+    'Replace or insert one step of a shown Story (.mvsj source) by key; validated like story_create, ' +
+    'then shown at that step. Pass expectedRevision to fail with REVISION_CONFLICT if it changed.',
+  runs: 'page',
+  input: StoryEditInput,
+  output: StoryEditOutput,
+  annotations: { title: 'Edit a Story', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  target: 'story',
+  mutating: true,
+  errors: ['NOT_FOUND', 'STALE_TARGET', 'REVISION_CONFLICT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE']
+});
+
+/** The authoring tools, in listing order (appended to `TOOLS`). */
+export const AUTHORING_TOOLS = [
+  STORY_SCHEMA_TOOL,
+  STORY_VALIDATE_TOOL,
+  STORY_CREATE_TOOL,
+  STORY_TEMPLATE_LIST_TOOL,
+  STORY_TEMPLATE_CREATE_TOOL,
+  STORY_EDIT_TOOL
+] as const;
+
+export type StorySchemaOutput = z.infer<typeof StorySchemaOutput>;
+export type StoryValidateOutput = z.infer<typeof StoryValidateOutput>;
+export type StoryCreateOutput = z.infer<typeof StoryCreateOutput>;
+export type StoryIssueDoc = z.infer<typeof StoryIssueDoc>;

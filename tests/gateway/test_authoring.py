@@ -1,0 +1,252 @@
+"""The Story authoring tools the gateway answers, through the official Python SDK (tools/list first).
+
+``story_schema`` (from Mol*'s MVS tree schema, emitted at build time), ``story_template_list``, and
+``story_template_create`` up to its relay of ``story_create`` to a page (a FakePage here; the real
+page's validation and writing are in ui-tests/tests/authoring.spec.ts).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from gateway_helpers import located_error
+from molspace import story_templates
+from molspace.contract import LIMITS
+from molspace.gateway.manifest import DEFAULT_MANIFEST_PATH
+from molspace.gateway.tools.story_schema import mvs_schema
+
+MANIFEST = json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))
+TEMPLATE_IDS = {"structure-overview", "binding-site-tour", "docking-pose-comparison", "aligned-structure-comparison"}
+
+
+def examples(template_id: str) -> dict[str, Any]:
+    """Every declared variable at its example value."""
+    return {v["name"]: v["example"] for v in story_templates.get(template_id)["variables"]}
+
+
+def nodes_of(tree: Any) -> list[str]:
+    """Kinds of every node of an MVS tree, depth first."""
+    out = [tree["kind"]]
+    for child in tree.get("children", []):
+        out.extend(nodes_of(child))
+    return out
+
+
+def create_answer(args: dict[str, Any]) -> dict[str, Any]:
+    """What a page answers to story_create: a valid StoryCreateOutput for the document it got."""
+    steps = args["document"]["steps"]
+    return {
+        "ok": True,
+        "structuredContent": {
+            "path": args["path"],
+            "replaced": False,
+            "bytes": len(json.dumps(args["document"])),
+            "title": args["document"]["title"],
+            "snapshotCount": len(steps),
+            "steps": [{"index": i, "key": s["key"], "title": s["title"]} for i, s in enumerate(steps)],
+        },
+        "text": f"Created {args['path']}",
+    }
+
+
+# ---------------------------------------------------------------- story_schema
+async def test_schema_overview(mcp_client: Any) -> None:
+    async with mcp_client() as client:
+        result = await client.call_tool("story_schema", {})
+    assert result.is_error is False
+    sc = result.structured_content
+    assert sc["mvsSpec"] == MANIFEST["versions"]["mvsSpec"] and sc["molstar"] == MANIFEST["versions"]["molstar"]
+    assert [k["kind"] for k in sc["kinds"]] == list(mvs_schema()["nodes"])
+    assert all("\n" not in k["summary"] and len(k["summary"]) < 200 for k in sc["kinds"])
+    assert next(k for k in sc["kinds"] if k["kind"] == "color")["parents"] == ["representation", "volume_representation"]
+    assert any("unique" in r for r in sc["rules"]) and any("file:" in r for r in sc["rules"])
+    assert "linger_duration_ms" in [f["name"] for f in sc["snapshotMetadata"]]
+    assert all(d["url"].startswith("https://") for d in sc["docs"])
+    assert sc["node"] is None
+    assert len(json.dumps(sc)) <= LIMITS["observeOutputBytes"]
+
+
+async def test_schema_of_a_simple_and_a_union_node(mcp_client: Any) -> None:
+    async with mcp_client() as client:
+        color = (await client.call_tool("story_schema", {"node": "color"})).structured_content["node"]
+        rep = (await client.call_tool("story_schema", {"node": "representation"})).structured_content["node"]
+        cartoon = (await client.call_tool("story_schema", {"node": "representation", "case": "cartoon"})).structured_content
+    assert color["parents"] == ["representation", "volume_representation"] and color["children"] == []
+    param = next(p for p in color["params"] if p["name"] == "color")
+    assert param == {"name": "color", "type": "ColorName | HexColor", "required": False, "default": "white", "description": param["description"]}
+    assert param["description"]
+    assert rep["params"] == [] and rep["discriminator"]["name"] == "type"
+    assert "cartoon" in [c["value"] for c in rep["discriminator"]["cases"]]
+    assert "color" in rep["children"] and "component" in rep["parents"]
+    assert cartoon["node"]["case"] == "cartoon" and "size_factor" in [p["name"] for p in cartoon["node"]["params"]]
+    assert cartoon["kinds"] is None and cartoon["rules"] is None
+
+
+async def test_every_node_and_case_fits_the_output_budget(mcp_client: Any) -> None:
+    async with mcp_client() as client:
+        for kind, n in mvs_schema()["nodes"].items():
+            cases = list(n["params"]["cases"]) if n["params"]["type"] == "union" else [None]
+            for case in {None, *cases}:
+                args = {"node": kind, **({"case": case} if case else {})}
+                result = await client.call_tool("story_schema", args)
+                assert result.is_error is False, (args, result)
+                assert len(json.dumps(result.structured_content)) <= LIMITS["observeOutputBytes"], args
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "where", "listed"),
+    [
+        ({"node": "teleport"}, "NOT_FOUND", "/node", "representation"),
+        ({"node": "representation", "case": "wireframe"}, "NOT_FOUND", "/case", "cartoon"),
+        ({"case": "cartoon"}, "INVALID_INPUT", "/case", "node"),
+        ({"node": "color", "case": "x"}, "INVALID_INPUT", "/case", "Omit"),
+    ],
+)
+async def test_schema_errors_are_located(mcp_client: Any, args: dict, code: str, where: str, listed: str) -> None:
+    async with mcp_client() as client:
+        err = located_error(await client.call_tool("story_schema", args))
+    assert (err["code"], err["where"]) == (code, where)
+    assert listed in err["fix"]
+
+
+# ---------------------------------------------------------------- story_template_list
+async def test_template_catalogue(mcp_client: Any) -> None:
+    async with mcp_client() as client:
+        catalogue = (await client.call_tool("story_template_list", {})).structured_content
+        one = (await client.call_tool("story_template_list", {"template": "binding-site-tour"})).structured_content
+        err = located_error(await client.call_tool("story_template_list", {"template": "nope"}))
+    assert catalogue["steps"] is None
+    assert {t["id"] for t in catalogue["templates"]} >= TEMPLATE_IDS
+    for t in catalogue["templates"]:
+        assert t["variables"] and t["caveats"] and t["storyboard"]
+        assert all(s["purpose"] and s["evidence"] for s in t["storyboard"])
+        assert any("not an analysis" in c for c in t["caveats"]), t["id"]
+        assert all(v["maxLength"] >= 1 and "example" in v for v in t["variables"])
+    assert [t["id"] for t in one["templates"]] == ["binding-site-tour"]
+    assert [s["key"] for s in one["steps"]] == ["overview", "binding-site", "key-residue"]
+    assert "{{structure_url}}" in json.dumps(one["steps"])
+    assert (err["code"], err["where"]) == ("NOT_FOUND", "/template") and "binding-site-tour" in err["fix"]
+
+
+# ---------------------------------------------------------------- story_template_create
+async def test_template_create_fills_and_relays_story_create(mcp_client: Any, connect_page: Any) -> None:
+    page = await connect_page("page-1")
+    page.handler = lambda tool, args, ctx: create_answer(args) if tool == "story_create" else None
+    variables = examples("binding-site-tour")
+    async with mcp_client() as client:
+        result = await client.call_tool(
+            "story_template_create", {"template": "binding-site-tour", "path": "s/1hpv.mvsj", "variables": variables}
+        )
+    assert result.is_error is False, result
+    (call,) = page.calls
+    assert call["tool"] == "story_create"
+    assert call["args"]["path"] == "s/1hpv.mvsj" and call["args"]["overwrite"] is False
+    doc = call["args"]["document"]
+    assert doc["title"] == variables["title"]
+    assert [s["key"] for s in doc["steps"]] == ["overview", "binding-site", "key-residue"]
+    assert "{{" not in json.dumps(doc)
+    residue = doc["steps"][2]["root"]["children"][0]["children"][0]["children"][0]["children"][2]["params"]["selector"]
+    assert residue == {"auth_asym_id": "A", "auth_seq_id": 25}  # an integer variable fills a whole leaf as a number
+    sc = result.structured_content
+    assert sc["template"] == "binding-site-tour" and sc["snapshotCount"] == 3 and sc["path"] == "s/1hpv.mvsj"
+
+
+INJECTIONS = [
+    '"}]}, {"kind": "download", "params": {"url": "file:///etc/passwd"}}, {"x": "',
+    '{"kind": "teleport"}',
+    "{{structure_url}}",
+    "</script><img src=x onerror=alert(1)>",
+]
+
+
+@pytest.mark.parametrize("value", INJECTIONS)
+async def test_a_value_cannot_inject_nodes(mcp_client: Any, connect_page: Any, value: str) -> None:
+    page = await connect_page("page-1")
+    page.handler = lambda tool, args, ctx: create_answer(args)
+    clean = story_templates.fill("binding-site-tour", examples("binding-site-tour"))
+    variables = {**examples("binding-site-tour"), "residue_label": value[:80]}
+    async with mcp_client() as client:
+        result = await client.call_tool(
+            "story_template_create", {"template": "binding-site-tour", "path": "s/x.mvsj", "variables": variables}
+        )
+    assert result.is_error is False, result
+    doc = page.calls[0]["args"]["document"]
+    for got, want in zip(doc["steps"], clean["steps"]):
+        assert nodes_of(got["root"]) == nodes_of(want["root"])  # the same tree shape, node for node
+        assert set(got) == set(want)
+    label = doc["steps"][2]["root"]["children"][0]["children"][0]["children"][0]["children"][2]["children"][1]
+    assert label == {"kind": "label", "params": {"text": value[:80]}}  # the value is text, verbatim
+    assert doc["steps"][2]["title"] == value[:80]
+
+
+@pytest.mark.parametrize(
+    ("variables", "where", "message"),
+    [
+        ({"title": "T"}, "/variables/structure_url", "Missing required variable 'structure_url'"),
+        ({**examples("binding-site-tour"), "colour": "red"}, "/variables/colour", "Unknown variable 'colour'"),
+        ({**examples("binding-site-tour"), "residue_label": "x" * 81}, "/variables/residue_label", "the limit is 80"),
+        ({**examples("binding-site-tour"), "residue_number": "25"}, "/variables/residue_number", "must be an integer"),
+        ({**examples("binding-site-tour"), "residue_chain": 1}, "/variables/residue_chain", "must be a string"),
+    ],
+)
+async def test_bad_variables_are_refused_before_any_page(
+    mcp_client: Any, connect_page: Any, variables: dict, where: str, message: str
+) -> None:
+    page = await connect_page("page-1")
+    async with mcp_client() as client:
+        err = located_error(
+            await client.call_tool("story_template_create", {"template": "binding-site-tour", "path": "a.mvsj", "variables": variables})
+        )
+    assert (err["code"], err["where"]) == ("INVALID_INPUT", where)
+    assert message in err["message"]
+    assert any(p["where"] == where for p in err["details"]["problems"])
+    assert page.calls == []
+
+
+async def test_unknown_template_and_no_page(mcp_client: Any) -> None:
+    async with mcp_client() as client:
+        unknown = located_error(await client.call_tool("story_template_create", {"template": "nope", "path": "a.mvsj"}))
+        no_page = located_error(
+            await client.call_tool(
+                "story_template_create",
+                {"template": "binding-site-tour", "path": "a.mvsj", "variables": examples("binding-site-tour")},
+            )
+        )
+    assert (unknown["code"], unknown["where"]) == ("NOT_FOUND", "/template")
+    assert no_page["code"] == "NO_PAGE"
+
+
+async def test_the_page_error_of_story_create_reaches_the_agent_unchanged(mcp_client: Any, connect_page: Any) -> None:
+    page = await connect_page("page-1")
+    refusal = {"code": "FORBIDDEN", "message": '"a.mvsj" exists', "where": "/overwrite", "fix": "Pass overwrite: true.", "details": {"path": "a.mvsj"}}
+    page.handler = lambda tool, args, ctx: {"ok": False, "error": refusal}
+    async with mcp_client() as client:
+        err = located_error(
+            await client.call_tool(
+                "story_template_create",
+                {"template": "binding-site-tour", "path": "a.mvsj", "variables": examples("binding-site-tour")},
+            )
+        )
+    assert err == refusal
+
+
+# ---------------------------------------------------------------- molspace.story_templates (no server)
+def test_fill_defaults_and_text_placeholders() -> None:
+    doc = story_templates.fill("binding-site-tour", examples("binding-site-tour"))
+    assert doc["steps"][0]["root"]["children"][0]["children"][0]["params"] == {"format": "pdb"}
+    minimal = {k: v for k, v in examples("binding-site-tour").items() if k not in ("format", "overview_text", "site_text")}
+    filled = story_templates.fill("binding-site-tour", minimal)
+    assert filled["steps"][0]["root"]["children"][0]["children"][0]["params"] == {"format": "mmcif"}
+    assert filled["steps"][0]["description"].startswith("The whole structure")
+    overlay = story_templates.fill("docking-pose-comparison", examples("docking-pose-comparison"))["steps"][2]
+    assert overlay["title"] == "ACP and AKI"  # placeholders inside longer text fill as text
+
+
+def test_every_template_fills_with_its_examples() -> None:
+    for t in story_templates.templates():
+        doc = story_templates.fill(t["id"], examples(t["id"]))
+        assert "{{" not in json.dumps(doc), t["id"]
+        assert [s["key"] for s in doc["steps"]] == [s["key"] for s in t["storyboard"]], t["id"]

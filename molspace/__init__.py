@@ -1,6 +1,7 @@
 """molspace: a molecular workspace in JupyterLab shared by notebook cells and AI agents.
 
 - :class:`Story` — a Mol* viewer playing a MolViewSpec Story (ipywidgets 8).
+- :class:`Viewer` — a Mol* viewer of one structure file, with its composition and typed operations.
 - The Jupyter server extension ``molspace`` — an MCP gateway at ``{base_url}molspace/mcp``.
 """
 
@@ -8,8 +9,10 @@ from ._version import __version__
 from .errors import MolspaceError, StoryControlError, StorySourceError
 from .gateway._entry import _jupyter_server_extension_points, _load_jupyter_server_extension
 from .story import Story, StoryChange
+from .errors import StructureSourceError, ViewerControlError
+from .viewer import Viewer
 
-__all__ = ["Story", "StoryChange", "MolspaceError", "StorySourceError", "StoryControlError", "__version__"]
+__all__ = ["Story", "StoryChange", "MolspaceError", "StorySourceError", "StoryControlError", "__version__", "Viewer", "StructureSourceError", "ViewerControlError"]
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:

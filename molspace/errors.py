@@ -122,3 +122,11 @@ class StorySourceError(MolspaceError, ValueError):
 
 class StoryControlError(MolspaceError, ValueError):
     """A Story control call that cannot apply (unknown key, index out of range)."""
+
+
+class StructureSourceError(MolspaceError, ValueError):
+    """A Viewer source that cannot be a structure (bad type, path, format, size or content)."""
+
+
+class ViewerControlError(MolspaceError, ValueError):
+    """A Viewer operation that cannot be sent (not a list of operations, an unknown op)."""

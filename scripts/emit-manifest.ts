@@ -21,7 +21,10 @@ import {
   LocatedError,
   PageMessage,
   TOOLS,
-  errorCodesOf
+  errorCodesOf,
+  STRUCTURE_EXTENSIONS,
+  StructureFormat,
+  BINARY_STRUCTURE_FORMATS
 } from '../src/contract';
 import { INSTRUCTIONS } from '../src/contract/instructions';
 
@@ -53,6 +56,11 @@ const manifest = {
   errorCodes: ERROR_CODES,
   errorSchema: schema(LocatedError, 'output'),
   limits: LIMITS,
+  structureFormats: {
+    formats: StructureFormat.options,
+    extensions: STRUCTURE_EXTENSIONS,
+    binary: BINARY_STRUCTURE_FORMATS
+  },
   wire: {
     bridge: {
       pageToGateway: schema(PageMessage, 'output'),

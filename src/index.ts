@@ -66,12 +66,14 @@ const widgetsPlugin: JupyterFrontEndPlugin<void> = {
       name: MODULE_NAME,
       version: MODULE_VERSION,
       exports: async () => {
-        const [page, { storyModelClass }, { StoryView }] = await Promise.all([
+        const [page, { storyModelClass }, { StoryView }, { viewerModelClass }, { ViewerView }] = await Promise.all([
           molspace.page(),
           import('./story/storyModel'),
-          import('./story/storyView')
+          import('./story/storyView'),
+          import('./viewer/viewerModel'),
+          import('./viewer/viewerView')
         ]);
-        return { StoryModel: storyModelClass(page), StoryView };
+        return { StoryModel: storyModelClass(page), StoryView, ViewerModel: viewerModelClass(page), ViewerView };
       }
     });
   }

@@ -7,3 +7,4 @@ export * from './tools';
 export * from './result';
 export * from './bridge';
 export * from './kernel';
+export * from './viewer';

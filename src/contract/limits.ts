@@ -28,7 +28,23 @@ export const LIMITS = {
   /** Widgets listed by `observe` when `limit` is not given. */
   defaultWidgetsPerPage: 50,
   /** Default output budget of observe tools, bytes of structured content. */
-  observeOutputBytes: 8192
+  observeOutputBytes: 8192,
+  /** Largest structure a Viewer loads (file, bytes or text), bytes. 100 MiB. Beyond it: `TOO_LARGE`. */
+  viewerSourceBytes: 100 * 1024 * 1024,
+  /** Largest inline structure text `open` takes, characters (the bridge frame bounds it too). */
+  viewerInlineTextChars: 8 * 1024 * 1024,
+  /** Most models listed in a Viewer composition. */
+  viewerModelsListed: 50,
+  /** Most chains listed in a Viewer composition. */
+  viewerChainsListed: 100,
+  /** Most ligands listed in a Viewer composition. */
+  viewerLigandsListed: 100,
+  /** Most models a Viewer draws at once (beyond it: model 0 only). */
+  viewerShownModels: 20,
+  /** Most operations in one `act` batch. */
+  actActions: 50,
+  /** Largest screenshot side, pixels. */
+  screenshotMaxPixels: 2048
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

@@ -13,6 +13,7 @@ import { ERROR_CODES, ErrorCode } from './errors';
 import { LIMITS } from './limits';
 import { PageInfo, WidgetKind, WidgetSummary, LastAction } from './workspace';
 import { SnapshotMeta, StoryAction, StoryState, ChangeEntry } from './story';
+import { ACT_TOOL, OPEN_TOOL, VIEWER_OBSERVE_TOOL } from './viewer';
 
 const pageId = z
   .string()
@@ -334,7 +335,15 @@ export const STORY_CONTROL_TOOL = toolSpec({
 });
 
 /** Every tool of this version, in listing order. */
-export const TOOLS: readonly ToolSpec[] = [STATUS_TOOL, OBSERVE_TOOL, STORY_OBSERVE_TOOL, STORY_CONTROL_TOOL];
+export const TOOLS: readonly ToolSpec[] = [
+  STATUS_TOOL,
+  OBSERVE_TOOL,
+  STORY_OBSERVE_TOOL,
+  STORY_CONTROL_TOOL,
+  VIEWER_OBSERVE_TOOL,
+  ACT_TOOL,
+  OPEN_TOOL
+];
 
 /** Look a tool up by name. */
 export function findTool(name: string): ToolSpec | undefined {

@@ -5,6 +5,7 @@
  */
 import type { LocatedError, WidgetKind } from '../contract';
 import type { StoryTarget } from '../story/storyTarget';
+import type { ViewerTarget } from '../viewer/viewerTarget';
 
 /** The state every widget reports, whatever its kind. */
 export interface WidgetState {
@@ -38,6 +39,7 @@ export interface WidgetTarget {
  */
 export interface WidgetTargets {
   story: StoryTarget;
+  viewer: ViewerTarget;
 }
 
 /** True when `target` is of `kind`, typed as that kind's target interface. */

@@ -5,6 +5,8 @@
 import { observe } from './observe';
 import { storyControl } from './storyControl';
 import { storyObserve } from './storyObserve';
+import { viewerObserve } from './viewerObserve';
+import { act } from './act';
 import type { PageTool } from './tool';
 
-export const PAGE_TOOLS: readonly PageTool[] = [observe, storyObserve, storyControl];
+export const PAGE_TOOLS: readonly PageTool[] = [observe, storyObserve, storyControl, viewerObserve, act];

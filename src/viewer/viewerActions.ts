@@ -1,0 +1,110 @@
+/**
+ * Plan an `act` batch without touching the viewer: validate every operation
+ * (each selector must match the loaded structure), then compute the new view
+ * state. The batch applies as one revision or not at all (docs/architecture.md).
+ */
+import type { ComponentSelector, ViewerAction, ViewerView } from '../contract';
+import { requireMatch, type StructureData } from './structureData';
+
+/** What one `act` batch would do. */
+export interface ViewerPlan {
+  /** The view after the batch. */
+  view: ViewerView;
+  /** One line per operation, in order. */
+  applied: { op: string; summary: string }[];
+  /** True when `view` differs from the view before. */
+  changed: boolean;
+  /** The screenshot asked for (the last one of the batch), or null. */
+  screenshot: { width?: number; height?: number } | null;
+}
+
+/** The view of a newly loaded structure. */
+export function initialView(layers: ViewerView['layers']): ViewerView {
+  return { layers, colors: [], focus: null, selection: null, highlight: null, background: null, cameraResets: 0 };
+}
+
+/** `JSON.stringify` with sorted keys: selectors equal as data compare equal. */
+export function selectorKey(s: ComponentSelector): string {
+  const norm = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(norm)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, norm(x)]))
+        : v;
+  return JSON.stringify(norm(s));
+}
+
+/** How a selector reads in a summary. */
+export function selectorText(s: ComponentSelector): string {
+  return typeof s === 'string' ? s : JSON.stringify(s);
+}
+
+/**
+ * Validate and plan a batch.
+ *
+ * @throws MolspaceError `NOT_FOUND` at `/actions/<i>/selector` for a selector that matches nothing.
+ */
+export function planActions(before: ViewerView, actions: readonly ViewerAction[], data: StructureData): ViewerPlan {
+  const view: ViewerView = structuredClone(before);
+  const applied: ViewerPlan['applied'] = [];
+  let screenshot: ViewerPlan['screenshot'] = null;
+  actions.forEach((a, i) => {
+    const where = `/actions/${i}/selector`;
+    const atoms = 'selector' in a ? requireMatch(data, a.selector, where) : 0;
+    const on = 'selector' in a ? `${selectorText(a.selector)} (${atoms} atoms)` : '';
+    switch (a.op) {
+      case 'focus':
+        view.focus = a.selector;
+        applied.push({ op: a.op, summary: `focus ${on}` });
+        break;
+      case 'highlight':
+        view.highlight = a.selector;
+        applied.push({ op: a.op, summary: `highlight ${on}` });
+        break;
+      case 'clear_highlight':
+        view.highlight = null;
+        applied.push({ op: a.op, summary: 'clear the highlight' });
+        break;
+      case 'select':
+        view.selection = a.selector;
+        applied.push({ op: a.op, summary: `select ${on}` });
+        break;
+      case 'clear_selection':
+        view.selection = null;
+        applied.push({ op: a.op, summary: 'clear the selection' });
+        break;
+      case 'set_representation': {
+        const key = selectorKey(a.selector);
+        const layer = view.layers.find(l => selectorKey(l.selector) === key);
+        if (layer) {
+          layer.representation = a.representation;
+        } else {
+          view.layers.push({ selector: a.selector, representation: a.representation });
+        }
+        applied.push({ op: a.op, summary: `show ${on} as ${a.representation}` });
+        break;
+      }
+      case 'set_color': {
+        const key = selectorKey(a.selector);
+        view.colors = view.colors.filter(c => selectorKey(c.selector) !== key);
+        view.colors.push({ selector: a.selector, color: a.color.toLowerCase() });
+        applied.push({ op: a.op, summary: `colour ${on} ${a.color.toLowerCase()}` });
+        break;
+      }
+      case 'reset_camera':
+        view.focus = null;
+        view.cameraResets += 1;
+        applied.push({ op: a.op, summary: 'reset the camera' });
+        break;
+      case 'set_background':
+        view.background = a.color.toLowerCase();
+        applied.push({ op: a.op, summary: `background ${a.color.toLowerCase()}` });
+        break;
+      case 'screenshot':
+        screenshot = { width: a.width, height: a.height };
+        applied.push({ op: a.op, summary: `screenshot${a.width ? ` ${a.width}×${a.height ?? a.width}` : ''}` });
+        break;
+    }
+  });
+  return { view, applied, changed: JSON.stringify(view) !== JSON.stringify(before), screenshot };
+}

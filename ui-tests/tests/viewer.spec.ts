@@ -1,0 +1,151 @@
+/**
+ * The structure Viewer end to end: a cell shows real files of several formats
+ * in Mol*, the composition matches the files, an agent (official TS SDK)
+ * observes and acts on the same Viewer the kernel mirrors, and bad files show
+ * a located error instead of a blank canvas.
+ */
+import * as path from 'path';
+import { expect, test } from '@jupyterlab/galata';
+import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
+import { PNG } from 'pngjs';
+import { ROOT, call, foregroundFraction, mcpClient, runCell } from './helpers';
+
+const DATA = path.join(ROOT, 'tests', 'data', 'structures');
+
+async function upload(page: IJupyterLabPageFixture, tmpPath: string, ...names: string[]): Promise<void> {
+  for (const name of names) {
+    await page.contents.uploadFile(path.join(DATA, name), `${tmpPath}/${name}`);
+  }
+}
+
+/** Run `source` as the first cell of a new notebook; return the first Viewer once drawn. */
+async function showViewer(page: IJupyterLabPageFixture, source: string) {
+  await page.notebook.createNew('viewer.ipynb');
+  await page.notebook.setCell(0, 'code', source);
+  await page.notebook.runCell(0, true);
+  const viewer = page.locator('.molspace-viewer').first();
+  await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  return viewer;
+}
+
+test('a cell shows real files of several formats; the composition matches the files', async ({ page, tmpPath }) => {
+  await upload(page, tmpPath, '1cbs.cif', '1hpv.pdb', '2c6e_poses.pdb', 'cdk2.sdf', 'small03.mol2', 'spc216.gro');
+  const viewer = await showViewer(page, 'import molspace\nv = molspace.Viewer("1cbs.cif")\nv');
+  await expect(viewer.locator('.molspace-viewer-summary')).toContainText('1 ligand (REA A 200)');
+  const canvas = viewer.locator('canvas').first();
+  await expect.poll(() => foregroundFraction(canvas), { timeout: 30_000 }).toBeGreaterThan(0.02);
+  // The kernel mirrors the page's composition.
+  expect(await runCell(page, 'c = v.composition\nprint(c["modelCount"], c["atoms"], c["waters"], c["ligands"][0]["comp_id"], c["polymerTypes"])')).toBe(
+    "1 1213 100 REA ['polypeptide(L)']"
+  );
+  const cases: [string, string, string][] = [
+    ['1hpv.pdb', 'c["chains"][0]["auth_asym_id"], c["chains"][1]["auth_asym_id"], c["atoms"]', 'A B 1631'],
+    ['2c6e_poses.pdb', 'c["modelCount"], [m["atoms"] for m in c["models"]], c["shownModels"]', '5 [36, 43, 24, 35, 32] [0, 1, 2, 3, 4]'],
+    ['cdk2.sdf', 'c["modelCount"], c["shownModels"]', '47 [0]'],
+    ['small03.mol2', 'c["modelCount"], c["format"]', '16 mol2'],
+    ['spc216.gro', 'c["atoms"], c["residues"], c["waters"]', '648 216 216']
+  ];
+  for (const [file, expr, expected] of cases) {
+    await runCell(page, `w = molspace.Viewer("${file}")\nw`);
+    const w = page.locator('.molspace-viewer').last();
+    await expect(w).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    expect(await runCell(page, `c = w.composition\nprint(${expr})`), file).toBe(expected);
+  }
+});
+
+test('an agent observes and acts on the Viewer a cell shows; the kernel sees the same revision', async ({ page, tmpPath }) => {
+  await upload(page, tmpPath, '1cbs.cif');
+  const viewer = await showViewer(page, 'import molspace\nv = molspace.Viewer("1cbs.cif")\nv');
+  const client = await mcpClient();
+  try {
+    const [observed] = await call(client, 'observe');
+    const entry = observed.widgets.find((w: { kind: string }) => w.kind === 'viewer');
+    expect(entry.summary).toContain('1cbs.cif (mmcif): 1 model, 1 polymer chain (A), 1 ligand (REA A 200), 100 waters, 1213 atoms');
+    const target = entry.id;
+
+    const [full, observeError] = await call(client, 'viewer_observe', { target });
+    expect(observeError).toBe(false);
+    expect(full.composition).toMatchObject({ format: 'mmcif', atoms: 1213, ligandCount: 1, waters: 100 });
+    expect(full.view.layers).toEqual([
+      { selector: 'polymer', representation: 'cartoon' },
+      { selector: 'ligand', representation: 'ball_and_stick' }
+    ]);
+    expect(full.camera.position).toHaveLength(3);
+    expect(JSON.stringify(full)).not.toContain('ATOM ');
+    const revision = full.viewer.revision;
+
+    // focus a residue: one revision, drawn before the call returns, seen by the kernel
+    const [focused, focusError] = await call(client, 'act', {
+      target,
+      expectedRevision: revision,
+      actions: [
+        { op: 'focus', selector: { auth_asym_id: 'A', auth_seq_id: 200 } },
+        { op: 'set_representation', selector: 'ligand', representation: 'spacefill' },
+        { op: 'select', selector: { auth_asym_id: 'A', beg_auth_seq_id: 1, end_auth_seq_id: 10 } }
+      ]
+    });
+    expect(focusError).toBe(false);
+    expect(focused.viewer).toMatchObject({ revision: revision + 1, ready: true });
+    expect(focused.changes).toHaveLength(1);
+    expect(focused.view.focus).toEqual({ auth_asym_id: 'A', auth_seq_id: 200 });
+    await expect(viewer).toHaveAttribute('data-molspace-revision', String(revision + 1));
+    const [after] = await call(client, 'viewer_observe', { target });
+    expect(after.camera.target).not.toEqual(full.camera.target);
+    expect(await runCell(page, 'print(v.revision, v.view["focus"], v.last_change["source"])')).toBe(
+      `${revision + 1} {'auth_asym_id': 'A', 'auth_seq_id': 200} agent`
+    );
+
+    // a selector that matches nothing: NOT_FOUND naming it and the chains that exist; nothing applied
+    const [missing, missingError] = await call(client, 'act', {
+      target,
+      actions: [
+        { op: 'set_background', color: '#000000' },
+        { op: 'focus', selector: { auth_asym_id: 'Z', auth_seq_id: 5 } }
+      ]
+    });
+    expect(missingError).toBe(true);
+    expect(missing).toMatchObject({
+      code: 'NOT_FOUND',
+      where: '/actions/1/selector',
+      details: { selector: { auth_asym_id: 'Z', auth_seq_id: 5 }, auth_asym_ids: ['A'] }
+    });
+    expect(missing.fix).toContain('auth_asym_id: A');
+    const [unchanged] = await call(client, 'viewer_observe', { target });
+    expect(unchanged.viewer.revision).toBe(revision + 1);
+    expect(unchanged.view.background).toBeNull();
+
+    // a stale expectedRevision
+    const [conflict, conflictError] = await call(client, 'act', {
+      target,
+      expectedRevision: revision,
+      actions: [{ op: 'reset_camera' }]
+    });
+    expect(conflictError).toBe(true);
+    expect(conflict).toMatchObject({
+      code: 'REVISION_CONFLICT',
+      details: { expectedRevision: revision, currentRevision: revision + 1 }
+    });
+
+    // dryRun reports and changes nothing
+    const [dry] = await call(client, 'act', { target, dryRun: true, actions: [{ op: 'set_color', selector: 'polymer', color: '#ff0000' }] });
+    expect(dry).toMatchObject({ dryRun: true, changed: false, viewer: { revision: revision + 1 } });
+    expect(dry.view.colors).toEqual([{ selector: 'polymer', color: '#ff0000' }]);
+    const [still] = await call(client, 'viewer_observe', { target });
+    expect(still.view.colors).toEqual([]);
+    expect(still.viewer.revision).toBe(revision + 1);
+
+    // screenshot: a PNG as MCP image content
+    const result = await client.callTool({ name: 'act', arguments: { target, actions: [{ op: 'screenshot', width: 320, height: 240 }] } });
+    expect(result.isError).toBeFalsy();
+    const content = result.content as { type: string; data?: string; mimeType?: string }[];
+    const image = content.find(c => c.type === 'image')!;
+    expect(image.mimeType).toBe('image/png');
+    const png = PNG.sync.read(Buffer.from(image.data!, 'base64'));
+    expect([png.width, png.height]).toEqual([320, 240]);
+    expect((result.structuredContent as any).screenshot).toMatchObject({ mimeType: 'image/png', width: 320, height: 240 });
+    expect((result.structuredContent as any).viewer.revision).toBe(revision + 1);
+    require('fs').writeFileSync(test.info().outputPath('act-screenshot.png'), Buffer.from(image.data!, 'base64'));
+  } finally {
+    await client.close();
+  }
+});

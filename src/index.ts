@@ -6,7 +6,8 @@
  * - `molspace:widgets` registers the Story widget with the ipywidgets manager;
  * - `molspace:activity` shows every call of this page's Dispatcher (side panel,
  *   status bar) and offers the page tools to in-browser agents (WebMCP);
- * - `molspace:bridge` connects this page to the MCP gateway's bridge.
+ * - `molspace:bridge` connects this page to the MCP gateway's bridge;
+ * - `molspace:open` lets the `open` tool dock Viewers in the main area.
  *
  * JupyterLab's start path loads none of the contract (zod), the Dispatcher or
  * Mol*: the Dispatcher loads when the first Story model is created or once
@@ -117,4 +118,18 @@ const bridgePlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin];
+const openPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'molspace:open',
+  description: 'Lets agents open structures (the `open` tool) in Viewers docked in the main area.',
+  autoStart: true,
+  requires: [IMolspace],
+  activate: (app: JupyterFrontEnd, molspace: IMolspace) => {
+    // Off the start path, like the bridge: Mol* and zod load once JupyterLab has restored.
+    void app.restored
+      .then(() => Promise.all([molspace.page(), import('./viewer/dockedViewer'), import('./viewer/structureOpener')]))
+      .then(([page, { dockedViewerOpener }, { setStructureOpener }]) => setStructureOpener(dockedViewerOpener(app, page)))
+      .catch(e => console.error('molspace: the open tool could not start; agents cannot dock Viewers.', e));
+  }
+};
+
+export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin, openPlugin];

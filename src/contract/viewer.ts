@@ -152,7 +152,7 @@ export const ViewerColor = z.object({ selector: ComponentSelector, color: HexCol
 export type ViewerColor = z.infer<typeof ViewerColor>;
 
 /** What the viewer shows: synced page state, mirrored by the kernel. */
-export const ViewerView = z.object({
+export const ViewerViewState = z.object({
   layers: z.array(ViewerLayer),
   colors: z.array(ViewerColor),
   focus: ComponentSelector.nullable(),
@@ -161,7 +161,7 @@ export const ViewerView = z.object({
   background: HexColor.nullable().describe('null: follows the JupyterLab theme.'),
   cameraResets: z.number().int().min(0).describe('Advanced by reset_camera.')
 });
-export type ViewerView = z.infer<typeof ViewerView>;
+export type ViewerViewState = z.infer<typeof ViewerViewState>;
 
 /** The Viewer widget state, as the page holds it and the kernel mirrors it. */
 export const ViewerState = z.object({
@@ -222,14 +222,14 @@ export const ViewerObserveInput = z.object({ pageId, target }).strict();
 export const ViewerObserveOutput = z.object({
   viewer: ViewerState,
   composition: ViewerComposition.nullable().describe('null until the structure has loaded.'),
-  view: ViewerView,
+  view: ViewerViewState,
   camera: ViewerCamera.nullable().describe('null when no live 3D view.')
 });
 
 export const ActInput = z.object({ pageId, target, ...ACT_FIELDS }).strict();
 export const ActOutput = z.object({
   viewer: ViewerState,
-  view: ViewerView,
+  view: ViewerViewState,
   changed: z.boolean(),
   dryRun: z.boolean(),
   previousRevision: z.number().int(),

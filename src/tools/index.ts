@@ -7,6 +7,7 @@ import { storyControl } from './storyControl';
 import { storyObserve } from './storyObserve';
 import { viewerObserve } from './viewerObserve';
 import { act } from './act';
+import { open } from './open';
 import type { PageTool } from './tool';
 
-export const PAGE_TOOLS: readonly PageTool[] = [observe, storyObserve, storyControl, viewerObserve, act];
+export const PAGE_TOOLS: readonly PageTool[] = [observe, storyObserve, storyControl, viewerObserve, act, open];

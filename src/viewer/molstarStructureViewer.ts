@@ -20,7 +20,7 @@ import { Asset } from 'molstar/lib/mol-util/assets';
 import { Color } from 'molstar/lib/mol-util/color';
 
 import { MolspaceError } from '../contract/errors';
-import type { ComponentSelector, StructureFormat, ViewerView } from '../contract';
+import type { ComponentSelector, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
 
 const LIGHT_BACKGROUND = '#ffffff';
@@ -53,7 +53,7 @@ export class MolstarStructureViewer {
   private dark: boolean;
   private url: string | null = null;
   private source: ViewerSource | null = null;
-  private shown: ViewerView | null = null;
+  private shown: ViewerViewState | null = null;
   private disposed = false;
 
   private constructor(plugin: PluginContext, host: HTMLElement, dark: boolean) {
@@ -116,7 +116,7 @@ export class MolstarStructureViewer {
    *
    * @throws MolspaceError `VALIDATION_FAILED` when Mol* cannot build it.
    */
-  async show(source: ViewerSource, view: ViewerView): Promise<boolean> {
+  async show(source: ViewerSource, view: ViewerViewState): Promise<boolean> {
     this.assertLive();
     const first = this.source !== source;
     if (first) {
@@ -233,7 +233,7 @@ export class MolstarStructureViewer {
       .filter(l => !StructureElement.Loci.isEmpty(l));
   }
 
-  private applyInteractive(view: ViewerView, before: ViewerView | null, first: boolean): void {
+  private applyInteractive(view: ViewerViewState, before: ViewerViewState | null, first: boolean): void {
     const { lociHighlights, lociSelects } = this.plugin.managers.interactivity;
     lociHighlights.clearHighlights();
     if (view.highlight) {

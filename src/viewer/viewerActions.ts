@@ -3,13 +3,13 @@
  * (each selector must match the loaded structure), then compute the new view
  * state. The batch applies as one revision or not at all (docs/architecture.md).
  */
-import type { ComponentSelector, ViewerAction, ViewerView } from '../contract';
+import type { ComponentSelector, ViewerAction, ViewerViewState } from '../contract';
 import { requireMatch, type StructureData } from './structureData';
 
 /** What one `act` batch would do. */
 export interface ViewerPlan {
   /** The view after the batch. */
-  view: ViewerView;
+  view: ViewerViewState;
   /** One line per operation, in order. */
   applied: { op: string; summary: string }[];
   /** True when `view` differs from the view before. */
@@ -19,7 +19,7 @@ export interface ViewerPlan {
 }
 
 /** The view of a newly loaded structure. */
-export function initialView(layers: ViewerView['layers']): ViewerView {
+export function initialView(layers: ViewerViewState['layers']): ViewerViewState {
   return { layers, colors: [], focus: null, selection: null, highlight: null, background: null, cameraResets: 0 };
 }
 
@@ -44,8 +44,8 @@ export function selectorText(s: ComponentSelector): string {
  *
  * @throws MolspaceError `NOT_FOUND` at `/actions/<i>/selector` for a selector that matches nothing.
  */
-export function planActions(before: ViewerView, actions: readonly ViewerAction[], data: StructureData): ViewerPlan {
-  const view: ViewerView = structuredClone(before);
+export function planActions(before: ViewerViewState, actions: readonly ViewerAction[], data: StructureData): ViewerPlan {
+  const view: ViewerViewState = structuredClone(before);
   const applied: ViewerPlan['applied'] = [];
   let screenshot: ViewerPlan['screenshot'] = null;
   actions.forEach((a, i) => {

@@ -21,7 +21,7 @@ import {
   StructureFormat,
   ViewerComposition,
   ViewerState,
-  ViewerView
+  ViewerViewState
 } from '../contract';
 import { KernelChannel } from '../kernel/kernelChannel';
 import { toJSONValue } from '../kernel/json';
@@ -61,6 +61,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
   declare private _waiters: DrawWaiter[];
   declare private _kernel: KernelChannel;
   declare private _disposed: boolean;
+  declare private _drawn: { promise: Promise<void>; resolve: () => void };
 
   abstract get services(): IMolspacePage;
 
@@ -74,7 +75,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       _model_name: 'ViewerModel',
       _model_module: MODULE_NAME,
       _model_module_version: MODULE_VERSION,
-      _view_name: 'ViewerView',
+      _view_name: 'ViewerViewState',
       _view_module: MODULE_NAME,
       _view_module_version: MODULE_VERSION,
       _data: null,
@@ -97,6 +98,8 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     this._disposed = false;
     this._views = new Map();
     this._waiters = [];
+    let resolveDrawn = () => undefined as void;
+    this._drawn = { promise: new Promise<void>(r => (resolveDrawn = r)), resolve: () => resolveDrawn() };
     this._kernel = new KernelChannel({
       targetId: this.model_id,
       tool: 'act',
@@ -148,7 +151,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       }
       const data = await readStructure(this.bytes(), format.data, where);
       const attrs: Record<string, unknown> = { composition: data.composition, error: null };
-      if (!ViewerView.safeParse(this.get('view')).success) {
+      if (!ViewerViewState.safeParse(this.get('view')).success) {
         attrs.view = initialView(defaultLayers(data));
       }
       this.set(attrs);
@@ -193,8 +196,8 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     return parsed.success ? parsed.data : null;
   }
 
-  view(): ViewerView {
-    const parsed = ViewerView.safeParse(this.get('view'));
+  view(): ViewerViewState {
+    const parsed = ViewerViewState.safeParse(this.get('view'));
     return parsed.success
       ? parsed.data
       : { layers: [], colors: [], focus: null, selection: null, highlight: null, background: null, cameraResets: 0 };
@@ -228,7 +231,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     return view.screenshot(size);
   }
 
-  async applyView(view: ViewerView, source: ChangeSource, summary: string): Promise<ChangeEntry> {
+  async applyView(view: ViewerViewState, source: ChangeSource, summary: string): Promise<ChangeEntry> {
     const entry: ChangeEntry = { revision: this.state().revision + 1, source, summary };
     this.services.registry.touch(this.model_id);
     const drawn = this._whenDrawn(entry.revision);
@@ -243,9 +246,15 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
   }
 
   // ------------------------------------------------------------------ views
+  /** Resolves once a view has drawn (or failed to draw) for the first time, or after `timeoutMs`. */
+  firstDraw(timeoutMs: number): Promise<void> {
+    return Promise.race([this._drawn.promise, new Promise<void>(r => setTimeout(r, timeoutMs))]);
+  }
+
   /** A view drew revision `revision` in a live viewer (or failed to). */
   markDrawn(view: LiveViewerView, revision: number, error: MolspaceError | null): void {
     this._views.set(view, revision);
+    this._drawn.resolve();
     if (revision !== this.state().revision) {
       return;
     }
@@ -314,6 +323,9 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
   }
 
   private _dispose(): void {
+    if (this._disposed) {
+      return;
+    }
     this._disposed = true;
     for (const w of this._waiters.splice(0)) {
       w.reject(

@@ -6,7 +6,7 @@
  * extension; the deterministic node refs of MVS loading keep the parsed
  * structure across updates (docs/architecture.md, "Viewer").
  */
-import type { StructureFormat, ViewerView } from '../contract';
+import type { StructureFormat, ViewerViewState } from '../contract';
 
 /** Mol* theme of a representation's base colour (MVS `custom.molstar_color_theme_name`). */
 function baseTheme(representation: string): string {
@@ -17,7 +17,7 @@ function baseTheme(representation: string): string {
 
 /** The MVS state (`kind: "single"`) that draws `view` of the data at `url`. */
 export function viewToMvs(
-  view: ViewerView,
+  view: ViewerViewState,
   source: { url: string; format: StructureFormat; models: readonly number[]; background: string }
 ): Record<string, unknown> {
   const components = view.layers.map(layer => ({

@@ -1,7 +1,7 @@
 /**
  * A structure Viewer as the Viewer tools see it. `ViewerModel` implements it.
  */
-import type { ChangeEntry, ChangeSource, ViewerCamera, ViewerComposition, ViewerState, ViewerView } from '../contract';
+import type { ChangeEntry, ChangeSource, ViewerCamera, ViewerComposition, ViewerState, ViewerViewState } from '../contract';
 import type { z } from 'zod';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
 import type { StructureData } from './structureData';
@@ -12,7 +12,7 @@ export interface ViewerTarget extends WidgetTarget {
   /** The bounded composition, or null until loaded (or when loading failed). */
   composition(): ViewerComposition | null;
   /** What is shown now. */
-  view(): ViewerView;
+  view(): ViewerViewState;
   /**
    * The parsed structure.
    *
@@ -27,7 +27,7 @@ export interface ViewerTarget extends WidgetTarget {
    *
    * @throws MolspaceError when drawing fails; `STALE_TARGET` when closed first.
    */
-  applyView(view: ViewerView, source: ChangeSource, summary: string): Promise<ChangeEntry>;
+  applyView(view: ViewerViewState, source: ChangeSource, summary: string): Promise<ChangeEntry>;
   /**
    * PNG of a live view, base64.
    *

@@ -1,12 +1,12 @@
 /** How a Viewer reads in one line, for tool answers and `observe`. */
-import type { ViewerComposition, ViewerState, ViewerView } from '../contract';
+import type { ViewerComposition, ViewerState, ViewerViewState } from '../contract';
 import { selectorText } from './viewerActions';
 
 /**
  * E.g. `1cbs.cif (mmcif): 1 model, 1 polymer chain (A), 1 ligand (REA A 200), 100 waters, 1213 atoms; focus {...}`,
  * `loading`, or `error VALIDATION_FAILED: ...` (the `summary` of `observe`).
  */
-export function viewerSummary(state: ViewerState, c: ViewerComposition | null, view: ViewerView): string {
+export function viewerSummary(state: ViewerState, c: ViewerComposition | null, view: ViewerViewState): string {
   if (state.error) {
     return `error ${state.error.code}: ${state.error.message}`;
   }

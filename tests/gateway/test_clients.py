@@ -48,20 +48,25 @@ GATEWAY_MADE = {"NO_PAGE", "INVALID_INPUT", "TIMEOUT", "INTERNAL"}
 BOGUS = "molspaceNoSuchField"
 
 
+def minimal_value(prop: dict[str, Any]) -> Any:
+    """The simplest value a property schema accepts (the first branch of a union; minItems honoured)."""
+    for union in ("oneOf", "anyOf"):
+        if union in prop:
+            return minimal_value(prop[union][0])
+    if "enum" in prop:
+        return prop["enum"][0]
+    if "const" in prop:
+        return prop["const"]
+    if prop.get("type") == "object":
+        return minimal_args(prop)
+    if prop.get("type") == "array":
+        return [minimal_value(prop["items"]) for _ in range(prop.get("minItems", 0))]
+    return {"string": "x", "integer": 0, "number": 0, "boolean": False}[prop["type"]]
+
+
 def minimal_args(schema: dict[str, Any]) -> dict[str, Any]:
     """Arguments that pass the tool's inputSchema: each required property at its simplest value."""
-    args: dict[str, Any] = {}
-    for name in schema.get("required", []):
-        prop = schema["properties"][name]
-        if "enum" in prop:
-            args[name] = prop["enum"][0]
-        elif "const" in prop:
-            args[name] = prop["const"]
-        else:
-            args[name] = {"string": "x", "integer": 0, "number": 0, "boolean": False, "object": {}, "array": []}[
-                prop["type"]
-            ]
-    return args
+    return {name: minimal_value(schema["properties"][name]) for name in schema.get("required", [])}
 
 
 def page_error(code: str, tool: str) -> dict[str, Any]:

@@ -149,3 +149,41 @@ test('an agent observes and acts on the Viewer a cell shows; the kernel sees the
     await client.close();
   }
 });
+
+test('bad files give a located error in the cell or in the widget and the kernel, never a blank canvas', async ({ page, tmpPath }) => {
+  await upload(page, tmpPath, '1cbs.cif');
+  await page.notebook.createNew('bad.ipynb');
+  // what the kernel can know: an unknown extension fails in the cell
+  await page.notebook.setCell(0, 'code', 'import molspace, pathlib\npathlib.Path("notes.txt").write_text("hello")\nmolspace.Viewer("notes.txt")');
+  await page.notebook.runCell(0, true);
+  const cellError = (await page.notebook.getCellTextOutput(0))!.join('');
+  expect(cellError).toContain('StructureSourceError');
+  expect(cellError).toContain('UNSUPPORTED_FORMAT');
+  expect(cellError).toContain('notes.txt');
+  // what only Mol* can know: a truncated mmCIF and text that is no PDB
+  const truncate = 'src = pathlib.Path("1cbs.cif").read_text()\npathlib.Path("cut.cif").write_text(src[: src.index("_atom_site.") + 200])';
+  await runCell(page, truncate);
+  for (const [file, code] of [['cut.cif', 'VALIDATION_FAILED'], ['words.pdb', 'VALIDATION_FAILED']]) {
+    await runCell(page, `pathlib.Path("words.pdb").write_text("hello\\nworld\\n")\nbad = molspace.Viewer("${file}")\nbad`);
+    const widget = page.locator('.molspace-viewer').last();
+    const error = widget.locator('.molspace-viewer-error');
+    await expect(error).toBeVisible({ timeout: 60_000 });
+    await expect(error).toContainText(code);
+    await expect(error).toContainText(`Where: ${file}`);
+    await expect(widget.locator('.molspace-story-placeholder')).toContainText('could not be shown');
+    await expect(widget.locator('canvas')).toHaveCount(0);
+    expect(await runCell(page, 'print(bad.error["code"], bad.error["where"], bad.ready)')).toBe(`${code} ${file} False`);
+  }
+  // and an agent reading it gets the same located error
+  const client = await mcpClient();
+  try {
+    const [observed] = await call(client, 'observe');
+    const broken = observed.widgets.filter((w: { kind: string; error: unknown }) => w.kind === 'viewer' && w.error);
+    expect(broken.map((w: { error: { where: string } }) => w.error.where)).toEqual(['cut.cif', 'words.pdb']);
+    const [acted, isError] = await call(client, 'act', { target: broken[0].id, actions: [{ op: 'reset_camera' }] });
+    expect(isError).toBe(true);
+    expect(acted).toMatchObject({ code: 'VALIDATION_FAILED', where: 'cut.cif' });
+  } finally {
+    await client.close();
+  }
+});

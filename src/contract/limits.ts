@@ -31,8 +31,11 @@ export const LIMITS = {
   observeOutputBytes: 8192,
   /** Largest structure a Viewer loads (file, bytes or text), bytes. 100 MiB. Beyond it: `TOO_LARGE`. */
   viewerSourceBytes: 100 * 1024 * 1024,
-  /** Largest inline structure text `open` takes, characters (the bridge frame bounds it too). */
-  viewerInlineTextChars: 8 * 1024 * 1024,
+  /**
+   * Largest inline structure text `open` takes, characters; the gateway's
+   * `max_request_bytes` (1 MiB by default) bounds the whole request too.
+   */
+  viewerInlineTextChars: 1_000_000,
   /** Most models listed in a Viewer composition. */
   viewerModelsListed: 50,
   /** Most chains listed in a Viewer composition. */

@@ -187,3 +187,50 @@ test('bad files give a located error in the cell or in the widget and the kernel
     await client.close();
   }
 });
+
+test('an agent opens a file and inline text in docked Viewers, lists them and acts on them', async ({ page, tmpPath }) => {
+  await upload(page, tmpPath, '1hpv.pdb');
+  const client = await mcpClient();
+  try {
+    const [opened, openError] = await call(client, 'open', { path: `${tmpPath}/1hpv.pdb` });
+    expect(openError).toBe(false);
+    expect(opened.composition).toMatchObject({ format: 'pdb', atoms: 1631 });
+    expect(opened.viewer).toMatchObject({ kind: 'viewer', title: `${tmpPath}/1hpv.pdb`, error: null });
+    const docked = page.locator(`#${opened.viewer.target} .molspace-viewer`);
+    await expect(docked).toHaveAttribute('data-molspace-ready', 'true', { timeout: 60_000 });
+    await expect(page.locator('.lm-DockPanel-tabBar .lm-TabBar-tab', { hasText: '1hpv.pdb' })).toBeVisible();
+
+    const text = require('fs').readFileSync(path.join(DATA, '2c6e_poses.pdb'), 'utf8');
+    const [inline] = await call(client, 'open', { text, format: 'pdb', title: 'poses' });
+    expect(inline.composition).toMatchObject({ modelCount: 5, shownModels: [0, 1, 2, 3, 4] });
+
+    const [observed] = await call(client, 'observe');
+    expect(observed.widgets.map((w: { id: string }) => w.id)).toEqual([opened.viewer.target, inline.viewer.target]);
+    expect(observed.widgets[0]).toMatchObject({ kind: 'viewer', notebook: null });
+
+    const [acted, actError] = await call(client, 'act', {
+      target: opened.viewer.target,
+      actions: [{ op: 'focus', selector: { label_comp_id: '478' } }]
+    });
+    expect(actError).toBe(false);
+    expect(acted.viewer).toMatchObject({ revision: 1, ready: true });
+    await expect(docked).toHaveAttribute('data-molspace-revision', '1');
+
+    // bad paths and formats are located errors
+    for (const [args, code, where] of [
+      [{ path: `${tmpPath}/missing.pdb` }, 'NOT_FOUND', '/path'],
+      [{ path: '../../etc/hostname.pdb' }, 'FORBIDDEN', '/path'],
+      [{ path: `${tmpPath}/1hpv` }, 'UNSUPPORTED_FORMAT', '/path'],
+      [{ text: 'hello\nworld\n', format: 'pdb' }, 'VALIDATION_FAILED', '/text'],
+      [{ text: 'ATOM' }, 'UNSUPPORTED_FORMAT', '/format']
+    ] as [Record<string, unknown>, string, string][]) {
+      const [error, isError] = await call(client, 'open', args);
+      expect(isError, JSON.stringify(args)).toBe(true);
+      expect(error, JSON.stringify(args)).toMatchObject({ code, where });
+    }
+    const [after] = await call(client, 'observe');
+    expect(after.widgets).toHaveLength(2);
+  } finally {
+    await client.close();
+  }
+});

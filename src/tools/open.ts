@@ -5,7 +5,7 @@
  * `observe` lists and `act` drives like any other.
  */
 import { MolspaceError, OPEN_TOOL } from '../contract';
-import { formatOfPath, structureOpener } from '../viewer/structureOpener';
+import { checkRootPath, formatOfPath, structureOpener } from '../viewer/structureOpener';
 import { defineTool } from './tool';
 
 export const open = defineTool(OPEN_TOOL, async ({ args }) => {
@@ -23,6 +23,7 @@ export const open = defineTool(OPEN_TOOL, async ({ args }) => {
   let name: string;
   let format;
   if (args.path !== undefined) {
+    checkRootPath(args.path);
     format = formatOfPath(args.path, args.format);
     bytes = await opener.read(args.path);
     name = args.path;

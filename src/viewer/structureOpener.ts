@@ -42,6 +42,32 @@ export function structureOpener(): StructureOpener {
 }
 
 /**
+ * Refuse a path that climbs above the Jupyter root (`..` segments); the
+ * contents API would silently read it as another path under the root.
+ *
+ * @throws MolspaceError `FORBIDDEN` at `/path`.
+ */
+export function checkRootPath(path: string): void {
+  let depth = 0;
+  for (const part of path.split('/')) {
+    if (part === '..') {
+      depth -= 1;
+    } else if (part !== '' && part !== '.') {
+      depth += 1;
+    }
+    if (depth < 0) {
+      throw new MolspaceError(
+        'FORBIDDEN',
+        `"${path}" climbs above the Jupyter root.`,
+        '/path',
+        'Pass a path under the Jupyter root, relative to it (as the file browser shows it).',
+        { path }
+      );
+    }
+  }
+}
+
+/**
  * The format of a path: `given`, else from its extension.
  *
  * @throws MolspaceError `UNSUPPORTED_FORMAT` at `/path` (no or an unknown extension).

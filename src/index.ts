@@ -124,10 +124,16 @@ const openPlugin: JupyterFrontEndPlugin<void> = {
   autoStart: true,
   requires: [IMolspace],
   activate: (app: JupyterFrontEnd, molspace: IMolspace) => {
-    // Off the start path, like the bridge: Mol* and zod load once JupyterLab has restored.
+    // Off the start path: the opener's code (widget base classes, Mol* later) loads at the first `open`.
     void app.restored
-      .then(() => Promise.all([molspace.page(), import('./viewer/dockedViewer'), import('./viewer/structureOpener')]))
-      .then(([page, { dockedViewerOpener }, { setStructureOpener }]) => setStructureOpener(dockedViewerOpener(app, page)))
+      .then(() => Promise.all([molspace.page(), import('./viewer/structureOpener')]))
+      .then(([page, { setStructureOpener }]) => {
+        const load = () => import('./viewer/dockedViewer').then(({ dockedViewerOpener }) => dockedViewerOpener(app, page));
+        setStructureOpener({
+          read: path => load().then(o => o.read(path)),
+          open: source => load().then(o => o.open(source))
+        });
+      })
       .catch(e => console.error('molspace: the open tool could not start; agents cannot dock Viewers.', e));
   }
 };

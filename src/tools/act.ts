@@ -5,10 +5,11 @@
  * applies it as one revision, or reports it (`dryRun`).
  */
 import { ACT_TOOL, type ChangeEntry, type ResultImage } from '../contract';
-import { planActions } from '../viewer/viewerActions';
 import { defineWidgetTool } from './tool';
 
 export const act = defineWidgetTool(ACT_TOOL, async ({ args, target, source }) => {
+  // Loaded here, not with the Dispatcher: selector checks bring Mol*'s structure code.
+  const { planActions } = await import('../viewer/viewerActions');
   const data = await target.structureData();
   const before = target.state();
   const plan = planActions(target.view(), args.actions, data);

@@ -5,6 +5,7 @@
  */
 import type { ComponentSelector, ViewerAction, ViewerViewState } from '../contract';
 import { requireMatch, type StructureData } from './structureData';
+import { selectorText } from './viewerText';
 
 /** What one `act` batch would do. */
 export interface ViewerPlan {
@@ -34,10 +35,6 @@ export function selectorKey(s: ComponentSelector): string {
   return JSON.stringify(norm(s));
 }
 
-/** How a selector reads in a summary. */
-export function selectorText(s: ComponentSelector): string {
-  return typeof s === 'string' ? s : JSON.stringify(s);
-}
 
 /**
  * Validate and plan a batch.

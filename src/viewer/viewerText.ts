@@ -1,6 +1,10 @@
 /** How a Viewer reads in one line, for tool answers and `observe`. */
-import type { ViewerComposition, ViewerState, ViewerViewState } from '../contract';
-import { selectorText } from './viewerActions';
+import type { ComponentSelector, ViewerComposition, ViewerState, ViewerViewState } from '../contract';
+
+/** How a selector reads in a summary. */
+export function selectorText(s: ComponentSelector): string {
+  return typeof s === 'string' ? s : JSON.stringify(s);
+}
 
 /**
  * E.g. `1cbs.cif (mmcif): 1 model, 1 polymer chain (A), 1 ligand (REA A 200), 100 waters, 1213 atoms; focus {...}`,

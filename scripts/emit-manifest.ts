@@ -24,7 +24,8 @@ import {
   errorCodesOf,
   STRUCTURE_EXTENSIONS,
   StructureFormat,
-  BINARY_STRUCTURE_FORMATS
+  BINARY_STRUCTURE_FORMATS,
+  ViewerKernelControl
 } from '../src/contract';
 import { INSTRUCTIONS } from '../src/contract/instructions';
 
@@ -67,7 +68,7 @@ const manifest = {
       gatewayToPage: schema(GatewayMessage, 'output')
     },
     kernel: {
-      kernelToPage: schema(KernelControl, 'output'),
+      kernelToPage: schema(z.union([KernelControl, ViewerKernelControl]), 'input'),
       pageToKernel: schema(KernelResult, 'output')
     }
   },

@@ -176,6 +176,15 @@ class TestWidget:
         }
         assert msgs[3]["actions"] == [{"op": "screenshot", "width": 320, "height": 200}]
         assert v.last_request_id == msgs[3]["requestId"]
+        # every message is one the page's contract accepts (the manifest's kernel wire schema)
+        from jsonschema import Draft202012Validator
+
+        from molspace.contract import manifest
+
+        validator = Draft202012Validator(manifest()["wire"]["kernel"]["kernelToPage"])
+        for m in msgs:
+            assert not list(validator.iter_errors(m)), m
+        assert list(validator.iter_errors({**msgs[0], "actions": [{"op": "zoom"}]}))
 
     def test_bad_batches_fail_in_the_cell(self, in_data, monkeypatch):
         v = Viewer("1cbs.cif")

@@ -213,6 +213,11 @@ export const ACT_FIELDS = {
   actionId: z.string().min(1).max(128).optional().describe('Idempotency key: a retried actionId returns the first result.')
 };
 
+/** The kernel's `control` message of a Viewer (`molspace.Viewer.act`, `focus`, ...): `act` without `pageId` and `target`. */
+export const ViewerKernelControl = z
+  .object({ type: z.literal('control'), requestId: z.string().min(1).max(128), ...ACT_FIELDS })
+  .strict();
+
 // ---------------------------------------------------------------- tools
 
 const pageId = z.string().min(1).optional().describe('Page to run in; default: the most recently focused page.');

@@ -145,6 +145,22 @@ test('an agent observes and acts on the Viewer a cell shows; the kernel sees the
     expect((result.structuredContent as any).screenshot).toMatchObject({ mimeType: 'image/png', width: 320, height: 240 });
     expect((result.structuredContent as any).viewer.revision).toBe(revision + 1);
     require('fs').writeFileSync(test.info().outputPath('act-screenshot.png'), Buffer.from(image.data!, 'base64'));
+
+    // cell -> page -> agent: the kernel's thin methods run the same act operations
+    await runCell(page, 'v.set_representation("ligand", "ball_and_stick")\nv.set_color({"auth_asym_id": "A", "auth_seq_id": 200}, "#ff00ff")');
+    await expect.poll(async () => (await call(client, 'viewer_observe', { target }))[0].viewer.revision).toBe(revision + 3);
+    const [fromCell] = await call(client, 'viewer_observe', { target });
+    expect(fromCell.view.layers[1]).toEqual({ selector: 'ligand', representation: 'ball_and_stick' });
+    expect(fromCell.view.colors).toEqual([{ selector: { auth_asym_id: 'A', auth_seq_id: 200 }, color: '#ff00ff' }]);
+    expect(await runCell(page, 'print(v.last_change["source"], v.last_result["ok"])')).toBe('kernel True');
+    // a cell's selector that matches nothing comes back located in last_result
+    await runCell(page, 'v.focus({"label_asym_id": "Q"})');
+    await expect
+      .poll(async () => runCell(page, 'print(v.last_result.get("error", {}).get("code"), v.last_result.get("error", {}).get("where"))'))
+      .toBe('NOT_FOUND /actions/0/selector');
+    // and a screenshot lands as PNG bytes
+    await runCell(page, 'v.screenshot(100, 80)');
+    await expect.poll(async () => runCell(page, 'print(v.last_screenshot[:8] if v.last_screenshot else None)')).toBe("b'\\x89PNG\\r\\n\\x1a\\n'");
   } finally {
     await client.close();
   }

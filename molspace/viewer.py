@@ -26,7 +26,7 @@ from .errors import ViewerControlError
 from .structure_source import normalize_structure_source
 
 #: Traits only the page may change; the kernel reads them.
-_PAGE_OWNED = ("ready", "error", "revision", "composition", "view", "last_change", "summary")
+_PAGE_OWNED = ("ready", "error", "revision", "composition", "view", "last_change", "summary", "undo_steps", "redo_steps")
 
 #: The operations of ``act`` (the contract's ``ViewerAction``), with their required fields.
 OPERATIONS: dict[str, tuple[str, ...]] = {
@@ -40,6 +40,8 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "reset_camera": (),
     "set_background": ("color",),
     "screenshot": (),
+    "undo": (),
+    "redo": (),
 }
 
 
@@ -110,6 +112,8 @@ class Viewer(widgets.DOMWidget):
     )
     last_change = Dict(None, allow_none=True, help="The last change: {revision, source, summary}.").tag(sync=True)
     summary = Unicode("", help="One line: what the Viewer shows.").tag(sync=True)
+    undo_steps = Int(0, help="Steps undo() can take back (each act batch is one step).").tag(sync=True)
+    redo_steps = Int(0, help="Steps redo() can apply again.").tag(sync=True)
 
     def __init__(self, source: Any, format: str | None = None, title: str | None = None, **kwargs: Any):  # noqa: A002
         normalized = normalize_structure_source(source, format)
@@ -252,6 +256,14 @@ class Viewer(widgets.DOMWidget):
     def set_background(self, color: str) -> str:
         """Set the background colour (``#rrggbb``)."""
         return self.act([{"op": "set_background", "color": color}])
+
+    def undo(self) -> str:
+        """Take back the last applied batch (one step)."""
+        return self.act([{"op": "undo"}])
+
+    def redo(self) -> str:
+        """Apply the last undone batch again."""
+        return self.act([{"op": "redo"}])
 
     def screenshot(self, width: int | None = None, height: int | None = None) -> str:
         """Ask the page for a PNG of the view; it lands in :attr:`last_screenshot` (bytes)."""

@@ -149,7 +149,7 @@ class TestWidget:
 
     def test_page_state_is_read_only(self, in_data):
         v = Viewer("1hpv.pdb")
-        for name, value in (("revision", 3), ("ready", True), ("composition", {}), ("error", {"code": "INTERNAL"})):
+        for name, value in (("revision", 3), ("ready", True), ("composition", {}), ("error", {"code": "INTERNAL"}), ("undo_steps", 2)):
             with pytest.raises(traitlets.TraitError, match="read-only"):
                 setattr(v, name, value)
         v.set_state({"revision": 2, "composition": {"modelCount": 1}, "summary": "1hpv.pdb (pdb): 1 model"})
@@ -163,7 +163,10 @@ class TestWidget:
         v.set_representation("ligand", "spacefill")
         v.act([{"op": "clear_selection"}], expected_revision=4, dry_run=True, action_id="a-1")
         v.screenshot(320, 200)
-        assert [m["type"] for m in msgs] == ["control"] * 4
+        v.undo()
+        v.redo()
+        assert [m["type"] for m in msgs] == ["control"] * 6
+        assert [m["actions"] for m in msgs[4:]] == [[{"op": "undo"}], [{"op": "redo"}]]
         assert msgs[0]["actions"] == [{"op": "focus", "selector": {"auth_asym_id": "A", "auth_seq_id": 200}}]
         assert msgs[1]["actions"][0] == {"op": "set_representation", "selector": "ligand", "representation": "spacefill"}
         assert msgs[2] | {"requestId": None} == {
@@ -175,7 +178,7 @@ class TestWidget:
             "actionId": "a-1",
         }
         assert msgs[3]["actions"] == [{"op": "screenshot", "width": 320, "height": 200}]
-        assert v.last_request_id == msgs[3]["requestId"]
+        assert v.last_request_id == msgs[-1]["requestId"]
         # every message is one the page's contract accepts (the manifest's kernel wire schema)
         from jsonschema import Draft202012Validator
 

@@ -46,6 +46,8 @@ export const LIMITS = {
   viewerShownModels: 20,
   /** Most operations in one `act` batch. */
   actActions: 50,
+  /** Undo steps a Viewer keeps. */
+  viewerUndoSteps: 50,
   /** Largest screenshot side, pixels. */
   screenshotMaxPixels: 2048
 } as const;

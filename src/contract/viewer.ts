@@ -170,7 +170,9 @@ export const ViewerState = z.object({
   title: z.string(),
   ready: z.boolean().describe('True once the current view is drawn.'),
   revision: z.number().int().min(0),
-  error: LocatedError.nullable()
+  error: LocatedError.nullable(),
+  undo: z.number().int().min(0).describe('Steps `undo` can take back.'),
+  redo: z.number().int().min(0).describe('Steps `redo` can apply again.')
 });
 export type ViewerState = z.infer<typeof ViewerState>;
 
@@ -195,6 +197,8 @@ export const ViewerAction = z.discriminatedUnion('op', [
   z.object({ op: z.literal('set_color'), ...sel, color: HexColor }).strict(),
   z.object({ op: z.literal('reset_camera') }).strict(),
   z.object({ op: z.literal('set_background'), color: HexColor }).strict(),
+  z.object({ op: z.literal('undo') }).strict().describe('Take back the last applied batch; alone in its batch.'),
+  z.object({ op: z.literal('redo') }).strict().describe('Apply the last undone batch again; alone in its batch.'),
   z
     .object({
       op: z.literal('screenshot'),
@@ -283,7 +287,7 @@ export const ACT_TOOL = viewerTool({
   description:
     'Typed operations on a Viewer, applied atomically as one revision once drawn: focus, highlight, ' +
     'clear_highlight, select, clear_selection, set_representation, set_color, reset_camera, set_background, ' +
-    'screenshot (PNG image content). Selectors are MolViewSpec component selectors; one that matches nothing is ' +
+    'undo, redo (each batch is one step), screenshot (PNG image content). Selectors are MolViewSpec component selectors; one that matches nothing is ' +
     'NOT_FOUND. dryRun validates only.',
   runs: 'page',
   input: ActInput,

@@ -12,14 +12,14 @@ export const act = defineWidgetTool(ACT_TOOL, async ({ args, target, source }) =
   const { planActions } = await import('../viewer/viewerActions');
   const data = await target.structureData();
   const before = target.state();
-  const plan = planActions(target.view(), args.actions, data);
+  const plan = planActions(target.view(), args.actions, data, target.history());
   const summary = plan.applied.map(a => a.summary).join('; ');
   let changes: ChangeEntry[] = [];
   let screenshot = null;
   const images: ResultImage[] = [];
   if (!args.dryRun) {
     if (plan.changed) {
-      changes = [await target.applyView(plan.view, source, summary)];
+      changes = [await target.applyView(plan.view, source, summary, plan.step)];
     }
     if (plan.screenshot) {
       const shot = await target.screenshot(plan.screenshot);

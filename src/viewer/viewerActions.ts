@@ -3,7 +3,7 @@
  * (each selector must match the loaded structure), then compute the new view
  * state. The batch applies as one revision or not at all (docs/architecture.md).
  */
-import type { ComponentSelector, ViewerAction, ViewerViewState } from '../contract';
+import { MolspaceError, type ComponentSelector, type ViewerAction, type ViewerViewState } from '../contract';
 import { requireMatch, type StructureData } from './structureData';
 import { selectorText } from './viewerText';
 
@@ -17,6 +17,16 @@ export interface ViewerPlan {
   changed: boolean;
   /** The screenshot asked for (the last one of the batch), or null. */
   screenshot: { width?: number; height?: number } | null;
+  /** How the batch enters the undo history: a new step, or a step taken back or applied again. */
+  step: HistoryStep;
+}
+
+export type HistoryStep = 'push' | 'undo' | 'redo';
+
+/** The views `undo` and `redo` would go back to, or null. */
+export interface ViewerHistory {
+  undo: ViewerViewState | null;
+  redo: ViewerViewState | null;
 }
 
 /** The view of a newly loaded structure. */
@@ -39,9 +49,28 @@ export function selectorKey(s: ComponentSelector): string {
 /**
  * Validate and plan a batch.
  *
- * @throws MolspaceError `NOT_FOUND` at `/actions/<i>/selector` for a selector that matches nothing.
+ * @throws MolspaceError `NOT_FOUND` at `/actions/<i>/selector` for a selector that matches nothing,
+ *   at `/actions/0/op` for an undo or redo with no step to take; `INVALID_INPUT` at `/actions/<i>/op`
+ *   for an undo or redo that is not alone in its batch.
  */
-export function planActions(before: ViewerViewState, actions: readonly ViewerAction[], data: StructureData): ViewerPlan {
+export function planActions(
+  before: ViewerViewState,
+  actions: readonly ViewerAction[],
+  data: StructureData,
+  history: ViewerHistory = { undo: null, redo: null }
+): ViewerPlan {
+  const stepAt = actions.findIndex(a => a.op === 'undo' || a.op === 'redo');
+  if (stepAt >= 0) {
+    const op = actions[stepAt].op as 'undo' | 'redo';
+    if (actions.length > 1) {
+      throw new MolspaceError('INVALID_INPUT', `${op} must be alone in its batch.`, `/actions/${stepAt}/op`, `Send ${op} as its own act call.`, { op });
+    }
+    const to = history[op];
+    if (!to) {
+      throw new MolspaceError('NOT_FOUND', `There is no step to ${op}.`, '/actions/0/op', `Check viewer_observe: viewer.${op} is 0.`, { op });
+    }
+    return { view: structuredClone(to), applied: [{ op, summary: op }], changed: true, screenshot: null, step: op };
+  }
   const view: ViewerViewState = structuredClone(before);
   const applied: ViewerPlan['applied'] = [];
   let screenshot: ViewerPlan['screenshot'] = null;
@@ -97,11 +126,14 @@ export function planActions(before: ViewerViewState, actions: readonly ViewerAct
         view.background = a.color.toLowerCase();
         applied.push({ op: a.op, summary: `background ${a.color.toLowerCase()}` });
         break;
+      case 'undo':
+      case 'redo':
+        break; // planned above
       case 'screenshot':
         screenshot = { width: a.width, height: a.height };
         applied.push({ op: a.op, summary: `screenshot${a.width ? ` ${a.width}×${a.height ?? a.width}` : ''}` });
         break;
     }
   });
-  return { view, applied, changed: JSON.stringify(view) !== JSON.stringify(before), screenshot };
+  return { view, applied, changed: JSON.stringify(view) !== JSON.stringify(before), screenshot, step: 'push' };
 }

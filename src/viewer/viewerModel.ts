@@ -5,7 +5,7 @@
  * Synced attributes, kernel -> page: `_data` (the structure's bytes, an
  * ipywidgets binary buffer), `format`, `source_name`, `title`. Page-owned
  * (mirrored read-only by the kernel's `molspace.Viewer`): `ready`, `error`,
- * `revision`, `composition`, `view`, `last_change`, `summary`.
+ * `revision`, `composition`, `view`, `last_change`, `summary`, `undo_steps`, `redo_steps`.
  *
  * The model reads the structure with Mol*'s parsers (`./structureData.ts`),
  * so composition and selector checks need no live 3D view. Every change of
@@ -16,6 +16,7 @@ import { DOMWidgetModel, ISerializers, unpack_models } from '@jupyter-widgets/ba
 import {
   ChangeEntry,
   ChangeSource,
+  LIMITS,
   LocatedError,
   MolspaceError,
   StructureFormat,
@@ -30,6 +31,7 @@ import { MODULE_NAME, MODULE_VERSION } from '../version';
 import { notebookPathOf } from '../widgetManager';
 import type { StructureData } from './structureData';
 import type { ViewerTarget } from './viewerTarget';
+import type { HistoryStep, ViewerHistory } from './viewerActions';
 import { viewerSummary } from './viewerText';
 
 /** How long a change waits for the live views to draw it, ms. */
@@ -61,6 +63,9 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
   declare private _waiters: DrawWaiter[];
   declare private _kernel: KernelChannel;
   declare private _disposed: boolean;
+  /** Views before each applied batch (undo), and views undone (redo); newest last. */
+  declare private _past: ViewerViewState[];
+  declare private _future: ViewerViewState[];
   declare private _drawn: { promise: Promise<void>; resolve: () => void };
 
   abstract get services(): IMolspacePage;
@@ -88,7 +93,9 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       composition: null,
       view: null,
       last_change: null,
-      summary: ''
+      summary: '',
+      undo_steps: 0,
+      redo_steps: 0
     };
   }
 
@@ -98,6 +105,8 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     this._disposed = false;
     this._views = new Map();
     this._waiters = [];
+    this._past = [];
+    this._future = [];
     let resolveDrawn = () => undefined as void;
     this._drawn = { promise: new Promise<void>(r => (resolveDrawn = r)), resolve: () => resolveDrawn() };
     this._kernel = new KernelChannel({
@@ -182,7 +191,9 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       title: this.get('title') || this.get('source_name') || 'structure',
       ready: this.get('ready'),
       revision: this.get('revision'),
-      error: this.error()
+      error: this.error(),
+      undo: this._past?.length ?? 0,
+      redo: this._future?.length ?? 0
     };
   }
 
@@ -231,11 +242,34 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     return view.screenshot(size);
   }
 
-  async applyView(view: ViewerViewState, source: ChangeSource, summary: string): Promise<ChangeEntry> {
+  history(): ViewerHistory {
+    return { undo: this._past[this._past.length - 1] ?? null, redo: this._future[this._future.length - 1] ?? null };
+  }
+
+  async applyView(view: ViewerViewState, source: ChangeSource, summary: string, step: HistoryStep = 'push'): Promise<ChangeEntry> {
     const entry: ChangeEntry = { revision: this.state().revision + 1, source, summary };
+    const current = this.view();
+    if (step === 'undo') {
+      this._past.pop();
+      this._future.push(current);
+    } else if (step === 'redo') {
+      this._future.pop();
+      this._past.push(current);
+    } else {
+      this._past.push(current);
+      this._future = [];
+    }
+    this._past.splice(0, Math.max(0, this._past.length - LIMITS.viewerUndoSteps));
     this.services.registry.touch(this.model_id);
     const drawn = this._whenDrawn(entry.revision);
-    this.set({ view, revision: entry.revision, last_change: entry, ready: this._views.size === 0 ? this.get('ready') : false });
+    this.set({
+      view,
+      revision: entry.revision,
+      last_change: entry,
+      undo_steps: this._past.length,
+      redo_steps: this._future.length,
+      ready: this._views.size === 0 ? this.get('ready') : false
+    });
     this.set({ summary: this.describe() });
     try {
       await drawn;
@@ -285,6 +319,16 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
 
   touch(): void {
     this.services.registry.touch(this.model_id);
+  }
+
+  /** A button: run `{op}` through the Dispatcher as a `ui` operation; a failure becomes the widget's error. Never throws. */
+  async control(op: 'undo' | 'redo'): Promise<void> {
+    try {
+      await this.services.dispatcher.execute('act', { target: this.model_id, actions: [{ op }] }, { source: 'ui' });
+    } catch (e) {
+      this.set({ error: MolspaceError.from(e, `Viewer ${this.model_id}`).toJSON() });
+      this._sync();
+    }
   }
 
   private _whenDrawn(revision: number): Promise<void> {

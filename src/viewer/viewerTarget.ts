@@ -5,6 +5,7 @@ import type { ChangeEntry, ChangeSource, ViewerCamera, ViewerComposition, Viewer
 import type { z } from 'zod';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
 import type { StructureData } from './structureData';
+import type { HistoryStep, ViewerHistory } from './viewerActions';
 
 export interface ViewerTarget extends WidgetTarget {
   readonly kind: 'viewer';
@@ -22,12 +23,15 @@ export interface ViewerTarget extends WidgetTarget {
   /** The camera of a live view, or null. */
   camera(): z.infer<typeof ViewerCamera> | null;
   /**
-   * Show `view`: advance the revision by one, draw it, send it to the kernel.
+   * Show `view`: advance the revision by one, draw it, send it to the kernel;
+   * `step` says how it enters the undo history (default: a new step).
    * Resolves once drawn in every live view.
    *
    * @throws MolspaceError when drawing fails; `STALE_TARGET` when closed first.
    */
-  applyView(view: ViewerViewState, source: ChangeSource, summary: string): Promise<ChangeEntry>;
+  applyView(view: ViewerViewState, source: ChangeSource, summary: string, step?: HistoryStep): Promise<ChangeEntry>;
+  /** The views undo and redo would show. */
+  history(): ViewerHistory;
   /**
    * PNG of a live view, base64.
    *

@@ -32,7 +32,7 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
   private unregister: (() => void) | null = null;
   private resizeObserver: ResizeObserver | null = null;
   private handle: ViewerHandle | null = null;
-  private els!: { summary: HTMLElement; error: HTMLElement; canvas: HTMLElement };
+  private els!: { summary: HTMLElement; error: HTMLElement; canvas: HTMLElement; undo: HTMLButtonElement; redo: HTMLButtonElement };
 
   private get budget(): ViewerBudget {
     return this.model.services.viewerBudget;
@@ -47,13 +47,33 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
     root.setAttribute('data-lm-suppress-shortcuts', 'true');
     root.setAttribute('role', 'group');
     root.setAttribute('aria-label', 'Molecular structure viewer');
+    const toolbar = el('div', 'molspace-story-toolbar molspace-viewer-toolbar');
+    toolbar.setAttribute('role', 'toolbar');
+    const button = (op: 'undo' | 'redo', label: string, text: string) => {
+      const b = document.createElement('button');
+      b.className = 'molspace-story-button jp-Button';
+      b.type = 'button';
+      b.dataset.action = op;
+      b.title = label;
+      b.setAttribute('aria-label', label);
+      b.textContent = text;
+      b.disabled = true;
+      b.addEventListener('click', () => {
+        this.touched();
+        void this.model.control(op);
+      });
+      return b;
+    };
+    const undo = button('undo', 'Undo the last change', '↶ Undo');
+    const redo = button('redo', 'Redo', '↷ Redo');
     const summary = el('div', 'molspace-viewer-summary');
+    toolbar.append(undo, redo, summary);
     const error = el('div', 'molspace-story-error molspace-viewer-error');
     error.setAttribute('role', 'alert');
     error.hidden = true;
     const canvas = el('div', 'molspace-story-canvas molspace-viewer-canvas');
-    root.append(summary, error, canvas);
-    this.els = { summary, error, canvas };
+    root.append(toolbar, error, canvas);
+    this.els = { summary, error, canvas, undo, redo };
     root.addEventListener('pointerdown', () => this.touched(), true);
     root.addEventListener('keydown', e => {
       if (e.key !== 'Escape') {
@@ -61,7 +81,7 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
       }
     });
 
-    this.listenTo(this.model, 'change:summary', () => this.updateText());
+    this.listenTo(this.model, 'change:summary change:undo_steps change:redo_steps', () => this.updateText());
     this.listenTo(this.model, 'change:error', () => this.updateError());
     this.listenTo(this.model, 'change:view', () => this.enqueue(() => this.draw()));
     this.resizeObserver = new ResizeObserver(() => this.viewer?.resize());
@@ -112,6 +132,9 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
   // ----------------------------------------------------------------- DOM
   private updateText(): void {
     this.els.summary.textContent = this.model.describe();
+    const { undo, redo } = this.model.state();
+    this.els.undo.disabled = undo === 0;
+    this.els.redo.disabled = redo === 0;
   }
 
   private updateError(): void {

@@ -250,3 +250,42 @@ test('an agent opens a file and inline text in docked Viewers, lists them and ac
     await client.close();
   }
 });
+
+test('undo and redo: one step per batch, from the widget, a cell and an agent', async ({ page, tmpPath }) => {
+  await upload(page, tmpPath, '1hpv.pdb');
+  const viewer = await showViewer(page, 'import molspace\nv = molspace.Viewer("1hpv.pdb")\nv');
+  const undo = viewer.locator('[data-action="undo"]');
+  const redo = viewer.locator('[data-action="redo"]');
+  await expect(undo).toBeDisabled();
+  const client = await mcpClient();
+  try {
+    const [observed] = await call(client, 'observe');
+    const target = observed.widgets[0].id;
+    await call(client, 'act', {
+      target,
+      actions: [
+        { op: 'set_representation', selector: 'polymer', representation: 'surface' },
+        { op: 'set_background', color: '#202040' }
+      ]
+    });
+    await expect(undo).toBeEnabled();
+    // the button takes back the whole batch as one step
+    await undo.click();
+    await expect.poll(async () => (await call(client, 'viewer_observe', { target }))[0].viewer.redo).toBe(1);
+    const [undone] = await call(client, 'viewer_observe', { target });
+    expect(undone.view.layers[0]).toEqual({ selector: 'polymer', representation: 'cartoon' });
+    expect(undone.view.background).toBeNull();
+    expect(undone.viewer).toMatchObject({ revision: 2, undo: 0, redo: 1 });
+    await expect(redo).toBeEnabled();
+    // a cell redoes it
+    await runCell(page, 'v.redo()');
+    await expect.poll(async () => (await call(client, 'viewer_observe', { target }))[0].view.background).toBe('#202040');
+    expect(await runCell(page, 'print(v.undo_steps, v.redo_steps, v.revision)')).toBe('1 0 3');
+    // an agent with nothing to redo gets a located NOT_FOUND
+    const [none, isError] = await call(client, 'act', { target, actions: [{ op: 'redo' }] });
+    expect(isError).toBe(true);
+    expect(none).toMatchObject({ code: 'NOT_FOUND', where: '/actions/0/op' });
+  } finally {
+    await client.close();
+  }
+});

@@ -11,7 +11,7 @@ import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { expectFailure } from '../../__tests__/expectFailure';
 import { defaultLayers, readStructure, type StructureData } from '../../viewer/structureData';
-import { initialView } from '../../viewer/viewerActions';
+import { initialView, type HistoryStep } from '../../viewer/viewerActions';
 import type { ViewerTarget } from '../../viewer/viewerTarget';
 import { viewerSummary } from '../../viewer/viewerText';
 
@@ -31,14 +31,27 @@ class MemoryViewer implements ViewerTarget {
   }
   whenLoaded = () => Promise.resolve();
   state(): ViewerState {
-    return { target: this.targetId, kind: 'viewer', title: '1cbs.cif', ready: true, revision: this.revision, error: null };
+    return { target: this.targetId, kind: 'viewer', title: '1cbs.cif', ready: true, revision: this.revision, error: null, undo: this.past.length, redo: this.future.length };
   }
   describe = () => viewerSummary(this.state(), this.data.composition, this.current);
   composition = () => this.data.composition;
   view = () => this.current;
   structureData = () => Promise.resolve(this.data);
   camera = () => ({ position: [0, 0, 50], target: [0, 0, 0], up: [0, 1, 0], fov: 45 });
-  async applyView(view: ViewerViewState, source: ChangeSource, summary: string): Promise<ChangeEntry> {
+  past: ViewerViewState[] = [];
+  future: ViewerViewState[] = [];
+  history = () => ({ undo: this.past.at(-1) ?? null, redo: this.future.at(-1) ?? null });
+  async applyView(view: ViewerViewState, source: ChangeSource, summary: string, step: HistoryStep = 'push'): Promise<ChangeEntry> {
+    if (step === 'undo') {
+      this.past.pop();
+      this.future.push(this.current);
+    } else if (step === 'redo') {
+      this.future.pop();
+      this.past.push(this.current);
+    } else {
+      this.past.push(this.current);
+      this.future = [];
+    }
     this.current = view;
     this.revision += 1;
     return { revision: this.revision, source, summary };
@@ -103,4 +116,26 @@ test('a screenshot comes back as a PNG result image, without a new revision', as
   const result = await run({ actions: [{ op: 'screenshot', width: 64, height: 32 }] });
   expect(result.images).toEqual([{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
   expect(result.structuredContent).toMatchObject({ changed: false, screenshot: { mimeType: 'image/png', width: 64, height: 32 }, viewer: { revision: 0 } });
+});
+
+test('undo and redo: each batch is one step, alone in its batch, located when there is none', async () => {
+  const none = await expectFailure(run({ actions: [{ op: 'undo' }] }));
+  expect(none).toMatchObject({ code: 'NOT_FOUND', where: '/actions/0/op' });
+  await run({ actions: [{ op: 'set_background', color: '#101010' }, { op: 'select', selector: 'ligand' }] });
+  await run({ actions: [{ op: 'set_representation', selector: 'ligand', representation: 'spacefill' }] });
+  const undone = await run({ actions: [{ op: 'undo' }] });
+  expect(undone.structuredContent).toMatchObject({ viewer: { revision: 3, undo: 1, redo: 1 }, view: { background: '#101010', selection: 'ligand' } });
+  expect(viewer.current.layers[1].representation).toBe('ball_and_stick');
+  await run({ actions: [{ op: 'undo' }] });
+  expect(viewer.current).toMatchObject({ background: null, selection: null });
+  await run({ actions: [{ op: 'redo' }] });
+  await run({ actions: [{ op: 'redo' }] });
+  expect(viewer.current.layers[1].representation).toBe('spacefill');
+  expect(viewer.state()).toMatchObject({ undo: 2, redo: 0 });
+  const mixed = await expectFailure(run({ actions: [{ op: 'reset_camera' }, { op: 'undo' }] }));
+  expect(mixed).toMatchObject({ code: 'INVALID_INPUT', where: '/actions/1/op' });
+  // a new batch after an undo drops the redo step
+  await run({ actions: [{ op: 'undo' }] });
+  await run({ actions: [{ op: 'clear_selection' }] });
+  expect(viewer.state().redo).toBe(0);
 });

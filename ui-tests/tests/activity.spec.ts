@@ -57,8 +57,10 @@ test.describe('activity panel and WebMCP', () => {
     await uploadDemo(page, tmpPath);
     const story = await runNotebook(page, `${tmpPath}/demo.ipynb`);
     await expect(story.locator('.molspace-story-step')).toHaveText('step 2 of 3');
+    // Tools that act on a widget kind are offered while one is live; the others (observe, open) always.
     await expect.poll(async () => (await page.webmcp.tools()).map(t => t.name).sort()).toEqual([
       'observe',
+      'open',
       'story_control',
       'story_observe'
     ]);
@@ -89,8 +91,8 @@ test.describe('activity panel and WebMCP', () => {
       await client.close();
     }
 
-    // The tool list follows the page: with the Story gone, only observe remains.
+    // The tool list follows the page: with the Story gone, only the tools on no widget remain.
     await runCell(page, 'story.close()');
-    await expect.poll(async () => (await page.webmcp.tools()).map(t => t.name)).toEqual(['observe']);
+    await expect.poll(async () => (await page.webmcp.tools()).map(t => t.name)).toEqual(['observe', 'open']);
   });
 });

@@ -48,7 +48,8 @@ test('a cell shows real files of several formats; the composition matches the fi
   for (const [file, expr, expected] of cases) {
     await runCell(page, `w = molspace.Viewer("${file}")\nw`);
     const w = page.locator('.molspace-viewer').last();
-    await expect(w).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    // drawn once in Mol* (it may be parked by the budget afterwards, once scrolled out of view)
+    await expect(w).toHaveAttribute('data-molspace-revision', '0', { timeout: 90_000 });
     expect(await runCell(page, `c = w.composition\nprint(${expr})`), file).toBe(expected);
   }
 });
@@ -285,6 +286,38 @@ test('undo and redo: one step per batch, from the widget, a cell and an agent', 
     const [none, isError] = await call(client, 'act', { target, actions: [{ op: 'redo' }] });
     expect(isError).toBe(true);
     expect(none).toMatchObject({ code: 'NOT_FOUND', where: '/actions/0/op' });
+  } finally {
+    await client.close();
+  }
+});
+
+test('ten Viewers stay within the live WebGL budget and all answer act', async ({ page, tmpPath }) => {
+  await upload(page, tmpPath, '1pgp_lig.pdbqt', 'small01.mol');
+  await page.notebook.createNew('many.ipynb');
+  await page.notebook.setCell(
+    0,
+    'code',
+    'import molspace, ipywidgets\nvs = [molspace.Viewer("1pgp_lig.pdbqt" if i % 2 else "small01.mol", layout={"height": "220px"}) for i in range(10)]\nipywidgets.VBox(vs)'
+  );
+  await page.notebook.runCell(0, true);
+  const viewers = page.locator('.molspace-viewer');
+  await expect(viewers).toHaveCount(10, { timeout: 60_000 });
+  const max = 8; // DEFAULT_MAX_LIVE (src/viewer/viewerBudget.ts)
+  await expect.poll(async () => page.locator('.molspace-viewer .molspace-story-viewer').count(), { timeout: 120_000 }).toBeGreaterThan(0);
+  const client = await mcpClient();
+  try {
+    const [observed] = await call(client, 'observe');
+    const ids = observed.widgets.filter((w: { kind: string }) => w.kind === 'viewer').map((w: { id: string }) => w.id);
+    expect(ids).toHaveLength(10);
+    expect(observed.widgets.every((w: { error: unknown }) => w.error === null)).toBe(true);
+    // every Viewer answers act and viewer_observe, live or parked
+    for (const target of ids) {
+      const [acted, isError] = await call(client, 'act', { target, actions: [{ op: 'set_representation', selector: 'all', representation: 'spacefill' }] });
+      expect(isError, target).toBe(false);
+      expect(acted.viewer.revision).toBe(1);
+      expect(await page.locator('.molspace-viewer .molspace-story-viewer').count()).toBeLessThanOrEqual(max);
+    }
+    expect(await runCell(page, 'print([v.revision for v in vs])')).toBe('[1, 1, 1, 1, 1, 1, 1, 1, 1, 1]');
   } finally {
     await client.close();
   }

@@ -46,6 +46,10 @@ export const LIMITS = {
   viewerShownModels: 20,
   /** Most operations in one `act` batch. */
   actActions: 50,
+  /** Largest PDB entry `open` downloads by ID, bytes (3 MiB). Beyond it: `TOO_LARGE`. */
+  pdbDownloadBytes: 3 * 1024 * 1024,
+  /** Most lines of a PDB entry `open` downloads by ID. Beyond it: `TOO_LARGE`. */
+  pdbDownloadLines: 200_000,
   /** Undo steps a Viewer keeps. */
   viewerUndoSteps: 50,
   /** Largest screenshot side, pixels. */

@@ -251,9 +251,19 @@ export const ActOutput = z.object({
   replayed: z.boolean()
 });
 
+/** Allow-listed public mirrors for PDB ID downloads. */
+export const PdbMirror = z.enum(['rcsb', 'pdbe', 'pdbj']);
+export type PdbMirror = z.infer<typeof PdbMirror>;
+
 export const OpenInput = z
   .object({
     pageId,
+    pdbId: z
+      .string()
+      .regex(/^[0-9][A-Za-z0-9]{3}$/, 'a four-character PDB ID, e.g. 1cbs')
+      .optional()
+      .describe(`PDB entry to download (mmCIF) from an allow-listed mirror; at most ${LIMITS.pdbDownloadBytes} bytes.`),
+    mirror: PdbMirror.default('rcsb').describe('With pdbId: the mirror.'),
     path: z.string().min(1).optional().describe('File path under the Jupyter root (contents API path).'),
     text: z.string().min(1).max(LIMITS.viewerInlineTextChars).optional().describe('Inline structure text; needs format.'),
     format: StructureFormat.optional().describe('Default: from the path extension.'),
@@ -302,7 +312,8 @@ export const OPEN_TOOL = viewerTool({
   name: 'open',
   description:
     'Open a structure in a Viewer docked in the JupyterLab main area: a file path under the Jupyter root ' +
-    '(read through the contents API) or inline text with a format. Returns once loaded, with its composition.',
+    '(read through the contents API), inline text with a format, or a PDB ID (allow-listed mirrors, capped). ' +
+    'Returns once loaded, with its composition.',
   runs: 'page',
   input: OpenInput,
   output: OpenOutput,

@@ -9,12 +9,13 @@ import { checkRootPath, formatOfPath, structureOpener } from '../viewer/structur
 import { defineTool } from './tool';
 
 export const open = defineTool(OPEN_TOOL, async ({ args }) => {
-  if ((args.path === undefined) === (args.text === undefined)) {
+  const given = [args.path, args.text, args.pdbId].filter(x => x !== undefined).length;
+  if (given !== 1) {
     throw new MolspaceError(
       'INVALID_INPUT',
-      'open takes exactly one of path or text.',
-      args.path === undefined ? '/path' : '/text',
-      'Pass path (a file under the Jupyter root) or text with format.',
+      'open takes exactly one of path, text or pdbId.',
+      args.path === undefined ? '/path' : args.text !== undefined ? '/text' : '/pdbId',
+      'Pass path (a file under the Jupyter root), text with format, or pdbId.',
       {}
     );
   }
@@ -22,7 +23,12 @@ export const open = defineTool(OPEN_TOOL, async ({ args }) => {
   let bytes: Uint8Array;
   let name: string;
   let format;
-  if (args.path !== undefined) {
+  if (args.pdbId !== undefined) {
+    const { downloadPdbEntry } = await import('../viewer/pdbDownload');
+    bytes = await downloadPdbEntry(args.pdbId, args.mirror);
+    format = 'mmcif' as const;
+    name = `/pdbId`;
+  } else if (args.path !== undefined) {
     checkRootPath(args.path);
     format = formatOfPath(args.path, args.format);
     bytes = await opener.read(args.path);
@@ -35,7 +41,8 @@ export const open = defineTool(OPEN_TOOL, async ({ args }) => {
     bytes = new TextEncoder().encode(args.text);
     name = '/text';
   }
-  const viewer = await opener.open({ bytes, format, name, title: args.title ?? (args.path ?? `${format} text`) });
+  const title = args.title ?? args.path ?? (args.pdbId ? `PDB ${args.pdbId.toUpperCase()}` : `${format} text`);
+  const viewer = await opener.open({ bytes, format, name, title });
   const state = viewer.state();
   if (state.error) {
     throw new MolspaceError(state.error.code, state.error.message, state.error.where, state.error.fix, {
@@ -45,6 +52,6 @@ export const open = defineTool(OPEN_TOOL, async ({ args }) => {
   }
   return {
     output: { viewer: state, composition: viewer.composition() },
-    text: `Opened ${name} in Viewer ${viewer.targetId}: ${viewer.describe()}.`
+    text: `Opened ${args.pdbId ? `PDB ${args.pdbId}` : name} in Viewer ${viewer.targetId}: ${viewer.describe()}.`
   };
 });

@@ -322,3 +322,36 @@ test('ten Viewers stay within the live WebGL budget and all answer act', async (
     await client.close();
   }
 });
+
+test('an agent opens a PDB ID from an allow-listed mirror (served locally); over the cap and unknown IDs are refused, located', async ({ page }) => {
+  const cif = require('fs').readFileSync(path.join(DATA, '1cbs.cif'));
+  // The mirrors are served from the local copy; nothing reaches the network.
+  await page.route('https://files.rcsb.org/download/1CBS.cif', route =>
+    route.fulfill({ body: cif, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } })
+  );
+  // an entry over the preview cap (redirects off the allow-list: src/viewer/__tests__/pdbDownload.spec.ts)
+  const big = Buffer.concat([cif, Buffer.alloc(3 * 1024 * 1024, 0x20)]);
+  await page.route('https://www.ebi.ac.uk/pdbe/entry-files/download/1cbs.cif', route =>
+    route.fulfill({ body: big, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } })
+  );
+  await page.route('https://pdbj.org/**', route =>
+    route.fulfill({ status: 404, body: 'no such entry', headers: { 'Access-Control-Allow-Origin': '*' } })
+  );
+  const client = await mcpClient();
+  try {
+    const [opened, isError] = await call(client, 'open', { pdbId: '1cbs' });
+    expect(isError).toBe(false);
+    expect(opened.viewer.title).toBe('PDB 1CBS');
+    expect(opened.composition).toMatchObject({ format: 'mmcif', atoms: 1213, ligands: [{ comp_id: 'REA', auth_seq_id: 200 }] });
+    const [refused, refusedError] = await call(client, 'open', { pdbId: '1cbs', mirror: 'pdbe' });
+    expect(refusedError).toBe(true);
+    expect(refused).toMatchObject({ code: 'TOO_LARGE', where: '/pdbId', details: { host: 'www.ebi.ac.uk', maxBytes: 3 * 1024 * 1024 } });
+    expect(refused.message).toContain('3145728-byte cap');
+    const [missing] = await call(client, 'open', { pdbId: '9zzz', mirror: 'pdbj' });
+    expect(missing).toMatchObject({ code: 'NOT_FOUND', where: '/pdbId', details: { host: 'pdbj.org', status: 404 } });
+    const [observed] = await call(client, 'observe');
+    expect(observed.widgets).toHaveLength(1);
+  } finally {
+    await client.close();
+  }
+});

@@ -292,7 +292,9 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     if (revision !== this.state().revision) {
       return;
     }
-    this.set({ ready: error === null, error: error ? error.toJSON() : this.get('error') });
+    // A drawn revision clears an earlier draw or button error (load errors never reach a view).
+    this.set({ ready: error === null, error: error ? error.toJSON() : null });
+    this.set({ summary: this.describe() });
     const waiting = this._waiters.filter(w => w.revision === revision);
     this._waiters = this._waiters.filter(w => w.revision !== revision);
     for (const w of waiting) {
@@ -327,6 +329,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       await this.services.dispatcher.execute('act', { target: this.model_id, actions: [{ op }] }, { source: 'ui' });
     } catch (e) {
       this.set({ error: MolspaceError.from(e, `Viewer ${this.model_id}`).toJSON() });
+      this.set({ summary: this.describe() });
       this._sync();
     }
   }

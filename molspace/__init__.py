@@ -3,6 +3,7 @@
 - :class:`Story` — a Mol* viewer playing a MolViewSpec Story (ipywidgets 8).
 - :class:`Panel` — a report panel: markdown, a table or a Vega-Lite chart (ipywidgets 8).
 - :mod:`molspace.stories` — Story templates, validation (molviewspec) and writing from a cell.
+- :class:`Viewer` — a Mol* viewer of one structure file, with its composition and typed operations.
 - The Jupyter server extension ``molspace`` — an MCP gateway at ``{base_url}molspace/mcp``.
 """
 
@@ -11,10 +12,24 @@ from .errors import MolspaceError, StoryControlError, StorySourceError
 from .gateway._entry import _jupyter_server_extension_points, _load_jupyter_server_extension
 from .story import Story, StoryChange
 from . import stories
-from .errors import PanelContentError
+from .errors import PanelContentError, StructureSourceError, ViewerControlError
 from .panel import Panel
+from .viewer import Viewer
 
-__all__ = ["Story", "StoryChange", "MolspaceError", "StorySourceError", "StoryControlError", "__version__", "Panel", "PanelContentError", "stories"]
+__all__ = [
+    "Story",
+    "StoryChange",
+    "MolspaceError",
+    "StorySourceError",
+    "StoryControlError",
+    "__version__",
+    "Panel",
+    "PanelContentError",
+    "stories",
+    "Viewer",
+    "StructureSourceError",
+    "ViewerControlError",
+]
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:

@@ -126,3 +126,11 @@ class StoryControlError(MolspaceError, ValueError):
 
 class PanelContentError(MolspaceError, ValueError):
     """A report panel content that cannot be shown (bad type, over a bound, malformed)."""
+
+
+class StructureSourceError(MolspaceError, ValueError):
+    """A Viewer source that cannot be a structure (bad type, path, format, size or content)."""
+
+
+class ViewerControlError(MolspaceError, ValueError):
+    """A Viewer operation that cannot be sent (not a list of operations, an unknown op)."""

@@ -21,7 +21,11 @@ import {
   LocatedError,
   PageMessage,
   TOOLS,
-  errorCodesOf
+  errorCodesOf,
+  STRUCTURE_EXTENSIONS,
+  StructureFormat,
+  BINARY_STRUCTURE_FORMATS,
+  ViewerKernelControl
 } from '../src/contract';
 import { INSTRUCTIONS } from '../src/contract/instructions';
 import { compactJsonSchema } from '../src/contract/jsonSchema';
@@ -54,13 +58,18 @@ const manifest = {
   errorCodes: ERROR_CODES,
   errorSchema: schema(LocatedError, 'output'),
   limits: LIMITS,
+  structureFormats: {
+    formats: StructureFormat.options,
+    extensions: STRUCTURE_EXTENSIONS,
+    binary: BINARY_STRUCTURE_FORMATS
+  },
   wire: {
     bridge: {
       pageToGateway: schema(PageMessage, 'output'),
       gatewayToPage: schema(GatewayMessage, 'output')
     },
     kernel: {
-      kernelToPage: schema(KernelControl, 'output'),
+      kernelToPage: schema(z.union([KernelControl, ViewerKernelControl]), 'input'),
       pageToKernel: schema(KernelResult, 'output')
     }
   },

@@ -8,6 +8,7 @@
  *   status bar) and offers the page tools to in-browser agents (WebMCP);
  * - `molspace:bridge` connects this page to the MCP gateway's bridge;
  * - `molspace:panels` docks report panels (`render_panel`) in the main area.
+ * - `molspace:open` lets the `open` tool dock Viewers in the main area.
  *
  * JupyterLab's start path loads none of the contract (zod), the Dispatcher or
  * Mol*: the Dispatcher loads when the first Story model is created or once
@@ -72,13 +73,23 @@ const widgetsPlugin: JupyterFrontEndPlugin<void> = {
       name: MODULE_NAME,
       version: MODULE_VERSION,
       exports: async () => {
-        const [page, { storyModelClass }, { StoryView }, { panelModelClass, PanelView }] = await Promise.all([
-          molspace.page(),
-          import('./story/storyModel'),
-          import('./story/storyView'),
-          import('./panel/panelModel')
-        ]);
-        return { StoryModel: storyModelClass(page), StoryView, PanelModel: panelModelClass(page), PanelView };
+        const [page, { storyModelClass }, { StoryView }, { panelModelClass, PanelView }, { viewerModelClass }, { ViewerView }] =
+          await Promise.all([
+            molspace.page(),
+            import('./story/storyModel'),
+            import('./story/storyView'),
+            import('./panel/panelModel'),
+            import('./viewer/viewerModel'),
+            import('./viewer/viewerView')
+          ]);
+        return {
+          StoryModel: storyModelClass(page),
+          StoryView,
+          PanelModel: panelModelClass(page),
+          PanelView,
+          ViewerModel: viewerModelClass(page),
+          ViewerView
+        };
       }
     });
   }
@@ -153,4 +164,24 @@ const authoringPlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin, panelsPlugin, authoringPlugin];
+const openPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'molspace:open',
+  description: 'Lets agents open structures (the `open` tool) in Viewers docked in the main area.',
+  autoStart: true,
+  requires: [IMolspace],
+  activate: (app: JupyterFrontEnd, molspace: IMolspace) => {
+    // Off the start path: the opener's code (widget base classes, Mol* later) loads at the first `open`.
+    void app.restored
+      .then(() => Promise.all([molspace.page(), import('./viewer/structureOpener')]))
+      .then(([page, { setStructureOpener }]) => {
+        const load = () => import('./viewer/dockedViewer').then(({ dockedViewerOpener }) => dockedViewerOpener(app, page));
+        setStructureOpener({
+          read: path => load().then(o => o.read(path)),
+          open: source => load().then(o => o.open(source))
+        });
+      })
+      .catch(e => console.error('molspace: the open tool could not start; agents cannot dock Viewers.', e));
+  }
+};
+
+export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin, panelsPlugin, authoringPlugin, openPlugin];

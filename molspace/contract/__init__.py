@@ -54,7 +54,10 @@ ERROR_CODES: tuple[str, ...] = tuple(manifest()["errorCodes"])
 #: Shared limits (``limits`` of the manifest; bytes, characters or counts as named).
 LIMITS: dict[str, int] = dict(manifest()["limits"])
 
+#: Structure formats the Viewer reads: ``formats`` (names), ``extensions`` (ext -> format), ``binary``.
+STRUCTURE_FORMATS: dict[str, Any] = dict(manifest()["structureFormats"])
+
 #: Websocket close codes the gateway sends a page (``replaced``, ``unsupportedProtocol``, ``pageIdTaken``).
 BRIDGE_CLOSE_CODES: dict[str, int] = dict(manifest()["bridgeCloseCodes"])
 
-__all__ = ["BRIDGE_CLOSE_CODES", "ERROR_CODES", "LIMITS", "MANIFEST_PATH", "manifest"]
+__all__ = ["BRIDGE_CLOSE_CODES", "ERROR_CODES", "LIMITS", "MANIFEST_PATH", "STRUCTURE_FORMATS", "manifest"]

@@ -57,12 +57,36 @@ def _union_error(error: ValidationError) -> ValidationError | None:
     return None
 
 
+def _branch_error(error: ValidationError) -> ValidationError:
+    """For a ``oneOf``/``anyOf`` failure, the error of the branch the value was meant for.
+
+    A branch is preferred when its discriminator (a ``const``) matched and its
+    types matched, then by how deep its first error lies: e.g. ``{"op": "focus"}``
+    without ``selector`` is named at ``selector`` (the ``focus`` branch), not at
+    ``op`` (every other branch).
+    """
+    while error.validator in ("oneOf", "anyOf") and error.context:
+        branches: dict[Any, list[ValidationError]] = {}
+        for e in error.context:
+            branches.setdefault(e.schema_path[0] if e.schema_path else 0, []).append(e)
+
+        def score(errs: list[ValidationError]) -> tuple[int, int, int, int]:
+            const_failed = any(e.validator == "const" for e in errs)
+            type_failed = any(e.validator == "type" and not e.relative_path for e in errs)
+            return (not const_failed, not type_failed, min(len(e.relative_path) for e in errs), -len(errs))
+
+        error = max(branches.values(), key=score)[0]
+    return error
+
+
 def _error_pointer(error: ValidationError) -> str:
     """Point at the offending field of one jsonschema error, not just its parent."""
     if error.validator in ("oneOf", "anyOf") and error.context:
         inner = _union_error(error)
         if inner is not None:
             return _error_pointer(inner)
+    # Otherwise the branch the value was meant for (a matching discriminator, then the deepest error).
+    error = _branch_error(error)
     path = list(error.absolute_path)
     instance = error.instance
     if error.validator == "required" and isinstance(instance, dict):

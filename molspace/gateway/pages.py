@@ -389,7 +389,11 @@ class ConnectedPages:
             text = message.get("text")
             if not isinstance(sc, dict):
                 raise self._malformed(tool, page, "without an object structuredContent")
-            return {"structuredContent": sc, "text": text if isinstance(text, str) else "", "pageId": page.page_id}
+            answer = {"structuredContent": sc, "text": text if isinstance(text, str) else "", "pageId": page.page_id}
+            images = message.get("images")
+            if isinstance(images, list) and images:
+                answer["images"] = images  # checked against the wire schema with the frame
+            return answer
         if message.get("ok") is False:
             raise MolspaceError.from_dict(message.get("error"), where_default=page.page_id)
         raise self._malformed(tool, page, "with a result frame lacking a boolean `ok`")

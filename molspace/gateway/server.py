@@ -73,11 +73,20 @@ def error_text(error: dict[str, Any]) -> str:
     return summary + "\n" + json.dumps(error, ensure_ascii=False, separators=(",", ":"))
 
 
-def ok_result(tool: str, structured: dict[str, Any], text: str) -> types.CallToolResult:
-    """Wrap a successful result (``structuredContent`` + a short text summary)."""
+def ok_result(
+    tool: str, structured: dict[str, Any], text: str, images: list[dict[str, str]] | None = None
+) -> types.CallToolResult:
+    """Wrap a successful result (``structuredContent`` + a short text summary).
+
+    ``images`` (``[{mimeType, data}]``, base64, from the page's result frame) follow the
+    text as MCP image content, e.g. an ``act`` screenshot.
+    """
     summary = text.strip() if text and text.strip() else f"{tool}: ok. " + _clip(json.dumps(structured))
+    content: list[Any] = [types.TextContent(type="text", text=summary)]
+    for image in images or []:
+        content.append(types.ImageContent(type="image", data=image["data"], mime_type=image["mimeType"]))
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=summary)],
+        content=content,
         structured_content=structured,
         is_error=False,
     )
@@ -177,7 +186,7 @@ def build_server(
                 result = await replays.run(name, args, relay, replayed_field=spec.has_replayed_field)
             else:
                 result = await relay()
-            return ok_result(name, result["structuredContent"], result["text"])
+            return ok_result(name, result["structuredContent"], result["text"], result.get("images"))
         except MolspaceError as e:
             return error_result(e)
         except Exception:  # noqa: BLE001 - never a stack trace to the agent

@@ -226,7 +226,14 @@ export class BridgeClient {
     try {
       const deadline = Date.now() + deadlineMs;
       const result = await this._options.dispatcher.execute(tool, args, { source: 'agent', context, deadline });
-      this._sendResult({ type: 'result', callId, ok: true, structuredContent: result.structuredContent, text: result.text });
+      this._sendResult({
+        type: 'result',
+        callId,
+        ok: true,
+        structuredContent: result.structuredContent,
+        text: result.text,
+        ...(result.images ? { images: result.images } : {})
+      });
     } catch (e) {
       this._sendResult({ type: 'result', callId, ok: false, error: MolspaceError.from(e, tool).toJSON() });
     }

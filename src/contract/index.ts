@@ -9,3 +9,4 @@ export * from './bridge';
 export * from './kernel';
 export * from './panel';
 export * from './authoring';
+export * from './viewer';

@@ -52,7 +52,32 @@ export const LIMITS = {
   /** Issues listed by `story_validate` (all are counted in `issueCount`). */
   authoringIssuesListed: 100,
   /** Longest value of one template variable when its template declares none, characters. */
-  templateValueChars: 2000
+  templateValueChars: 2000,
+  /** Largest structure a Viewer loads (file, bytes or text), bytes. 100 MiB. Beyond it: `TOO_LARGE`. */
+  viewerSourceBytes: 100 * 1024 * 1024,
+  /**
+   * Largest inline structure text `open` takes, characters; the gateway's
+   * `max_request_bytes` (1 MiB by default) bounds the whole request too.
+   */
+  viewerInlineTextChars: 1_000_000,
+  /** Most models listed in a Viewer composition. */
+  viewerModelsListed: 50,
+  /** Most chains listed in a Viewer composition. */
+  viewerChainsListed: 100,
+  /** Most ligands listed in a Viewer composition. */
+  viewerLigandsListed: 100,
+  /** Most models a Viewer draws at once (beyond it: model 0 only). */
+  viewerShownModels: 20,
+  /** Most operations in one `act` batch. */
+  actActions: 50,
+  /** Largest PDB entry `open` downloads by ID, bytes (3 MiB). Beyond it: `TOO_LARGE`. */
+  pdbDownloadBytes: 3 * 1024 * 1024,
+  /** Most lines of a PDB entry `open` downloads by ID. Beyond it: `TOO_LARGE`. */
+  pdbDownloadLines: 200_000,
+  /** Undo steps a Viewer keeps. */
+  viewerUndoSteps: 50,
+  /** Largest screenshot side, pixels. */
+  screenshotMaxPixels: 2048
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

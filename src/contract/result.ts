@@ -6,12 +6,20 @@
 import { z } from 'zod';
 import { LocatedError } from './errors';
 
+/** An image a tool returns beside its structured content (MCP image content), e.g. a screenshot. */
+export const ResultImage = z.object({
+  mimeType: z.literal('image/png'),
+  data: z.string().describe('The image, base64.')
+});
+export type ResultImage = z.infer<typeof ResultImage>;
+
 /** Fields of a successful answer: what MCP returns as `structuredContent` and text content. */
 export const RESULT_OK_FIELDS = {
   type: z.literal('result'),
   ok: z.literal(true),
   structuredContent: z.record(z.string(), z.unknown()).describe("The tool's output, valid against its output schema."),
-  text: z.string().describe('The same answer in one or two sentences.')
+  text: z.string().describe('The same answer in one or two sentences.'),
+  images: z.array(ResultImage).max(4).optional().describe('Images after the text content (MCP image content).')
 };
 
 /** Fields of a failed answer. */

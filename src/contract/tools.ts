@@ -15,6 +15,7 @@ import { PageInfo, WidgetKind, WidgetSummary, LastAction } from './workspace';
 import { SnapshotMeta, StoryAction, StoryState, ChangeEntry } from './story';
 import { RENDER_PANEL_TOOL } from './panel';
 import { AUTHORING_TOOLS } from './authoring';
+import { ACT_TOOL, OPEN_TOOL, VIEWER_OBSERVE_TOOL } from './viewer';
 
 import { actionId, expectedRevision, pageId, target } from './toolArgs';
 
@@ -318,7 +319,10 @@ export const TOOLS: readonly ToolSpec[] = [
   STORY_OBSERVE_TOOL,
   STORY_CONTROL_TOOL,
   RENDER_PANEL_TOOL,
-  ...AUTHORING_TOOLS
+  ...AUTHORING_TOOLS,
+  VIEWER_OBSERVE_TOOL,
+  ACT_TOOL,
+  OPEN_TOOL
 ];
 
 /** Look a tool up by name. */

@@ -14,6 +14,7 @@ import {
   ChangeSource,
   LastAction,
   MolspaceError,
+  ResultImage,
   TOOLS,
   WIDGET_KIND_INFO,
   type ToolSpec
@@ -44,6 +45,8 @@ export interface DispatchOptions {
 export interface DispatchResult {
   structuredContent: Record<string, unknown>;
   text: string;
+  /** Images after the text (MCP image content); absent when none. */
+  images?: ResultImage[];
 }
 
 /** The tools a Dispatcher knows. */
@@ -160,7 +163,7 @@ export class Dispatcher {
       const bound = call.bind(this.registry);
       await bound.target?.whenLoaded();
       const result = await bound.run(this._env(options));
-      return { structuredContent: result.structuredContent, text: result.text };
+      return withImages({ structuredContent: result.structuredContent, text: result.text }, result.images);
     }
     const actionId = call.args.actionId;
     if (actionId === undefined) {
@@ -170,6 +173,7 @@ export class Dispatcher {
     const earlier = this._replays.get(key);
     if (earlier) {
       return earlier.then(r => ({
+        ...r,
         structuredContent: { ...r.structuredContent, replayed: true },
         text: `${r.text} (replayed actionId ${actionId}: not applied again)`
       }));
@@ -255,7 +259,7 @@ export class Dispatcher {
       summary: result.summary,
       at: new Date().toISOString()
     };
-    return { structuredContent: result.structuredContent, text: result.text };
+    return withImages({ structuredContent: result.structuredContent, text: result.text }, result.images);
   }
 
   /** @throws MolspaceError `STALE_TARGET` when the widget was removed after the call was routed to it. */
@@ -314,4 +318,9 @@ function targetOf(rawArgs: unknown): string | null {
     return typeof rawArgs.target === 'string' ? rawArgs.target : null;
   }
   return null;
+}
+
+/** Add `images` to a result only when there are some (results without images keep their shape). */
+function withImages(result: DispatchResult, images: ResultImage[]): DispatchResult {
+  return images.length ? { ...result, images } : result;
 }

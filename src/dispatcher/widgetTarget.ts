@@ -6,6 +6,7 @@
 import type { LocatedError, WidgetKind } from '../contract';
 import type { StoryTarget } from '../story/storyTarget';
 import type { PanelTarget } from '../panel/panelTarget';
+import type { ViewerTarget } from '../viewer/viewerTarget';
 
 /** The state every widget reports, whatever its kind. */
 export interface WidgetState {
@@ -40,6 +41,7 @@ export interface WidgetTarget {
 export interface WidgetTargets {
   story: StoryTarget;
   panel: PanelTarget;
+  viewer: ViewerTarget;
 }
 
 /** True when `target` is of `kind`, typed as that kind's target interface. */

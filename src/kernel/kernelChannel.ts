@@ -50,7 +50,14 @@ export class KernelChannel {
     let answer: KernelResult;
     try {
       const result = await dispatcher.execute(tool, { ...args, target: targetId }, { source: 'kernel' });
-      answer = { type: 'result', requestId, ok: true, structuredContent: result.structuredContent, text: result.text };
+      answer = {
+        type: 'result',
+        requestId,
+        ok: true,
+        structuredContent: result.structuredContent,
+        text: result.text,
+        ...(result.images ? { images: result.images } : {})
+      };
     } catch (e) {
       answer = { type: 'result', requestId, ok: false, error: MolspaceError.from(e, tool).toJSON() };
     }

@@ -9,6 +9,21 @@ import { storyObserve } from './storyObserve';
 import { storyValidate } from './storyValidate';
 import { storyCreate } from './storyCreate';
 import { storyEdit } from './storyEdit';
+
+import { viewerObserve } from './viewerObserve';
+import { act } from './act';
+import { open } from './open';
 import type { PageTool } from './tool';
 
-export const PAGE_TOOLS: readonly PageTool[] = [observe, storyObserve, storyControl, renderPanel, storyValidate, storyCreate, storyEdit];
+export const PAGE_TOOLS: readonly PageTool[] = [
+  observe,
+  storyObserve,
+  storyControl,
+  renderPanel,
+  storyValidate,
+  storyCreate,
+  storyEdit,
+  viewerObserve,
+  act,
+  open
+];

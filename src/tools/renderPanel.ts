@@ -139,7 +139,7 @@ function checkCreatable(registry: WidgetRegistry, args: RenderPanelInput): void 
 
 function answer(output: RenderPanelOutput, summary: string): ToolResult {
   const text = `${summary} (revision ${output.panel.revision}).`;
-  return { structuredContent: RENDER_PANEL_TOOL.output.parse(output), text, changes: output.changes, summary };
+  return { structuredContent: RENDER_PANEL_TOOL.output.parse(output), text, changes: output.changes, summary, images: [] };
 }
 
 export const renderPanel: PageTool = {

@@ -11,6 +11,7 @@ import type {
   ChangeEntry,
   ChangeSource,
   LastAction,
+  ResultImage,
   ToolArgs,
   ToolSpec,
   WidgetKind
@@ -51,6 +52,8 @@ export interface ToolAnswer<O extends z.ZodType> {
   changes?: ChangeEntry[];
   /** Mutating tools: one line for the page's `lastAction`; default: `text`. */
   summary?: string;
+  /** Images returned after the text (MCP image content), e.g. a screenshot. */
+  images?: ResultImage[];
 }
 
 /**
@@ -68,6 +71,7 @@ export interface ToolResult {
   text: string;
   changes: ChangeEntry[];
   summary: string;
+  images: ResultImage[];
 }
 
 /** A call whose target is resolved: the Dispatcher queues and runs it. */
@@ -106,7 +110,8 @@ function answerOf<O extends z.ZodType<Record<string, unknown>>>(output: O, answe
     structuredContent: output.parse(answer.output),
     text: answer.text,
     changes: answer.changes ?? [],
-    summary: answer.summary ?? answer.text
+    summary: answer.summary ?? answer.text,
+    images: answer.images ?? []
   };
 }
 

@@ -101,7 +101,8 @@ function toolOf(spec: ToolSpec, page: IMolspacePage): ModelContextTool {
           source: 'agent',
           context: { pageId: 'webmcp', pages: [], client: WEBMCP_CLIENT }
         });
-        return { content: [{ type: 'text', text: result.text }], structuredContent: result.structuredContent };
+        const images = (result.images ?? []).map(i => ({ type: 'image', data: i.data, mimeType: i.mimeType }));
+        return { content: [{ type: 'text', text: result.text }, ...images], structuredContent: result.structuredContent };
       } catch (e) {
         const error = MolspaceError.from(e, spec.name).toJSON();
         return { content: [{ type: 'text', text: errorResultText(error) }], isError: true };

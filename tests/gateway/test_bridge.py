@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import time
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -398,3 +400,36 @@ async def test_calls_name_the_mcp_client_for_the_activity_panel(mcp_client: Any,
     sent = page.calls[-1]["context"]["client"]
     assert isinstance(sent["name"], str) and sent["name"]
     assert set(sent) == {"name", "version"}
+
+
+#: A valid ``act`` result, as a page sends it.
+ACT_SAMPLE = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "contract" / "tool-outputs.json").read_text())["act"]
+
+
+async def test_page_images_become_mcp_image_content(mcp_client: Any, connect_page: Any) -> None:
+    """A page answer's ``images`` (an ``act`` screenshot) reach the agent as MCP image content after the text."""
+    sample = ACT_SAMPLE
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n-test-").decode()
+    page = await connect_page("page-1")
+    page.handler = lambda tool, args, ctx: {
+        "ok": True,
+        "structuredContent": sample,
+        "text": "screenshot taken",
+        "images": [{"mimeType": "image/png", "data": png}],
+    }
+    async with mcp_client() as client:
+        result = await client.call_tool("act", {"actions": [{"op": "screenshot"}]})
+    assert result.is_error is False
+    text, image = result.content
+    assert text.type == "text" and text.text == "screenshot taken"
+    assert image.type == "image" and image.mime_type == "image/png" and image.data == png
+    assert result.structured_content == sample
+
+
+async def test_a_page_answer_with_a_malformed_image_is_refused(mcp_client: Any, connect_page: Any) -> None:
+    sample = ACT_SAMPLE
+    page = await connect_page("page-1")
+    page.handler = lambda tool, args, ctx: {"ok": True, "structuredContent": sample, "text": "x", "images": [{"mimeType": "image/gif", "data": "R0lG"}]}
+    async with mcp_client() as client:
+        result = await client.call_tool("act", {"actions": [{"op": "screenshot"}]})
+    assert located_error(result)["code"] == "INTERNAL"

@@ -49,23 +49,25 @@ GATEWAY_MADE = {"NO_PAGE", "INVALID_INPUT", "TIMEOUT", "INTERNAL"}
 BOGUS = "molspaceNoSuchField"
 
 
-def minimal_args(schema: dict[str, Any]) -> dict[str, Any]:
-    """Arguments that pass the tool's inputSchema: each required property at its simplest value."""
-    return {name: minimal_value(schema["properties"][name]) for name in schema.get("required", [])}
-
-
 def minimal_value(prop: dict[str, Any]) -> Any:
-    """The simplest value of one property schema: an enum's or union's first, an object's required fields."""
+    """The simplest value a property schema accepts (the first branch of a union; minItems honoured)."""
+    for union in ("oneOf", "anyOf"):
+        if union in prop:
+            return minimal_value(prop[union][0])
     if "enum" in prop:
         return prop["enum"][0]
     if "const" in prop:
         return prop["const"]
-    for union in ("oneOf", "anyOf"):
-        if union in prop:
-            return minimal_value(prop[union][0])
-    if prop["type"] == "object":
+    if prop.get("type") == "object":
         return minimal_args(prop)
-    return {"string": "x", "integer": 0, "number": 0, "boolean": False, "array": []}[prop["type"]]
+    if prop.get("type") == "array":
+        return [minimal_value(prop["items"]) for _ in range(prop.get("minItems", 0))]
+    return {"string": "x", "integer": 0, "number": 0, "boolean": False}[prop["type"]]
+
+
+def minimal_args(schema: dict[str, Any]) -> dict[str, Any]:
+    """Arguments that pass the tool's inputSchema: each required property at its simplest value."""
+    return {name: minimal_value(schema["properties"][name]) for name in schema.get("required", [])}
 
 
 def relays(spec: dict[str, Any]) -> bool:

@@ -57,8 +57,10 @@ test.describe('activity panel and WebMCP', () => {
     await uploadDemo(page, tmpPath);
     const story = await runNotebook(page, `${tmpPath}/demo.ipynb`);
     await expect(story.locator('.molspace-story-step')).toHaveText('step 2 of 3');
+    // Tools that act on a widget kind are offered while one is live; the others (observe, open) always.
     await expect.poll(async () => (await page.webmcp.tools()).map(t => t.name).sort()).toEqual([
       'observe',
+      'open',
       'story_control',
       'story_create',
       'story_edit',
@@ -96,6 +98,6 @@ test.describe('activity panel and WebMCP', () => {
     await runCell(page, 'story.close()');
     await expect
       .poll(async () => (await page.webmcp.tools()).map(t => t.name).sort())
-      .toEqual(['observe', 'story_create', 'story_validate']);
+      .toEqual(['observe', 'open', 'story_create', 'story_validate']);
   });
 });

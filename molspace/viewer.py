@@ -1,0 +1,295 @@
+"""The kernel side of the structure Viewer widget (ipywidgets 8).
+
+A :class:`Viewer` shows one structure file in a Mol* viewer in the page. The
+structure's bytes travel to the page as a binary buffer (an ipywidgets
+``Bytes`` trait), never as base64 in JSON. The page reads the file with
+Mol*'s parsers and owns the state; this object mirrors it as read-only
+synced traits (``ready``, ``error``, ``revision``, ``composition``, ``view``)
+and sends typed ``act`` operations (never JavaScript) to the page's
+Dispatcher, the same operations an agent's ``act`` calls become
+(docs/architecture.md, "Viewer").
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import uuid
+from typing import Any
+
+import ipywidgets as widgets
+import traitlets
+from traitlets import Bool, Bytes, Dict, Int, Unicode
+
+from ._version import MODULE_NAME, MODULE_VERSION_RANGE
+from .errors import ViewerControlError
+from .structure_source import normalize_structure_source
+
+#: Traits only the page may change; the kernel reads them.
+_PAGE_OWNED = ("ready", "error", "revision", "composition", "view", "last_change", "summary", "undo_steps", "redo_steps")
+
+#: The operations of ``act`` (the contract's ``ViewerAction``), with their required fields.
+OPERATIONS: dict[str, tuple[str, ...]] = {
+    "focus": ("selector",),
+    "highlight": ("selector",),
+    "clear_highlight": (),
+    "select": ("selector",),
+    "clear_selection": (),
+    "set_representation": ("selector", "representation"),
+    "set_color": ("selector", "color"),
+    "reset_camera": (),
+    "set_background": ("color",),
+    "screenshot": (),
+    "undo": (),
+    "redo": (),
+}
+
+
+class Viewer(widgets.DOMWidget):
+    """A structure file shown in a Mol* viewer.
+
+    Parameters
+    ----------
+    source : str, os.PathLike or bytes
+        A path under the notebook's working directory, structure text (a
+        ``str`` with newlines) or bytes; see
+        :func:`molspace.structure_source.normalize_structure_source`.
+    format : str, optional
+        ``pdb``, ``pdbqt``, ``mmcif``, ``bcif``, ``sdf``, ``mol``, ``mol2``,
+        ``xyz`` or ``gro``; default: from the path's extension. Required for
+        text and bytes.
+    title : str, optional
+        Shown in ``observe``; default: the path.
+    **kwargs
+        Passed to :class:`ipywidgets.DOMWidget` (e.g. ``layout``).
+
+    Raises
+    ------
+    molspace.errors.StructureSourceError
+        ``UNSUPPORTED_FORMAT``, ``VALIDATION_FAILED``, ``NOT_FOUND``,
+        ``FORBIDDEN``, ``TOO_LARGE`` or ``INVALID_INPUT`` for a source that
+        cannot be a structure. A file Mol* cannot read (e.g. truncated) is
+        reported by the page in :attr:`error`.
+
+    Notes
+    -----
+    ``composition`` (models, chains with ``auth_asym_id``/``label_asym_id``,
+    residue and atom counts, polymer types, ligands, waters), ``view``
+    (layers, colours, focus, selection, highlight, background), ``revision``,
+    ``ready`` and ``error`` (``None`` or ``{code, message, where, fix,
+    details}``) are set by the page, read-only here. Operations return at
+    once; the page applies them and the traits update when the kernel next
+    processes messages (after the cell finishes); the answer lands in
+    :attr:`last_result`.
+
+    Examples
+    --------
+    >>> v = Viewer("data/1cbs.cif")                                   # doctest: +SKIP
+    >>> v.focus({"auth_asym_id": "A", "auth_seq_id": 200})            # doctest: +SKIP
+    >>> v.act([{"op": "set_representation", "selector": "ligand", "representation": "spacefill"}])  # doctest: +SKIP
+    """
+
+    _model_name = Unicode("ViewerModel").tag(sync=True)
+    _model_module = Unicode(MODULE_NAME).tag(sync=True)
+    _model_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
+    _view_name = Unicode("ViewerView").tag(sync=True)
+    _view_module = Unicode(MODULE_NAME).tag(sync=True)
+    _view_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
+
+    _data = Bytes(None, allow_none=True).tag(sync=True)
+    format = Unicode("", help="Structure format (MVS parse format name).").tag(sync=True)
+    source_name = Unicode("", help="Where the structure came from: a path, 'text' or 'bytes'.").tag(sync=True)
+    title = Unicode("").tag(sync=True)
+
+    ready = Bool(False, help="True once the current view is drawn.").tag(sync=True)
+    error = Dict(None, allow_none=True, help="Located error {code, message, where, fix, details} or None.").tag(
+        sync=True
+    )
+    revision = Int(0, help="Advanced by every applied act batch.").tag(sync=True)
+    composition = Dict(None, allow_none=True, help="Bounded composition computed by the page.").tag(sync=True)
+    view = Dict(None, allow_none=True, help="What is shown: layers, colors, focus, selection, highlight.").tag(
+        sync=True
+    )
+    last_change = Dict(None, allow_none=True, help="The last change: {revision, source, summary}.").tag(sync=True)
+    summary = Unicode("", help="One line: what the Viewer shows.").tag(sync=True)
+    undo_steps = Int(0, help="Steps undo() can take back (each act batch is one step).").tag(sync=True)
+    redo_steps = Int(0, help="Steps redo() can apply again.").tag(sync=True)
+
+    def __init__(self, source: Any, format: str | None = None, title: str | None = None, **kwargs: Any):  # noqa: A002
+        normalized = normalize_structure_source(source, format)
+        self._from_page = False
+        self.last_result: dict[str, Any] | None = None
+        self.last_request_id: str | None = None
+        self.last_screenshot: bytes | None = None
+        super().__init__(
+            _data=normalized.data,
+            format=normalized.format,
+            source_name=normalized.name,
+            title=title if title is not None else normalized.name,
+            **kwargs,
+        )
+        self.on_msg(self._handle_page_message)
+        self._constructed = True
+
+    # ------------------------------------------------------------------ read-only page state
+    def set_state(self, sync_data: dict[str, Any]) -> None:  # called for messages from the page
+        with self._page_update():
+            super().set_state(sync_data)
+
+    @contextlib.contextmanager
+    def _page_update(self):
+        previous, self._from_page = getattr(self, "_from_page", False), True
+        try:
+            yield
+        finally:
+            self._from_page = previous
+
+    @traitlets.validate(*_PAGE_OWNED)
+    def _page_owned(self, proposal: dict[str, Any]) -> Any:
+        name = proposal["trait"].name
+        if getattr(self, "_constructed", False) and not getattr(self, "_from_page", True):
+            raise traitlets.TraitError(
+                f"Viewer.{name} is set by the page and is read-only here; use viewer.act([...]) or focus(), "
+                "select(), set_representation(), set_color(), ..."
+            )
+        return proposal["value"]
+
+    # ------------------------------------------------------------------ operations
+    def act(
+        self,
+        actions: list[dict[str, Any]],
+        *,
+        expected_revision: int | None = None,
+        dry_run: bool = False,
+        action_id: str | None = None,
+    ) -> str:
+        """Send a batch of operations; the page applies all of them as one revision, or none.
+
+        Parameters
+        ----------
+        actions : list of dict
+            ``[{"op": "focus", "selector": ...}, ...]``; ops and fields as the
+            ``act`` tool (:data:`OPERATIONS`). Selectors are MolViewSpec
+            component selectors (``"ligand"``, ``{"auth_asym_id": "A", "auth_seq_id": 42}``, ...).
+        expected_revision : int, optional
+            Refuse (REVISION_CONFLICT in :attr:`last_result`) if the Viewer changed since.
+        dry_run : bool
+            Validate and report only.
+        action_id : str, optional
+            Idempotency key.
+
+        Returns
+        -------
+        str
+            The request id; the page's answer lands in :attr:`last_result`.
+
+        Raises
+        ------
+        ViewerControlError
+            ``INVALID_INPUT`` for a batch that is not a non-empty list of
+            operations with known ``op`` and their required fields. Selectors
+            that match nothing come back as ``NOT_FOUND`` in :attr:`last_result`.
+        """
+        if not isinstance(actions, list) or not actions:
+            raise ViewerControlError(
+                "INVALID_INPUT",
+                "act takes a non-empty list of operations",
+                "actions",
+                'Pass e.g. [{"op": "focus", "selector": "ligand"}].',
+            )
+        for i, a in enumerate(actions):
+            op = a.get("op") if isinstance(a, dict) else None
+            if op not in OPERATIONS:
+                raise ViewerControlError(
+                    "INVALID_INPUT",
+                    f"operation {i} has op {op!r}, which is not a Viewer operation",
+                    f"actions/{i}/op",
+                    f"Use one of: {', '.join(OPERATIONS)}.",
+                    {"op": op if isinstance(op, str) else repr(op), "ops": list(OPERATIONS)},
+                )
+            missing = [f for f in OPERATIONS[op] if f not in a]
+            if missing:
+                raise ViewerControlError(
+                    "INVALID_INPUT",
+                    f"operation {i} ({op}) lacks {', '.join(missing)}",
+                    f"actions/{i}/{missing[0]}",
+                    f"Give {op} its fields: {', '.join(OPERATIONS[op])}.",
+                    {"op": op, "missing": missing},
+                )
+        message: dict[str, Any] = {"actions": actions}
+        if dry_run:
+            message["dryRun"] = True
+        if expected_revision is not None:
+            message["expectedRevision"] = int(expected_revision)
+        if action_id is not None:
+            message["actionId"] = action_id
+        return self._control(message)
+
+    def focus(self, selector: Any) -> str:
+        """Point the camera at what ``selector`` matches."""
+        return self.act([{"op": "focus", "selector": selector}])
+
+    def highlight(self, selector: Any) -> str:
+        """Highlight what ``selector`` matches (replaces the highlight)."""
+        return self.act([{"op": "highlight", "selector": selector}])
+
+    def select(self, selector: Any) -> str:
+        """Select what ``selector`` matches (replaces the selection)."""
+        return self.act([{"op": "select", "selector": selector}])
+
+    def clear_selection(self) -> str:
+        """Clear the selection."""
+        return self.act([{"op": "clear_selection"}])
+
+    def set_representation(self, selector: Any, representation: str) -> str:
+        """Draw ``selector`` as ``representation`` (cartoon, ball_and_stick, spacefill, surface, ...)."""
+        return self.act([{"op": "set_representation", "selector": selector, "representation": representation}])
+
+    def set_color(self, selector: Any, color: str) -> str:
+        """Colour ``selector`` with ``color`` (``#rrggbb``) in every layer."""
+        return self.act([{"op": "set_color", "selector": selector, "color": color}])
+
+    def reset_camera(self) -> str:
+        """Reset the camera to show the whole structure."""
+        return self.act([{"op": "reset_camera"}])
+
+    def set_background(self, color: str) -> str:
+        """Set the background colour (``#rrggbb``)."""
+        return self.act([{"op": "set_background", "color": color}])
+
+    def undo(self) -> str:
+        """Take back the last applied batch (one step)."""
+        return self.act([{"op": "undo"}])
+
+    def redo(self) -> str:
+        """Apply the last undone batch again."""
+        return self.act([{"op": "redo"}])
+
+    def screenshot(self, width: int | None = None, height: int | None = None) -> str:
+        """Ask the page for a PNG of the view; it lands in :attr:`last_screenshot` (bytes)."""
+        op: dict[str, Any] = {"op": "screenshot"}
+        if width is not None:
+            op["width"] = int(width)
+        if height is not None:
+            op["height"] = int(height)
+        return self.act([op])
+
+    def _control(self, args: dict[str, Any]) -> str:
+        request_id = uuid.uuid4().hex
+        self.last_request_id = request_id
+        self.send({"type": "control", "requestId": request_id, **args})
+        return request_id
+
+    def _handle_page_message(self, _widget: Any, content: dict[str, Any], _buffers: list[Any]) -> None:
+        if isinstance(content, dict) and content.get("type") == "result":
+            self.last_result = content
+            for image in content.get("images") or []:
+                if isinstance(image, dict) and image.get("mimeType") == "image/png":
+                    self.last_screenshot = base64.b64decode(image.get("data", ""))
+
+    def __repr__(self) -> str:
+        if self.error:
+            return f"<molspace.Viewer {self.title!r}: error {self.error.get('code')}: {self.error.get('message')}>"
+        if not self.composition:
+            return f"<molspace.Viewer {self.title!r} ({self.format}): not shown yet (display it; the page reads it)>"
+        return f"<molspace.Viewer {self.summary}, revision {self.revision}>"

@@ -1,0 +1,330 @@
+/**
+ * The structure Viewer: formats, MolViewSpec component selectors, the bounded
+ * composition of a loaded structure, the view state (what is shown, focused,
+ * selected), and the `viewer_observe`, `act` and `open` tools
+ * (docs/architecture.md, "Where a new tool goes").
+ *
+ * Selectors are MolViewSpec component selectors: a static selector
+ * (`polymer`, `ligand`, ...), one component expression
+ * (`{auth_asym_id: "A", auth_seq_id: 42}`) or a list of them (a union). The
+ * page turns them into Mol* selections with Mol*'s MVS extension.
+ *
+ * This file imports only types from `./tools` (which lists these tools in
+ * `TOOLS`), so the two modules load in either order.
+ */
+import { z } from 'zod';
+import type { ToolSpec, ToolArgs } from './tools';
+import type { WidgetKind } from './workspace';
+import { LocatedError } from './errors';
+import { ChangeEntry } from './story';
+import { LIMITS } from './limits';
+
+// ---------------------------------------------------------------- formats
+
+/** Structure formats the Viewer reads, by their MVS `parse` format names. */
+export const StructureFormat = z.enum(['pdb', 'pdbqt', 'mmcif', 'bcif', 'sdf', 'mol', 'mol2', 'xyz', 'gro']);
+export type StructureFormat = z.infer<typeof StructureFormat>;
+
+/** File extension (lower case, no dot) -> format. The kernel reads the same table from the manifest. */
+export const STRUCTURE_EXTENSIONS: Readonly<Record<string, StructureFormat>> = {
+  pdb: 'pdb',
+  ent: 'pdb',
+  pdbqt: 'pdbqt',
+  cif: 'mmcif',
+  mmcif: 'mmcif',
+  bcif: 'bcif',
+  sdf: 'sdf',
+  sd: 'sdf',
+  mol: 'mol',
+  mol2: 'mol2',
+  xyz: 'xyz',
+  gro: 'gro'
+};
+
+/** Formats whose files are binary; every other format is text (UTF-8). */
+export const BINARY_STRUCTURE_FORMATS: readonly StructureFormat[] = ['bcif'];
+
+// ---------------------------------------------------------------- selectors
+
+/** MVS static component selectors. */
+export const StaticSelector = z.enum(['all', 'polymer', 'protein', 'nucleic', 'branched', 'ligand', 'ion', 'water']);
+export type StaticSelector = z.infer<typeof StaticSelector>;
+
+const seqId = z.number().int();
+/** One MVS component expression: every field given must match (an intersection). */
+export const ComponentExpression = z
+  .object({
+    label_entity_id: z.string(),
+    label_asym_id: z.string(),
+    auth_asym_id: z.string(),
+    label_seq_id: seqId,
+    auth_seq_id: seqId,
+    pdbx_PDB_ins_code: z.string(),
+    beg_label_seq_id: seqId,
+    end_label_seq_id: seqId,
+    beg_auth_seq_id: seqId,
+    end_auth_seq_id: seqId,
+    label_comp_id: z.string(),
+    auth_comp_id: z.string(),
+    residue_index: z.number().int().min(0),
+    label_atom_id: z.string(),
+    auth_atom_id: z.string(),
+    type_symbol: z.string(),
+    atom_id: z.number().int(),
+    atom_index: z.number().int().min(0)
+  })
+  .partial()
+  .strict();
+export type ComponentExpression = z.infer<typeof ComponentExpression>;
+
+/** A MolViewSpec component selector: static, one expression, or a union of expressions. */
+export const ComponentSelector = z
+  .union([StaticSelector, ComponentExpression, z.array(ComponentExpression).min(1).max(50)])
+  .describe('MolViewSpec component selector: "polymer"|"ligand"|"water"|"ion"|"all"|..., {auth_asym_id, auth_seq_id, beg_auth_seq_id, end_auth_seq_id, label_asym_id, label_comp_id, ...}, or a list of such objects.');
+export type ComponentSelector = z.infer<typeof ComponentSelector>;
+
+// ---------------------------------------------------------------- composition
+
+/** One chain of model 0. */
+export const ChainInfo = z.object({
+  label_asym_id: z.string(),
+  auth_asym_id: z.string(),
+  entityType: z.string().describe('mmCIF entity type: polymer, non-polymer, water, branched.'),
+  polymerType: z.string().nullable().describe('mmCIF entity_poly type, e.g. polypeptide(L); null if not a polymer.'),
+  residues: z.number().int().min(0),
+  atoms: z.number().int().min(0)
+});
+export type ChainInfo = z.infer<typeof ChainInfo>;
+
+/** One non-polymer, non-water residue of model 0. */
+export const LigandInfo = z.object({
+  comp_id: z.string().describe('label_comp_id'),
+  label_asym_id: z.string(),
+  auth_asym_id: z.string(),
+  auth_seq_id: z.number().int(),
+  atoms: z.number().int().min(0)
+});
+export type LigandInfo = z.infer<typeof LigandInfo>;
+
+/** One model (frame) of the file. */
+export const ModelInfo = z.object({
+  index: z.number().int().min(0),
+  label: z.string(),
+  atoms: z.number().int().min(0),
+  residues: z.number().int().min(0),
+  chains: z.number().int().min(0)
+});
+export type ModelInfo = z.infer<typeof ModelInfo>;
+
+/**
+ * The bounded composition of a loaded structure, computed in the page from
+ * the Mol* models. Lists are cut at their limits; the `*Total` counts are not.
+ */
+export const ViewerComposition = z.object({
+  format: StructureFormat,
+  modelCount: z.number().int().min(0),
+  models: z.array(ModelInfo).describe(`At most ${LIMITS.viewerModelsListed} models.`),
+  atoms: z.number().int().min(0).describe('Atoms of model 0.'),
+  residues: z.number().int().min(0).describe('Residues of model 0.'),
+  chainCount: z.number().int().min(0),
+  chains: z.array(ChainInfo).describe(`Chains of model 0, at most ${LIMITS.viewerChainsListed}.`),
+  polymerTypes: z.array(z.string()),
+  ligandCount: z.number().int().min(0),
+  ligands: z.array(LigandInfo).describe(`At most ${LIMITS.viewerLigandsListed}.`),
+  waters: z.number().int().min(0).describe('Water residues of model 0.'),
+  shownModels: z.array(z.number().int().min(0)).describe('Model indices drawn.')
+});
+export type ViewerComposition = z.infer<typeof ViewerComposition>;
+
+// ---------------------------------------------------------------- view state
+
+export const RepresentationType = z.enum(['cartoon', 'backbone', 'ball_and_stick', 'line', 'spacefill', 'surface', 'putty']);
+export type RepresentationType = z.infer<typeof RepresentationType>;
+
+export const HexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb');
+
+/** One drawn layer: an MVS component with one representation. */
+export const ViewerLayer = z.object({ selector: ComponentSelector, representation: RepresentationType });
+export type ViewerLayer = z.infer<typeof ViewerLayer>;
+
+/** A colour applied to a selector, over every layer (an MVS `color` node). */
+export const ViewerColor = z.object({ selector: ComponentSelector, color: HexColor });
+export type ViewerColor = z.infer<typeof ViewerColor>;
+
+/** What the viewer shows: synced page state, mirrored by the kernel. */
+export const ViewerViewState = z.object({
+  layers: z.array(ViewerLayer),
+  colors: z.array(ViewerColor),
+  focus: ComponentSelector.nullable(),
+  selection: ComponentSelector.nullable(),
+  highlight: ComponentSelector.nullable(),
+  background: HexColor.nullable().describe('null: follows the JupyterLab theme.'),
+  cameraResets: z.number().int().min(0).describe('Advanced by reset_camera.')
+});
+export type ViewerViewState = z.infer<typeof ViewerViewState>;
+
+/** The Viewer widget state, as the page holds it and the kernel mirrors it. */
+export const ViewerState = z.object({
+  target: z.string(),
+  kind: z.literal('viewer'),
+  title: z.string(),
+  ready: z.boolean().describe('True once the current view is drawn.'),
+  revision: z.number().int().min(0),
+  error: LocatedError.nullable(),
+  undo: z.number().int().min(0).describe('Steps `undo` can take back.'),
+  redo: z.number().int().min(0).describe('Steps `redo` can apply again.')
+});
+export type ViewerState = z.infer<typeof ViewerState>;
+
+/** The camera as Mol* holds it (Å, scene coordinates). */
+export const ViewerCamera = z.object({
+  position: z.array(z.number()).length(3),
+  target: z.array(z.number()).length(3),
+  up: z.array(z.number()).length(3),
+  fov: z.number()
+});
+
+// ---------------------------------------------------------------- act operations
+
+const sel = { selector: ComponentSelector };
+export const ViewerAction = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('focus'), ...sel }).strict(),
+  z.object({ op: z.literal('highlight'), ...sel }).strict(),
+  z.object({ op: z.literal('clear_highlight') }).strict(),
+  z.object({ op: z.literal('select'), ...sel }).strict(),
+  z.object({ op: z.literal('clear_selection') }).strict(),
+  z.object({ op: z.literal('set_representation'), ...sel, representation: RepresentationType }).strict(),
+  z.object({ op: z.literal('set_color'), ...sel, color: HexColor }).strict(),
+  z.object({ op: z.literal('reset_camera') }).strict(),
+  z.object({ op: z.literal('set_background'), color: HexColor }).strict(),
+  z.object({ op: z.literal('undo') }).strict().describe('Take back the last applied batch; alone in its batch.'),
+  z.object({ op: z.literal('redo') }).strict().describe('Apply the last undone batch again; alone in its batch.'),
+  z
+    .object({
+      op: z.literal('screenshot'),
+      width: z.number().int().min(16).max(LIMITS.screenshotMaxPixels).optional(),
+      height: z.number().int().min(16).max(LIMITS.screenshotMaxPixels).optional()
+    })
+    .strict()
+]);
+export type ViewerAction = z.infer<typeof ViewerAction>;
+
+/** The fields of one `act` call without `pageId` and `target`: what the kernel's `control` carries. */
+export const ACT_FIELDS = {
+  actions: z.array(ViewerAction).min(1).max(LIMITS.actActions).describe('Applied in order, atomically: all or none.'),
+  dryRun: z.boolean().default(false).describe('Validate and report what would change; change nothing.'),
+  expectedRevision: z.number().int().min(0).optional().describe('Fail with REVISION_CONFLICT unless the viewer is at this revision.'),
+  actionId: z.string().min(1).max(128).optional().describe('Idempotency key: a retried actionId returns the first result.')
+};
+
+/** The kernel's `control` message of a Viewer (`molspace.Viewer.act`, `focus`, ...): `act` without `pageId` and `target`. */
+export const ViewerKernelControl = z
+  .object({ type: z.literal('control'), requestId: z.string().min(1).max(128), ...ACT_FIELDS })
+  .strict();
+
+// ---------------------------------------------------------------- tools
+
+const pageId = z.string().min(1).optional().describe('Page to run in; default: the most recently focused page.');
+const target = z.string().min(1).optional().describe('Model id of the Viewer (from `observe`); default: the most recently active Viewer.');
+
+export const ViewerObserveInput = z.object({ pageId, target }).strict();
+export const ViewerObserveOutput = z.object({
+  viewer: ViewerState,
+  composition: ViewerComposition.nullable().describe('null until the structure has loaded.'),
+  view: ViewerViewState,
+  camera: ViewerCamera.nullable().describe('null when no live 3D view.')
+});
+
+export const ActInput = z.object({ pageId, target, ...ACT_FIELDS }).strict();
+export const ActOutput = z.object({
+  viewer: ViewerState,
+  view: ViewerViewState,
+  changed: z.boolean(),
+  dryRun: z.boolean(),
+  previousRevision: z.number().int(),
+  applied: z.array(z.object({ op: z.string(), summary: z.string() })),
+  changes: z.array(ChangeEntry),
+  screenshot: z
+    .object({ mimeType: z.literal('image/png'), width: z.number().int(), height: z.number().int(), bytes: z.number().int() })
+    .nullable()
+    .describe('The PNG itself is the image content of the result.'),
+  replayed: z.boolean()
+});
+
+/** Allow-listed public mirrors for PDB ID downloads. */
+export const PdbMirror = z.enum(['rcsb', 'pdbe', 'pdbj']);
+export type PdbMirror = z.infer<typeof PdbMirror>;
+
+export const OpenInput = z
+  .object({
+    pageId,
+    pdbId: z
+      .string()
+      .regex(/^[0-9][A-Za-z0-9]{3}$/, 'a four-character PDB ID, e.g. 1cbs')
+      .optional()
+      .describe(`PDB entry to download (mmCIF) from an allow-listed mirror; at most ${LIMITS.pdbDownloadBytes} bytes.`),
+    mirror: PdbMirror.default('rcsb').describe('With pdbId: the mirror.'),
+    path: z.string().min(1).optional().describe('File path under the Jupyter root (contents API path).'),
+    text: z.string().min(1).max(LIMITS.viewerInlineTextChars).optional().describe('Inline structure text; needs format.'),
+    format: StructureFormat.optional().describe('Default: from the path extension.'),
+    title: z.string().max(200).optional()
+  })
+  .strict();
+export const OpenOutput = z.object({ viewer: ViewerState, composition: ViewerComposition.nullable() });
+
+function viewerTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<string, unknown>>, K extends WidgetKind | null>(
+  spec: ToolSpec<I, O, K>
+): ToolSpec<I, O, K> {
+  return spec;
+}
+
+export const VIEWER_OBSERVE_TOOL = viewerTool({
+  name: 'viewer_observe',
+  description:
+    'One structure Viewer: state, bounded composition (models, chains with auth/label ids, residue and atom ' +
+    'counts, polymer types, ligands, waters), what is shown, focused, selected, and the camera. No raw structure text.',
+  runs: 'page',
+  input: ViewerObserveInput,
+  output: ViewerObserveOutput,
+  annotations: { title: 'Observe a Viewer', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  target: 'viewer',
+  mutating: false,
+  errors: ['NOT_FOUND']
+});
+
+export const ACT_TOOL = viewerTool({
+  name: 'act',
+  description:
+    'Typed operations on a Viewer, applied atomically as one revision once drawn: focus, highlight, ' +
+    'clear_highlight, select, clear_selection, set_representation, set_color, reset_camera, set_background, ' +
+    'undo, redo (each batch is one step), screenshot (PNG image content). Selectors are MolViewSpec component selectors; one that matches nothing is ' +
+    'NOT_FOUND. dryRun validates only.',
+  runs: 'page',
+  input: ActInput,
+  output: ActOutput,
+  annotations: { title: 'Act on a Viewer', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  target: 'viewer',
+  mutating: true,
+  errors: ['NOT_FOUND', 'STALE_TARGET', 'REVISION_CONFLICT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE']
+});
+
+export const OPEN_TOOL = viewerTool({
+  name: 'open',
+  description:
+    'Open a structure in a Viewer docked in the JupyterLab main area: a file path under the Jupyter root ' +
+    '(read through the contents API), inline text with a format, or a PDB ID (allow-listed mirrors, capped). ' +
+    'Returns once loaded, with its composition.',
+  runs: 'page',
+  input: OpenInput,
+  output: OpenOutput,
+  annotations: { title: 'Open a structure', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  target: null,
+  mutating: true,
+  errors: ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE']
+});
+
+export type ViewerObserveOutput = z.infer<typeof ViewerObserveOutput>;
+export type ActInput = z.infer<typeof ActInput>;
+export type ActOutput = z.infer<typeof ActOutput>;
+export type OpenInput = z.infer<typeof OpenInput>;
+export type OpenOutput = z.infer<typeof OpenOutput>;

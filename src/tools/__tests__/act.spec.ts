@@ -1,0 +1,141 @@
+/**
+ * `act` and `viewer_observe` through the real Dispatcher, on a Viewer target
+ * in memory that holds a real structure read with Mol*'s parsers (no WebGL):
+ * one revision per batch, nothing applied on a failure, dryRun, expectedRevision,
+ * actionId replay, and the screenshot as a result image.
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import type { ChangeEntry, ChangeSource, ViewerState, ViewerViewState } from '../../contract';
+import { Dispatcher } from '../../dispatcher/dispatcher';
+import { WidgetRegistry } from '../../dispatcher/registry';
+import { expectFailure } from '../../__tests__/expectFailure';
+import { defaultLayers, readStructure, type StructureData } from '../../viewer/structureData';
+import { initialView, type HistoryStep } from '../../viewer/viewerActions';
+import type { ViewerTarget } from '../../viewer/viewerTarget';
+import { viewerSummary } from '../../viewer/viewerText';
+
+const DATA = join(__dirname, '..', '..', '..', 'tests', 'data', 'structures');
+
+class MemoryViewer implements ViewerTarget {
+  readonly kind = 'viewer' as const;
+  readonly notebook = null;
+  revision = 0;
+  shots = 0;
+  current: ViewerViewState;
+  constructor(
+    readonly targetId: string,
+    readonly data: StructureData
+  ) {
+    this.current = initialView(defaultLayers(data));
+  }
+  whenLoaded = () => Promise.resolve();
+  state(): ViewerState {
+    return { target: this.targetId, kind: 'viewer', title: '1cbs.cif', ready: true, revision: this.revision, error: null, undo: this.past.length, redo: this.future.length };
+  }
+  describe = () => viewerSummary(this.state(), this.data.composition, this.current);
+  composition = () => this.data.composition;
+  view = () => this.current;
+  structureData = () => Promise.resolve(this.data);
+  camera = () => ({ position: [0, 0, 50], target: [0, 0, 0], up: [0, 1, 0], fov: 45 });
+  past: ViewerViewState[] = [];
+  future: ViewerViewState[] = [];
+  history = () => ({ undo: this.past.at(-1) ?? null, redo: this.future.at(-1) ?? null });
+  async applyView(view: ViewerViewState, source: ChangeSource, summary: string, step: HistoryStep = 'push'): Promise<ChangeEntry> {
+    if (step === 'undo') {
+      this.past.pop();
+      this.future.push(this.current);
+    } else if (step === 'redo') {
+      this.future.pop();
+      this.past.push(this.current);
+    } else {
+      this.past.push(this.current);
+      this.future = [];
+    }
+    this.current = view;
+    this.revision += 1;
+    return { revision: this.revision, source, summary };
+  }
+  async screenshot(size: { width?: number; height?: number }) {
+    this.shots += 1;
+    return { data: 'iVBORw0KGgo=', width: size.width ?? 100, height: size.height ?? 80 };
+  }
+}
+
+let viewer: MemoryViewer;
+let dispatcher: Dispatcher;
+const run = (args: Record<string, unknown>) => dispatcher.execute('act', { target: 'v1', ...args }, { source: 'agent' });
+
+beforeEach(async () => {
+  const data = await readStructure(new Uint8Array(readFileSync(join(DATA, '1cbs.cif'))), 'mmcif', '1cbs.cif');
+  const registry = new WidgetRegistry();
+  viewer = new MemoryViewer('v1', data);
+  registry.register(viewer);
+  dispatcher = new Dispatcher(registry);
+});
+
+test('a batch is one revision; viewer_observe and observe report it', async () => {
+  const result = await run({ actions: [{ op: 'focus', selector: { auth_asym_id: 'A', auth_seq_id: 200 } }, { op: 'select', selector: 'ligand' }] });
+  expect(result.structuredContent).toMatchObject({ changed: true, previousRevision: 0, viewer: { revision: 1 }, view: { focus: { auth_asym_id: 'A', auth_seq_id: 200 }, selection: 'ligand' } });
+  expect(result.images).toBeUndefined();
+  const observed = await dispatcher.execute('viewer_observe', { target: 'v1' }, { source: 'agent' });
+  expect(observed.structuredContent).toMatchObject({ viewer: { revision: 1 }, composition: { ligandCount: 1 }, camera: { fov: 45 } });
+  const page = await dispatcher.execute('observe', {}, { source: 'agent' });
+  expect((page.structuredContent as any).widgets[0]).toMatchObject({ kind: 'viewer', revision: 1 });
+  expect((page.structuredContent as any).widgets[0].summary).toContain('1 ligand (REA A 200)');
+});
+
+test('a selector that matches nothing applies nothing of the batch', async () => {
+  const e = await expectFailure(run({ actions: [{ op: 'set_background', color: '#000000' }, { op: 'focus', selector: { auth_asym_id: 'B' } }] }));
+  expect(e).toMatchObject({ code: 'NOT_FOUND', where: '/actions/1/selector' });
+  expect(viewer.revision).toBe(0);
+  expect(viewer.current.background).toBeNull();
+});
+
+test('dryRun reports and changes nothing, takes no screenshot', async () => {
+  const result = await run({ dryRun: true, actions: [{ op: 'set_color', selector: 'polymer', color: '#FF0000' }, { op: 'screenshot' }] });
+  expect(result.structuredContent).toMatchObject({ dryRun: true, changed: false, screenshot: null, view: { colors: [{ selector: 'polymer', color: '#ff0000' }] } });
+  expect(viewer.revision).toBe(0);
+  expect(viewer.current.colors).toEqual([]);
+  expect(viewer.shots).toBe(0);
+});
+
+test('expectedRevision and actionId work as for Stories', async () => {
+  await run({ actions: [{ op: 'reset_camera' }] });
+  const conflict = await expectFailure(run({ expectedRevision: 0, actions: [{ op: 'reset_camera' }] }));
+  expect(conflict).toMatchObject({ code: 'REVISION_CONFLICT', details: { expectedRevision: 0, currentRevision: 1 } });
+  expect(conflict.fix).toContain('viewer_observe');
+  const first = await run({ actionId: 'once', actions: [{ op: 'set_background', color: '#202020' }] });
+  const again = await run({ actionId: 'once', actions: [{ op: 'set_background', color: '#202020' }] });
+  expect(viewer.revision).toBe(2);
+  expect(first.structuredContent.replayed).toBe(false);
+  expect(again.structuredContent.replayed).toBe(true);
+});
+
+test('a screenshot comes back as a PNG result image, without a new revision', async () => {
+  const result = await run({ actions: [{ op: 'screenshot', width: 64, height: 32 }] });
+  expect(result.images).toEqual([{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
+  expect(result.structuredContent).toMatchObject({ changed: false, screenshot: { mimeType: 'image/png', width: 64, height: 32 }, viewer: { revision: 0 } });
+});
+
+test('undo and redo: each batch is one step, alone in its batch, located when there is none', async () => {
+  const none = await expectFailure(run({ actions: [{ op: 'undo' }] }));
+  expect(none).toMatchObject({ code: 'NOT_FOUND', where: '/actions/0/op' });
+  await run({ actions: [{ op: 'set_background', color: '#101010' }, { op: 'select', selector: 'ligand' }] });
+  await run({ actions: [{ op: 'set_representation', selector: 'ligand', representation: 'spacefill' }] });
+  const undone = await run({ actions: [{ op: 'undo' }] });
+  expect(undone.structuredContent).toMatchObject({ viewer: { revision: 3, undo: 1, redo: 1 }, view: { background: '#101010', selection: 'ligand' } });
+  expect(viewer.current.layers[1].representation).toBe('ball_and_stick');
+  await run({ actions: [{ op: 'undo' }] });
+  expect(viewer.current).toMatchObject({ background: null, selection: null });
+  await run({ actions: [{ op: 'redo' }] });
+  await run({ actions: [{ op: 'redo' }] });
+  expect(viewer.current.layers[1].representation).toBe('spacefill');
+  expect(viewer.state()).toMatchObject({ undo: 2, redo: 0 });
+  const mixed = await expectFailure(run({ actions: [{ op: 'reset_camera' }, { op: 'undo' }] }));
+  expect(mixed).toMatchObject({ code: 'INVALID_INPUT', where: '/actions/1/op' });
+  // a new batch after an undo drops the redo step
+  await run({ actions: [{ op: 'undo' }] });
+  await run({ actions: [{ op: 'clear_selection' }] });
+  expect(viewer.state().redo).toBe(0);
+});

@@ -1,0 +1,104 @@
+/**
+ * Viewers that the page owns, docked in JupyterLab's main area (the `open`
+ * tool): the same `ViewerModel` and `ViewerView` as a cell's Viewer, made
+ * without a kernel (no comm: nothing is sent to a kernel), listed by
+ * `observe` and driven by `act` through the Dispatcher. Files are read with
+ * JupyterLab's contents API, so the server's root confinement applies.
+ */
+import type { JupyterFrontEnd } from '@jupyterlab/application';
+import { Panel } from '@lumino/widgets';
+import { LIMITS, MolspaceError } from '../contract';
+import type { IMolspacePage } from '../tokens';
+import type { StructureOpener } from './structureOpener';
+import { viewerModelClass, type ViewerModel } from './viewerModel';
+import { ViewerView } from './viewerView';
+
+/** How long `open` waits for the first frame, ms (it returns loaded either way). */
+const FIRST_DRAW_WAIT_MS = 20_000;
+
+let docked = 0;
+
+/** The opener of this page: contents API reads, main-area docking. */
+export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): StructureOpener {
+  const ModelClass = viewerModelClass(page) as unknown as new (attrs: Record<string, unknown>, options: Record<string, unknown>) => ViewerModel;
+  return {
+    async read(path: string): Promise<Uint8Array> {
+      const contents = app.serviceManager.contents;
+      let size: number | null = null;
+      try {
+        const meta = await contents.get(path, { content: false });
+        if (meta.type !== 'file') {
+          throw new MolspaceError('NOT_FOUND', `"${path}" is a ${meta.type}, not a file.`, '/path', 'Pass the path of a structure file.', { path });
+        }
+        size = typeof meta.size === 'number' ? meta.size : null;
+      } catch (e) {
+        throw contentsError(e, path);
+      }
+      if (size !== null && size > LIMITS.viewerSourceBytes) {
+        throw new MolspaceError('TOO_LARGE', `"${path}" is ${size} bytes; the limit is ${LIMITS.viewerSourceBytes}.`, '/path', 'Open a smaller file.', {
+          path,
+          bytes: size,
+          limit: LIMITS.viewerSourceBytes
+        });
+      }
+      try {
+        const model = await contents.get(path, { content: true, format: 'base64', type: 'file' });
+        const b64 = String(model.content ?? '').replace(/\s+/g, '');
+        return Uint8Array.from(atob(b64), c => c.charCodeAt(0));
+      } catch (e) {
+        throw contentsError(e, path);
+      }
+    },
+
+    async open(source) {
+      const id = `molspace-open-${++docked}-${Math.random().toString(36).slice(2, 8)}`;
+      const model = new ModelClass(
+        { _data: source.bytes, format: source.format, source_name: source.name, title: source.title },
+        { model_id: id, widget_manager: null }
+      );
+      const view = new ViewerView({ model } as never);
+      const holder = new Panel();
+      holder.id = id;
+      holder.title.label = source.title;
+      holder.title.closable = true;
+      holder.addClass('molspace-docked-viewer');
+      holder.addWidget(view.luminoWidget);
+      view.render();
+      holder.disposed.connect(() => {
+        view.remove();
+        model.close();
+      });
+      app.shell.add(holder, 'main', { mode: 'split-right' });
+      app.shell.activateById(id);
+      try {
+        await model.structureData();
+      } catch {
+        holder.dispose(); // the located error goes back to the caller
+        return model;
+      }
+      await model.firstDraw(FIRST_DRAW_WAIT_MS);
+      return model;
+    }
+  };
+}
+
+/** A contents API failure as a located error at `/path`. */
+function contentsError(e: unknown, path: string): MolspaceError {
+  if (e instanceof MolspaceError) {
+    return e;
+  }
+  const status = (e as { response?: { status?: number } })?.response?.status;
+  if (status === 404) {
+    return new MolspaceError('NOT_FOUND', `No file "${path}" under the Jupyter root.`, '/path', 'Pass a path relative to the Jupyter root (as the file browser shows it).', { path });
+  }
+  if (status === 403 || status === 400) {
+    return new MolspaceError('FORBIDDEN', `The Jupyter server refused to read "${path}" (HTTP ${status}).`, '/path', 'Pass a path under the Jupyter root; paths outside it cannot be read.', {
+      path,
+      status
+    });
+  }
+  return new MolspaceError('NOT_FOUND', `"${path}" could not be read: ${e instanceof Error ? e.message : String(e)}.`, '/path', 'Check the path and that the Jupyter server is running.', {
+    path,
+    status: status ?? null
+  });
+}

@@ -1,0 +1,313 @@
+/**
+ * One live Mol* viewer showing one structure (no Mol* UI, no React).
+ *
+ * The structure's bytes go into the plugin's asset manager under an `arcp:`
+ * URL (as Mol*'s MVSX loader does); the view state becomes one MVS state
+ * (`./viewerMvs.ts`) loaded with `loadMVS`; focus, highlight and selection
+ * use loci made with Mol*'s MVS selector code. Loaded lazily by the Viewer
+ * view: JupyterLab start pulls no Mol*.
+ */
+import { MolViewSpec } from 'molstar/lib/extensions/mvs/behavior';
+import { substructureFromSelector } from 'molstar/lib/extensions/mvs/components/selector';
+import { componentPropsFromSelector } from 'molstar/lib/extensions/mvs/load-helpers';
+import { loadMVS } from 'molstar/lib/extensions/mvs/load';
+import type { MVSData } from 'molstar/lib/extensions/mvs/mvs-data';
+import { Structure, StructureElement } from 'molstar/lib/mol-model/structure';
+import { PluginCommands } from 'molstar/lib/mol-plugin/commands';
+import { PluginContext } from 'molstar/lib/mol-plugin/context';
+import { DefaultPluginSpec, PluginSpec } from 'molstar/lib/mol-plugin/spec';
+import { Asset } from 'molstar/lib/mol-util/assets';
+import { Color } from 'molstar/lib/mol-util/color';
+
+import { MolspaceError } from '../contract/errors';
+import type { ComponentSelector, StructureFormat, ViewerViewState } from '../contract';
+import { viewToMvs } from './viewerMvs';
+
+const LIGHT_BACKGROUND = '#ffffff';
+const DARK_BACKGROUND = '#111111';
+const DRAW_WAIT_MS = 10_000;
+
+let archiveCounter = 0;
+
+function isSoftwareRenderer(plugin: PluginContext): boolean {
+  const gl = plugin.canvas3d?.webgl.gl;
+  if (!gl) {
+    return false;
+  }
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+  return /swiftshader|llvmpipe|softpipe|software/i.test(renderer);
+}
+
+/** The structure a viewer shows. */
+export interface ViewerSource {
+  bytes: Uint8Array;
+  format: StructureFormat;
+  /** Model indices to draw. */
+  models: readonly number[];
+}
+
+export class MolstarStructureViewer {
+  private readonly plugin: PluginContext;
+  private readonly host: HTMLElement;
+  private dark: boolean;
+  private url: string | null = null;
+  private source: ViewerSource | null = null;
+  private shown: ViewerViewState | null = null;
+  private disposed = false;
+
+  private constructor(plugin: PluginContext, host: HTMLElement, dark: boolean) {
+    this.plugin = plugin;
+    this.host = host;
+    this.dark = dark;
+  }
+
+  /**
+   * Create a plugin and mount its canvas in `host`.
+   *
+   * @throws MolspaceError `INTERNAL` when WebGL is unavailable.
+   */
+  static async create(host: HTMLElement, opts: { dark: boolean }): Promise<MolstarStructureViewer> {
+    const base = DefaultPluginSpec();
+    const spec: PluginSpec = {
+      ...base,
+      behaviors: [...base.behaviors, PluginSpec.Behavior(MolViewSpec)],
+      canvas3d: { renderer: { backgroundColor: Color.fromHexStyle(opts.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND) } }
+    };
+    const plugin = new PluginContext(spec);
+    await plugin.init();
+    let ok = false;
+    try {
+      ok = await plugin.mountAsync(host);
+    } catch {
+      ok = false;
+    }
+    if (!ok || !plugin.canvas3d) {
+      plugin.dispose();
+      throw new MolspaceError(
+        'INTERNAL',
+        'The 3D viewer could not start: WebGL is not available in this page.',
+        'viewer',
+        'Enable WebGL (hardware acceleration) in the browser, or close other 3D viewers and reload the page.'
+      );
+    }
+    if (isSoftwareRenderer(plugin)) {
+      // As in molstarStoryViewer.ts: software WebGL redraws refinement frames for seconds.
+      plugin.canvas3d.setProps(props => {
+        props.multiSample.mode = 'off';
+        props.postprocessing.occlusion = { name: 'off', params: {} };
+      });
+    }
+    const canvas = host.querySelector('canvas');
+    if (canvas) {
+      canvas.tabIndex = 0;
+      canvas.setAttribute('aria-label', 'Molecular 3D view');
+    }
+    return new MolstarStructureViewer(plugin, host, opts.dark);
+  }
+
+  get loaded(): boolean {
+    return this.source !== null && this.shown !== null;
+  }
+
+  /**
+   * Show `view` of `source` (a first call loads the structure). Resolves once
+   * Mol* has drawn a frame of it (true), or false when the page is hidden.
+   *
+   * @throws MolspaceError `VALIDATION_FAILED` when Mol* cannot build it.
+   */
+  async show(source: ViewerSource, view: ViewerViewState): Promise<boolean> {
+    this.assertLive();
+    const first = this.source !== source;
+    if (first) {
+      const id = `molspace-viewer-${++archiveCounter}`;
+      this.url = `arcp://${id}/structure.${source.format}`;
+      const asset = Asset.getUrlAsset(this.plugin.managers.asset, this.url);
+      this.plugin.managers.asset.set(asset, new File([source.bytes.slice()], `structure.${source.format}`), {
+        isStatic: true,
+        tag: 'molspace-structure'
+      });
+    }
+    const before = this.shown;
+    const mvs = viewToMvs(view, {
+      url: this.url!,
+      format: source.format,
+      models: source.models,
+      background: this.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND
+    });
+    const errors: string[] = [];
+    const sub = this.plugin.events.log.subscribe(e => {
+      if (e.type === 'error') {
+        errors.push(String(e.message));
+      }
+    });
+    try {
+      await loadMVS(this.plugin, mvs as unknown as MVSData, { keepCamera: !first, doNotReportErrors: true });
+    } catch (e) {
+      throw this.failure(errors, e);
+    } finally {
+      sub.unsubscribe();
+    }
+    const failed = this.cellErrors();
+    if (failed.length) {
+      throw this.failure(failed, null);
+    }
+    this.source = source;
+    this.shown = structuredClone(view);
+    this.applyInteractive(view, before, first);
+    return this.waitForDraw();
+  }
+
+  /** The camera, or null before anything is drawn. */
+  camera(): { position: number[]; target: number[]; up: number[]; fov: number } | null {
+    const cam = this.plugin.canvas3d?.camera;
+    if (!cam) {
+      return null;
+    }
+    const s = cam.getSnapshot();
+    const r = (v: ArrayLike<number>) => Array.from(v, x => Math.round(x * 1000) / 1000);
+    return { position: r(s.position), target: r(s.target), up: r(s.up), fov: Math.round((s.fov * 180) / Math.PI * 100) / 100 };
+  }
+
+  /**
+   * PNG of the view, base64 (no data-URL prefix), scaled to `width`×`height` when given.
+   */
+  async screenshot(size: { width?: number; height?: number } = {}): Promise<{ data: string; width: number; height: number }> {
+    this.assertLive();
+    this.plugin.canvas3d?.commit(true);
+    const canvas = this.host.querySelector('canvas');
+    if (!canvas) {
+      throw new MolspaceError('STALE_TARGET', 'The 3D view has no canvas.', 'viewer', 'Scroll the Viewer into view and retry.');
+    }
+    let out: HTMLCanvasElement = canvas;
+    if (size.width || size.height) {
+      const w = size.width ?? Math.round(((size.height ?? canvas.height) * canvas.width) / Math.max(canvas.height, 1));
+      const h = size.height ?? Math.round((w * canvas.height) / Math.max(canvas.width, 1));
+      out = document.createElement('canvas');
+      out.width = w;
+      out.height = h;
+      out.getContext('2d')?.drawImage(canvas, 0, 0, w, h);
+    }
+    const url = out.toDataURL('image/png');
+    return { data: url.slice(url.indexOf(',') + 1), width: out.width, height: out.height };
+  }
+
+  setDark(dark: boolean): void {
+    this.dark = dark;
+  }
+
+  resize(): void {
+    if (!this.disposed) {
+      this.plugin.handleResize();
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
+    this.plugin.dispose();
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private assertLive(): void {
+    if (this.disposed) {
+      throw new MolspaceError('STALE_TARGET', 'This 3D viewer was disposed.', 'viewer', 'Scroll the Viewer into view (or click it) to restart it.');
+    }
+  }
+
+  /** The Mol* structures drawn (one per shown model). */
+  private structures(): Structure[] {
+    return this.plugin.managers.structure.hierarchy.current.structures
+      .map(s => s.cell.obj?.data)
+      .filter((s): s is Structure => !!s);
+  }
+
+  /** Loci of `selector` over every drawn structure (Mol*'s MVS selector code). */
+  private loci(selector: ComponentSelector): StructureElement.Loci[] {
+    const props = componentPropsFromSelector(selector as never);
+    return this.structures()
+      .map(s => Structure.toSubStructureElementLoci(s, substructureFromSelector(s, props)))
+      .filter(l => !StructureElement.Loci.isEmpty(l));
+  }
+
+  private applyInteractive(view: ViewerViewState, before: ViewerViewState | null, first: boolean): void {
+    const { lociHighlights, lociSelects } = this.plugin.managers.interactivity;
+    lociHighlights.clearHighlights();
+    if (view.highlight) {
+      for (const loci of this.loci(view.highlight)) {
+        lociHighlights.highlight({ loci }, false);
+      }
+    }
+    lociSelects.deselectAll();
+    if (view.selection) {
+      for (const loci of this.loci(view.selection)) {
+        lociSelects.select({ loci }, false);
+      }
+    }
+    const focusChanged = JSON.stringify(view.focus) !== JSON.stringify(before?.focus ?? null);
+    const reset = !first && view.cameraResets !== (before?.cameraResets ?? 0);
+    if (view.focus && (focusChanged || first)) {
+      this.plugin.managers.camera.focusLoci(this.loci(view.focus), { durationMs: 0 });
+    } else if (reset) {
+      PluginCommands.Camera.Reset(this.plugin, { durationMs: 0 });
+    }
+  }
+
+  private cellErrors(): string[] {
+    const out: string[] = [];
+    this.plugin.state.data.cells.forEach(cell => {
+      if (cell.status === 'error' && cell.errorText && cell.errorText !== 'Parent is null') {
+        out.push(cell.errorText.replace(/^Error:\s*/, ''));
+      }
+    });
+    for (const text of this.plugin.errorContext.get('mvs')) {
+      out.push(text);
+    }
+    this.plugin.errorContext.clear('mvs');
+    return out;
+  }
+
+  private failure(errors: string[], e: unknown): MolspaceError {
+    const reason = errors.length ? errors.join(' ') : e instanceof Error ? e.message : String(e);
+    return new MolspaceError(
+      'VALIDATION_FAILED',
+      `Mol* could not draw the structure: ${reason}`,
+      'viewer',
+      'Check the file is complete and in the declared format.',
+      { reason }
+    );
+  }
+
+  private waitForDraw(): Promise<boolean> {
+    const canvas3d = this.plugin.canvas3d;
+    if (!canvas3d || document.visibilityState === 'hidden') {
+      return Promise.resolve(false);
+    }
+    return new Promise<boolean>(resolve => {
+      let done = false;
+      let firstValue = true;
+      const finish = (drawn: boolean) => {
+        if (!done) {
+          done = true;
+          sub.unsubscribe();
+          clearTimeout(timer);
+          resolve(drawn);
+        }
+      };
+      const sub = canvas3d.didDraw.subscribe(() => {
+        if (firstValue) {
+          firstValue = false;
+          return;
+        }
+        if (canvas3d.commitQueueSize.value === 0) {
+          finish(true);
+        }
+      });
+      const timer = setTimeout(() => finish(false), DRAW_WAIT_MS);
+      canvas3d.requestDraw();
+    });
+  }
+}

@@ -1,0 +1,298 @@
+/**
+ * A structure file read with Mol*'s own parsers (no WebGL, no plugin): the
+ * models, the bounded composition, and MolViewSpec selectors checked against
+ * the models (docs/architecture.md, "Viewer").
+ *
+ * The parsers and their order are those of Mol*'s trajectory transforms
+ * (`mol-plugin-state/transforms/model`), so the page's model reads a file as
+ * the Mol* plugin of its view does. Selectors become Mol* substructures with
+ * the MVS extension (`componentPropsFromSelector`, `substructureFromSelector`).
+ */
+import { CIF } from 'molstar/lib/mol-io/reader/cif';
+import { parseGRO } from 'molstar/lib/mol-io/reader/gro/parser';
+import { parseMol } from 'molstar/lib/mol-io/reader/mol/parser';
+import { parseMol2 } from 'molstar/lib/mol-io/reader/mol2/parser';
+import { parsePDB } from 'molstar/lib/mol-io/reader/pdb/parser';
+import { parseSdf } from 'molstar/lib/mol-io/reader/sdf/parser';
+import { parseXyz } from 'molstar/lib/mol-io/reader/xyz/parser';
+import { trajectoryFromGRO } from 'molstar/lib/mol-model-formats/structure/gro';
+import { trajectoryFromMmCIF } from 'molstar/lib/mol-model-formats/structure/mmcif';
+import { trajectoryFromMol } from 'molstar/lib/mol-model-formats/structure/mol';
+import { trajectoryFromMol2 } from 'molstar/lib/mol-model-formats/structure/mol2';
+import { trajectoryFromPDB } from 'molstar/lib/mol-model-formats/structure/pdb';
+import { trajectoryFromSdf } from 'molstar/lib/mol-model-formats/structure/sdf';
+import { trajectoryFromXyz } from 'molstar/lib/mol-model-formats/structure/xyz';
+import { ArrayTrajectory, Model, Structure, Trajectory } from 'molstar/lib/mol-model/structure';
+import { componentPropsFromSelector } from 'molstar/lib/extensions/mvs/load-helpers';
+import { substructureFromSelector } from 'molstar/lib/extensions/mvs/components/selector';
+import { Task } from 'molstar/lib/mol-task';
+
+import {
+  BINARY_STRUCTURE_FORMATS,
+  LIMITS,
+  MolspaceError,
+  type ChainInfo,
+  type ComponentSelector,
+  type LigandInfo,
+  type StructureFormat,
+  type ViewerComposition,
+  type ViewerLayer
+} from '../contract';
+
+/** A parsed structure: its models and what the page reports of them. */
+export interface StructureData {
+  format: StructureFormat;
+  models: Model[];
+  /** Structures of the drawn models (model 0 only when there are more than `viewerShownModels`). */
+  structures: Structure[];
+  composition: ViewerComposition;
+}
+
+/**
+ * Read a structure with Mol*'s parser for `format`.
+ *
+ * @param where - where the data came from (a path or `/text`), for errors.
+ * @throws MolspaceError `VALIDATION_FAILED` (empty, the parser refused it, no
+ *   atoms), `UNSUPPORTED_FORMAT` (binary data given as a text format).
+ */
+export async function readStructure(data: Uint8Array, format: StructureFormat, where: string): Promise<StructureData> {
+  if (data.byteLength === 0) {
+    throw new MolspaceError('VALIDATION_FAILED', `The ${format} data is empty.`, where, 'Pass a file or text with atoms in it.', { format, bytes: 0 });
+  }
+  const binary = BINARY_STRUCTURE_FORMATS.includes(format);
+  let text = '';
+  if (!binary) {
+    text = decodeText(data, format, where);
+  }
+  let models: Model[];
+  try {
+    models = await Task.create('molspace: read structure', ctx => parseModels(ctx, format, binary ? data : text)).run();
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new MolspaceError(
+      'VALIDATION_FAILED',
+      `Mol* could not read the data as ${format}: ${reason}`,
+      where,
+      `Check the data is a complete ${format} file, or pass the right format.`,
+      { format, reason }
+    );
+  }
+  const atoms = models.length ? models[0].atomicHierarchy.atoms._rowCount : 0;
+  if (models.length === 0 || atoms === 0) {
+    throw new MolspaceError(
+      'VALIDATION_FAILED',
+      `The ${format} data has no atoms Mol* can read${models.length ? ` (${models.length} model(s), none with atoms)` : ''}.`,
+      where,
+      `Check the data is a ${format} file (its records are read as ${format}), or pass the right format.`,
+      { format, models: models.length }
+    );
+  }
+  const shown = models.length <= LIMITS.viewerShownModels ? models.map((_, i) => i) : [0];
+  const structures = shown.map(i => Structure.ofModel(models[i]));
+  return { format, models, structures, composition: compositionOf(format, models, shown) };
+}
+
+/** UTF-8 text of a text format; binary data is refused. */
+function decodeText(data: Uint8Array, format: StructureFormat, where: string): string {
+  const probe = data.subarray(0, Math.min(data.byteLength, 65536));
+  if (probe.includes(0)) {
+    throw new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      `The data is binary, not ${format} text (it has NUL bytes).`,
+      where,
+      'Pass a text structure file (PDB, mmCIF, SDF, MOL2, XYZ, GRO) or BCIF with format "bcif".',
+      { format }
+    );
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    throw new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      `The data is not UTF-8 text, so it cannot be ${format}.`,
+      where,
+      'Pass a text structure file, or BCIF with format "bcif".',
+      { format }
+    );
+  }
+}
+
+async function parseModels(ctx: Parameters<Parameters<typeof Task.create>[1]>[0], format: StructureFormat, data: string | Uint8Array): Promise<Model[]> {
+  const ok = <T>(r: { isError: boolean; message?: string; result?: T }): T => {
+    if (r.isError) {
+      throw new Error(r.message ?? 'parse error');
+    }
+    return r.result as T;
+  };
+  const frames = async (t: Trajectory): Promise<Model[]> => {
+    const out: Model[] = [];
+    for (let i = 0; i < t.frameCount; i++) {
+      out.push(await Task.resolveInContext(t.getFrameAtIndex(i), ctx));
+    }
+    return out;
+  };
+  const text = typeof data === 'string' ? data : '';
+  switch (format) {
+    case 'pdb':
+    case 'pdbqt': {
+      const parsed = ok(await parsePDB(text, 'structure', format === 'pdbqt' ? 'pdbqt' : 'pdb').runInContext(ctx));
+      return frames(await trajectoryFromPDB(parsed).runInContext(ctx));
+    }
+    case 'mmcif':
+    case 'bcif': {
+      const cif = ok(await CIF.parse(data).runInContext(ctx));
+      if (cif.blocks.length === 0) {
+        throw new Error('no CIF data block');
+      }
+      return frames(await trajectoryFromMmCIF(cif.blocks[0], cif).runInContext(ctx));
+    }
+    case 'sdf': {
+      const parsed = ok(await parseSdf(text).runInContext(ctx));
+      const models: Model[] = [];
+      for (const compound of parsed.compounds) {
+        models.push(...(await frames(await trajectoryFromSdf(compound).runInContext(ctx))));
+      }
+      return frames(new ArrayTrajectory(models));
+    }
+    case 'mol':
+      return frames(await trajectoryFromMol(ok(await parseMol(text).runInContext(ctx))).runInContext(ctx));
+    case 'mol2':
+      return frames(await trajectoryFromMol2(ok(await parseMol2(text, 'structure').runInContext(ctx))).runInContext(ctx));
+    case 'xyz':
+      return frames(await trajectoryFromXyz(ok(await parseXyz(text).runInContext(ctx))).runInContext(ctx));
+    case 'gro':
+      return frames(await trajectoryFromGRO(ok(await parseGRO(text).runInContext(ctx))).runInContext(ctx));
+  }
+}
+
+/** The bounded composition of `models` (chains, ligands and waters of model 0). */
+export function compositionOf(format: StructureFormat, models: readonly Model[], shown: number[]): ViewerComposition {
+  const m = models[0];
+  const h = m.atomicHierarchy;
+  const { chains, residues, atoms } = h;
+  const chainCount = chains._rowCount;
+  const chainResidues = new Array<number>(chainCount).fill(0);
+  const chainAtoms = new Array<number>(chainCount).fill(0);
+  const ligands: LigandInfo[] = [];
+  let ligandCount = 0;
+  let waters = 0;
+  const entityType = (c: number) => m.entities.data.type.value(h.index.getEntityFromChain(c as never));
+  for (let r = 0; r < residues._rowCount; r++) {
+    const start = h.residueAtomSegments.offsets[r];
+    const end = h.residueAtomSegments.offsets[r + 1];
+    const c = h.chainAtomSegments.index[start];
+    chainResidues[c]++;
+    chainAtoms[c] += end - start;
+    const type = entityType(c);
+    if (type === 'water') {
+      waters++;
+    } else if (type === 'non-polymer') {
+      ligandCount++;
+      if (ligands.length < LIMITS.viewerLigandsListed) {
+        ligands.push({
+          comp_id: atoms.label_comp_id.value(start as never),
+          label_asym_id: chains.label_asym_id.value(c as never),
+          auth_asym_id: chains.auth_asym_id.value(c as never),
+          auth_seq_id: residues.auth_seq_id.value(r as never),
+          atoms: end - start
+        });
+      }
+    }
+  }
+  const chainList: ChainInfo[] = [];
+  const polymerTypes = new Set<string>();
+  for (let c = 0; c < chainCount; c++) {
+    const e = h.index.getEntityFromChain(c as never);
+    const type = m.entities.data.type.value(e);
+    const subtype = type === 'polymer' ? String(m.entities.subtype.value(e) || 'polymer') : null;
+    if (subtype) {
+      polymerTypes.add(subtype);
+    }
+    if (chainList.length < LIMITS.viewerChainsListed) {
+      chainList.push({
+        label_asym_id: chains.label_asym_id.value(c as never),
+        auth_asym_id: chains.auth_asym_id.value(c as never),
+        entityType: String(type),
+        polymerType: subtype,
+        residues: chainResidues[c],
+        atoms: chainAtoms[c]
+      });
+    }
+  }
+  return {
+    format,
+    modelCount: models.length,
+    models: models.slice(0, LIMITS.viewerModelsListed).map((model, index) => ({
+      index,
+      label: String(model.label ?? '').slice(0, 100),
+      atoms: model.atomicHierarchy.atoms._rowCount,
+      residues: model.atomicHierarchy.residues._rowCount,
+      chains: model.atomicHierarchy.chains._rowCount
+    })),
+    atoms: atoms._rowCount,
+    residues: residues._rowCount,
+    chainCount,
+    chains: chainList,
+    polymerTypes: [...polymerTypes],
+    ligandCount,
+    ligands,
+    waters,
+    shownModels: shown
+  };
+}
+
+/** Atoms of the drawn models that `selector` matches (Mol*'s MVS selector code). */
+export function countMatches(structures: readonly Structure[], selector: ComponentSelector): number {
+  const props = componentPropsFromSelector(selector as never);
+  let n = 0;
+  for (const s of structures) {
+    n += substructureFromSelector(s, props).elementCount;
+  }
+  return n;
+}
+
+/**
+ * Check a selector matches something.
+ *
+ * @param where - JSON pointer of the selector in the call.
+ * @throws MolspaceError `NOT_FOUND` at `where`, naming the selector and the chains that exist.
+ */
+export function requireMatch(data: StructureData, selector: ComponentSelector, where: string): number {
+  const n = countMatches(data.structures, selector);
+  if (n > 0) {
+    return n;
+  }
+  const chains = data.composition.chains;
+  const auth = [...new Set(chains.map(c => c.auth_asym_id))];
+  const label = [...new Set(chains.map(c => c.label_asym_id))];
+  throw new MolspaceError(
+    'NOT_FOUND',
+    `The selector ${JSON.stringify(selector)} matches no atom of this structure.`,
+    where,
+    `Use chains that exist (auth_asym_id: ${auth.slice(0, 30).join(', ') || 'none'}; label_asym_id: ${label.slice(0, 30).join(', ') || 'none'}); viewer_observe lists residues and ligands.`,
+    {
+      selector,
+      auth_asym_ids: auth.slice(0, 100),
+      label_asym_ids: label.slice(0, 100),
+      ligands: data.composition.ligands.slice(0, 20).map(l => `${l.comp_id} ${l.auth_asym_id} ${l.auth_seq_id}`)
+    }
+  );
+}
+
+/** The layers a structure starts with: polymer as cartoon, ligands as ball-and-stick; else everything as ball-and-stick. */
+export function defaultLayers(data: StructureData): ViewerLayer[] {
+  const layers: ViewerLayer[] = [];
+  if (countMatches(data.structures, 'polymer') > 0) {
+    layers.push({ selector: 'polymer', representation: 'cartoon' });
+    if (countMatches(data.structures, 'ligand') > 0) {
+      layers.push({ selector: 'ligand', representation: 'ball_and_stick' });
+    }
+    if (countMatches(data.structures, 'ion') > 0) {
+      layers.push({ selector: 'ion', representation: 'ball_and_stick' });
+    }
+  }
+  if (layers.length === 0) {
+    layers.push({ selector: 'all', representation: 'ball_and_stick' });
+  }
+  return layers;
+}

@@ -1,0 +1,94 @@
+/**
+ * What the `open` tool needs from the page: read a file through JupyterLab's
+ * contents API and dock a page-owned Viewer in the main area. The
+ * `molspace:open` plugin provides it (`./dockedViewer.ts`); a page without it
+ * (e.g. a test Dispatcher) answers `open` with a located error.
+ */
+import { MolspaceError, STRUCTURE_EXTENSIONS, StructureFormat } from '../contract';
+import type { ViewerTarget } from './viewerTarget';
+
+export interface StructureOpener {
+  /**
+   * Dock a Viewer of `bytes` in the main area; resolves once it has loaded
+   * (and, when the page is visible, drawn) or failed.
+   */
+  open(source: { bytes: Uint8Array; format: StructureFormat; name: string; title: string }): Promise<ViewerTarget>;
+  /**
+   * The bytes of a file under the Jupyter root.
+   *
+   * @throws MolspaceError `NOT_FOUND`, `FORBIDDEN`, `TOO_LARGE` at `/path`.
+   */
+  read(path: string): Promise<Uint8Array>;
+}
+
+let current: StructureOpener | null = null;
+
+/** Set by the `molspace:open` plugin once JupyterLab has restored. */
+export function setStructureOpener(opener: StructureOpener | null): void {
+  current = opener;
+}
+
+/** @throws MolspaceError `INTERNAL` when this page cannot dock Viewers. */
+export function structureOpener(): StructureOpener {
+  if (!current) {
+    throw new MolspaceError(
+      'INTERNAL',
+      'This page cannot open structures in the main area (the molspace:open plugin is not running).',
+      '/path',
+      'Reload the JupyterLab page; check that the molspace extension is enabled.'
+    );
+  }
+  return current;
+}
+
+/**
+ * Refuse a path that climbs above the Jupyter root (`..` segments); the
+ * contents API would silently read it as another path under the root.
+ *
+ * @throws MolspaceError `FORBIDDEN` at `/path`.
+ */
+export function checkRootPath(path: string): void {
+  let depth = 0;
+  for (const part of path.split('/')) {
+    if (part === '..') {
+      depth -= 1;
+    } else if (part !== '' && part !== '.') {
+      depth += 1;
+    }
+    if (depth < 0) {
+      throw new MolspaceError(
+        'FORBIDDEN',
+        `"${path}" climbs above the Jupyter root.`,
+        '/path',
+        'Pass a path under the Jupyter root, relative to it (as the file browser shows it).',
+        { path }
+      );
+    }
+  }
+}
+
+/**
+ * The format of a path: `given`, else from its extension.
+ *
+ * @throws MolspaceError `UNSUPPORTED_FORMAT` at `/path` (no or an unknown extension).
+ */
+export function formatOfPath(path: string, given: StructureFormat | undefined): StructureFormat {
+  if (given) {
+    return given;
+  }
+  const base = path.split('/').pop() ?? path;
+  const dot = base.lastIndexOf('.');
+  const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+  const format = STRUCTURE_EXTENSIONS[ext];
+  if (!format) {
+    const exts = Object.keys(STRUCTURE_EXTENSIONS).map(e => `.${e}`).join(' ');
+    throw new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      ext ? `The extension .${ext} of "${path}" is not a structure format molspace reads.` : `"${path}" has no file extension to tell its format from.`,
+      '/path',
+      `Pass format (one of: ${StructureFormat.options.join(', ')}), or use a file ending in one of: ${exts}.`,
+      { path, extension: ext || null, formats: StructureFormat.options }
+    );
+  }
+  return format;
+}

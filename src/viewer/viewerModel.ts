@@ -1,0 +1,405 @@
+/**
+ * The structure Viewer widget model: the synced state of one Viewer, and the
+ * Viewer as a Dispatcher target (docs/architecture.md, "Viewer").
+ *
+ * Synced attributes, kernel -> page: `_data` (the structure's bytes, an
+ * ipywidgets binary buffer), `format`, `source_name`, `title`. Page-owned
+ * (mirrored read-only by the kernel's `molspace.Viewer`): `ready`, `error`,
+ * `revision`, `composition`, `view`, `last_change`, `summary`, `undo_steps`, `redo_steps`.
+ *
+ * The model reads the structure with Mol*'s parsers (`./structureData.ts`),
+ * so composition and selector checks need no live 3D view. Every change of
+ * the view goes through the Dispatcher (`act`) and lands in
+ * {@link ViewerModel.applyView}.
+ */
+import { DOMWidgetModel, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import {
+  ChangeEntry,
+  ChangeSource,
+  LIMITS,
+  LocatedError,
+  MolspaceError,
+  StructureFormat,
+  ViewerComposition,
+  ViewerState,
+  ViewerViewState
+} from '../contract';
+import { KernelChannel } from '../kernel/kernelChannel';
+import { toJSONValue } from '../kernel/json';
+import type { IMolspacePage } from '../tokens';
+import { MODULE_NAME, MODULE_VERSION } from '../version';
+import { notebookPathOf } from '../widgetManager';
+import type { StructureData } from './structureData';
+import type { ViewerTarget } from './viewerTarget';
+import type { HistoryStep, ViewerHistory } from './viewerActions';
+import { viewerSummary } from './viewerText';
+
+/** How long a change waits for the live views to draw it, ms. */
+const DRAW_WAIT_MS = 25_000;
+
+type Bytes = DataView | ArrayBuffer | Uint8Array;
+
+/** What the model needs from a view that holds a live Mol* viewer. */
+export interface LiveViewerView {
+  camera(): ReturnType<ViewerTarget['camera']>;
+  screenshot(size: { width?: number; height?: number }): ReturnType<ViewerTarget['screenshot']>;
+}
+
+interface DrawWaiter {
+  revision: number;
+  resolve: () => void;
+  reject: (e: MolspaceError) => void;
+}
+
+export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget {
+  static serializers: ISerializers = {
+    ...DOMWidgetModel.serializers,
+    layout: { deserialize: unpack_models },
+    _data: { serialize: (value: Bytes | null) => (value && value.byteLength > 0 ? toBytes(value).slice() : null) }
+  };
+
+  declare private _parsed: Promise<StructureData> | null;
+  declare private _views: Map<LiveViewerView, number>;
+  declare private _waiters: DrawWaiter[];
+  declare private _kernel: KernelChannel;
+  declare private _disposed: boolean;
+  /** Views before each applied batch (undo), and views undone (redo); newest last. */
+  declare private _past: ViewerViewState[];
+  declare private _future: ViewerViewState[];
+  declare private _drawn: { promise: Promise<void>; resolve: () => void };
+
+  abstract get services(): IMolspacePage;
+
+  get kind(): 'viewer' {
+    return 'viewer';
+  }
+
+  defaults(): any {
+    return {
+      ...super.defaults(),
+      _model_name: 'ViewerModel',
+      _model_module: MODULE_NAME,
+      _model_module_version: MODULE_VERSION,
+      _view_name: 'ViewerViewState',
+      _view_module: MODULE_NAME,
+      _view_module_version: MODULE_VERSION,
+      _data: null,
+      format: 'pdb',
+      source_name: '',
+      title: '',
+      ready: false,
+      error: null,
+      revision: 0,
+      composition: null,
+      view: null,
+      last_change: null,
+      summary: '',
+      undo_steps: 0,
+      redo_steps: 0
+    };
+  }
+
+  initialize(attributes: any, options: any): void {
+    super.initialize(attributes, options);
+    this._parsed = null;
+    this._disposed = false;
+    this._views = new Map();
+    this._waiters = [];
+    this._past = [];
+    this._future = [];
+    let resolveDrawn = () => undefined as void;
+    this._drawn = { promise: new Promise<void>(r => (resolveDrawn = r)), resolve: () => resolveDrawn() };
+    this._kernel = new KernelChannel({
+      targetId: this.model_id,
+      tool: 'act',
+      dispatcher: this.services.dispatcher,
+      send: message => this.send(toJSONValue(message), {})
+    });
+    this.services.registry.register(this);
+    this.on('msg:custom', (msg: unknown) => void this._kernel.receive(msg));
+    this.once('destroy', () => this._dispose());
+    this.on('comm:close', () => this._dispose());
+    void this.structureData().catch(() => undefined);
+  }
+
+  get targetId(): string {
+    return this.model_id;
+  }
+
+  get notebook(): string | null {
+    return notebookPathOf(this.widget_manager);
+  }
+
+  /** The structure's bytes as the kernel sent them. */
+  bytes(): Uint8Array {
+    const v: Bytes | null = this.get('_data');
+    return v ? toBytes(v) : new Uint8Array();
+  }
+
+  structureData(): Promise<StructureData> {
+    if (this._parsed === null) {
+      this._parsed = this._read();
+    }
+    return this._parsed;
+  }
+
+  private async _read(): Promise<StructureData> {
+    const { readStructure, defaultLayers } = await import('./structureData');
+    const { initialView } = await import('./viewerActions');
+    const format = StructureFormat.safeParse(this.get('format'));
+    const where = String(this.get('source_name') || '/data');
+    try {
+      if (!format.success) {
+        throw new MolspaceError(
+          'UNSUPPORTED_FORMAT',
+          `"${this.get('format')}" is not a structure format molspace reads.`,
+          where,
+          `Use one of: ${StructureFormat.options.join(', ')}.`,
+          { format: this.get('format') }
+        );
+      }
+      const data = await readStructure(this.bytes(), format.data, where);
+      const attrs: Record<string, unknown> = { composition: data.composition, error: null };
+      if (!ViewerViewState.safeParse(this.get('view')).success) {
+        attrs.view = initialView(defaultLayers(data));
+      }
+      this.set(attrs);
+      this.set({ summary: this.describe() });
+      this._sync();
+      return data;
+    } catch (e) {
+      const err = MolspaceError.from(e, `Viewer ${this.model_id}`);
+      this.set({ composition: null, ready: false, error: err.toJSON() });
+      this.set({ summary: this.describe() });
+      this._sync();
+      throw err;
+    }
+  }
+
+  // ------------------------------------------------------------------ ViewerTarget
+  whenLoaded(): Promise<void> {
+    return this.structureData().then(
+      () => undefined,
+      () => undefined
+    );
+  }
+
+  state(): ViewerState {
+    return {
+      target: this.model_id,
+      kind: 'viewer',
+      title: this.get('title') || this.get('source_name') || 'structure',
+      ready: this.get('ready'),
+      revision: this.get('revision'),
+      error: this.error(),
+      undo: this._past?.length ?? 0,
+      redo: this._future?.length ?? 0
+    };
+  }
+
+  error(): LocatedError | null {
+    const parsed = LocatedError.safeParse(this.get('error'));
+    return parsed.success ? parsed.data : null;
+  }
+
+  composition(): ViewerComposition | null {
+    const parsed = ViewerComposition.safeParse(this.get('composition'));
+    return parsed.success ? parsed.data : null;
+  }
+
+  view(): ViewerViewState {
+    const parsed = ViewerViewState.safeParse(this.get('view'));
+    return parsed.success
+      ? parsed.data
+      : { layers: [], colors: [], focus: null, selection: null, highlight: null, background: null, cameraResets: 0 };
+  }
+
+  describe(): string {
+    return viewerSummary(this.state(), this.composition(), this.view());
+  }
+
+  camera(): ReturnType<ViewerTarget['camera']> {
+    for (const v of this._views.keys()) {
+      const c = v.camera();
+      if (c) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  async screenshot(size: { width?: number; height?: number }): ReturnType<ViewerTarget['screenshot']> {
+    const view = this._views.keys().next().value;
+    if (!view) {
+      throw new MolspaceError(
+        'STALE_TARGET',
+        `Viewer ${this.model_id} has no live 3D view to take a screenshot of (not displayed, or paused out of view).`,
+        '/actions',
+        'Scroll the Viewer into view (or display it again), then retry; viewer_observe needs no live view.',
+        { target: this.model_id }
+      );
+    }
+    return view.screenshot(size);
+  }
+
+  history(): ViewerHistory {
+    return { undo: this._past[this._past.length - 1] ?? null, redo: this._future[this._future.length - 1] ?? null };
+  }
+
+  async applyView(view: ViewerViewState, source: ChangeSource, summary: string, step: HistoryStep = 'push'): Promise<ChangeEntry> {
+    const entry: ChangeEntry = { revision: this.state().revision + 1, source, summary };
+    const current = this.view();
+    if (step === 'undo') {
+      this._past.pop();
+      this._future.push(current);
+    } else if (step === 'redo') {
+      this._future.pop();
+      this._past.push(current);
+    } else {
+      this._past.push(current);
+      this._future = [];
+    }
+    this._past.splice(0, Math.max(0, this._past.length - LIMITS.viewerUndoSteps));
+    this.services.registry.touch(this.model_id);
+    const drawn = this._whenDrawn(entry.revision);
+    this.set({
+      view,
+      revision: entry.revision,
+      last_change: entry,
+      undo_steps: this._past.length,
+      redo_steps: this._future.length,
+      ready: this._views.size === 0 ? this.get('ready') : false
+    });
+    this.set({ summary: this.describe() });
+    try {
+      await drawn;
+    } finally {
+      this._sync();
+    }
+    return entry;
+  }
+
+  // ------------------------------------------------------------------ views
+  /** Resolves once a view has drawn (or failed to draw) for the first time, or after `timeoutMs`. */
+  firstDraw(timeoutMs: number): Promise<void> {
+    return Promise.race([this._drawn.promise, new Promise<void>(r => setTimeout(r, timeoutMs))]);
+  }
+
+  /** A view drew revision `revision` in a live viewer (or failed to). */
+  markDrawn(view: LiveViewerView, revision: number, error: MolspaceError | null): void {
+    this._views.set(view, revision);
+    this._drawn.resolve();
+    if (revision !== this.state().revision) {
+      return;
+    }
+    // A drawn revision clears an earlier draw or button error (load errors never reach a view).
+    this.set({ ready: error === null, error: error ? error.toJSON() : null });
+    this.set({ summary: this.describe() });
+    const waiting = this._waiters.filter(w => w.revision === revision);
+    this._waiters = this._waiters.filter(w => w.revision !== revision);
+    for (const w of waiting) {
+      if (error) {
+        w.reject(error);
+      } else {
+        w.resolve();
+      }
+    }
+    if (!waiting.length) {
+      this._sync();
+    }
+  }
+
+  /** A view no longer holds a live viewer. */
+  forgetView(view: LiveViewerView): void {
+    this._views.delete(view);
+    if (this._views.size === 0) {
+      for (const w of this._waiters.splice(0)) {
+        w.resolve();
+      }
+    }
+  }
+
+  touch(): void {
+    this.services.registry.touch(this.model_id);
+  }
+
+  /** A button: run `{op}` through the Dispatcher as a `ui` operation; a failure becomes the widget's error. Never throws. */
+  async control(op: 'undo' | 'redo'): Promise<void> {
+    try {
+      await this.services.dispatcher.execute('act', { target: this.model_id, actions: [{ op }] }, { source: 'ui' });
+    } catch (e) {
+      this.set({ error: MolspaceError.from(e, `Viewer ${this.model_id}`).toJSON() });
+      this.set({ summary: this.describe() });
+      this._sync();
+    }
+  }
+
+  private _whenDrawn(revision: number): Promise<void> {
+    if (this._views.size === 0) {
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter: DrawWaiter = { revision, resolve, reject };
+      this._waiters.push(waiter);
+      setTimeout(() => {
+        if (this._waiters.includes(waiter)) {
+          this._waiters = this._waiters.filter(w => w !== waiter);
+          reject(
+            new MolspaceError(
+              'TIMEOUT',
+              `Viewer ${this.model_id}: revision ${revision} was not drawn within ${DRAW_WAIT_MS / 1000} s.`,
+              '/target',
+              'Check viewer_observe for an error, then retry.',
+              { revision }
+            )
+          );
+        }
+      }, DRAW_WAIT_MS);
+    });
+  }
+
+  private _sync(): void {
+    if (this._disposed || !this.comm_live) {
+      return;
+    }
+    try {
+      this.save_changes();
+    } catch (e) {
+      console.warn(`molspace: Viewer ${this.model_id}: the kernel could not be sent the new state`, e);
+    }
+  }
+
+  private _dispose(): void {
+    if (this._disposed) {
+      return;
+    }
+    this._disposed = true;
+    for (const w of this._waiters.splice(0)) {
+      w.reject(
+        new MolspaceError('STALE_TARGET', `Viewer ${this.model_id} was closed before the change was drawn.`, '/target', 'Call observe to list the widgets that exist now.', {
+          target: this.model_id
+        })
+      );
+    }
+    this.services.registry.unregister(this.model_id);
+  }
+}
+
+/** The Viewer model class the widget manager instantiates, bound to this page's services. */
+export function viewerModelClass(services: IMolspacePage): typeof DOMWidgetModel {
+  return class BoundViewerModel extends ViewerModel {
+    get services(): IMolspacePage {
+      return services;
+    }
+  };
+}
+
+function toBytes(v: Bytes): Uint8Array {
+  if (v instanceof Uint8Array) {
+    return v;
+  }
+  if (v instanceof DataView) {
+    return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  }
+  return new Uint8Array(v);
+}

@@ -1,0 +1,62 @@
+/**
+ * A Viewer's view state as one MolViewSpec state: the structure (by the URL
+ * of its bytes in Mol*'s asset manager), one `structure` node per drawn
+ * model, one `component` + `representation` per layer, `color` nodes for the
+ * colour overrides, and the `canvas` background. Mol* loads it with its MVS
+ * extension; the deterministic node refs of MVS loading keep the parsed
+ * structure across updates (docs/architecture.md, "Viewer").
+ */
+import type { StructureFormat, ViewerViewState } from '../contract';
+
+/** Mol* theme of a representation's base colour (MVS `custom.molstar_color_theme_name`). */
+function baseTheme(representation: string): string {
+  return representation === 'cartoon' || representation === 'backbone' || representation === 'putty' || representation === 'surface'
+    ? 'chain-id'
+    : 'element-symbol';
+}
+
+/** The MVS state (`kind: "single"`) that draws `view` of the data at `url`. */
+export function viewToMvs(
+  view: ViewerViewState,
+  source: { url: string; format: StructureFormat; models: readonly number[]; background: string }
+): Record<string, unknown> {
+  const components = view.layers.map(layer => ({
+    kind: 'component',
+    params: { selector: layer.selector },
+    children: [
+      {
+        kind: 'representation',
+        params: { type: layer.representation },
+        children: [
+          { kind: 'color', params: {}, custom: { molstar_color_theme_name: baseTheme(layer.representation) } },
+          ...view.colors.map(c => ({ kind: 'color', params: { selector: c.selector, color: c.color } }))
+        ]
+      }
+    ]
+  }));
+  return {
+    kind: 'single',
+    metadata: { version: '1', timestamp: new Date(0).toISOString() },
+    root: {
+      kind: 'root',
+      children: [
+        { kind: 'canvas', params: { background_color: view.background ?? source.background } },
+        {
+          kind: 'download',
+          params: { url: source.url },
+          children: [
+            {
+              kind: 'parse',
+              params: { format: source.format },
+              children: source.models.map(i => ({
+                kind: 'structure',
+                params: { type: 'model', model_index: i },
+                children: components
+              }))
+            }
+          ]
+        }
+      ]
+    }
+  };
+}

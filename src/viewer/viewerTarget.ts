@@ -1,0 +1,41 @@
+/**
+ * A structure Viewer as the Viewer tools see it. `ViewerModel` implements it.
+ */
+import type { ChangeEntry, ChangeSource, ViewerCamera, ViewerComposition, ViewerState, ViewerViewState } from '../contract';
+import type { z } from 'zod';
+import type { WidgetTarget } from '../dispatcher/widgetTarget';
+import type { StructureData } from './structureData';
+import type { HistoryStep, ViewerHistory } from './viewerActions';
+
+export interface ViewerTarget extends WidgetTarget {
+  readonly kind: 'viewer';
+  state(): ViewerState;
+  /** The bounded composition, or null until loaded (or when loading failed). */
+  composition(): ViewerComposition | null;
+  /** What is shown now. */
+  view(): ViewerViewState;
+  /**
+   * The parsed structure.
+   *
+   * @throws MolspaceError the located load error (`VALIDATION_FAILED`, `UNSUPPORTED_FORMAT`).
+   */
+  structureData(): Promise<StructureData>;
+  /** The camera of a live view, or null. */
+  camera(): z.infer<typeof ViewerCamera> | null;
+  /**
+   * Show `view`: advance the revision by one, draw it, send it to the kernel;
+   * `step` says how it enters the undo history (default: a new step).
+   * Resolves once drawn in every live view.
+   *
+   * @throws MolspaceError when drawing fails; `STALE_TARGET` when closed first.
+   */
+  applyView(view: ViewerViewState, source: ChangeSource, summary: string, step?: HistoryStep): Promise<ChangeEntry>;
+  /** The views undo and redo would show. */
+  history(): ViewerHistory;
+  /**
+   * PNG of a live view, base64.
+   *
+   * @throws MolspaceError `STALE_TARGET` when no view holds a live 3D viewer.
+   */
+  screenshot(size: { width?: number; height?: number }): Promise<{ data: string; width: number; height: number }>;
+}

@@ -1,0 +1,31 @@
+/** How a Viewer reads in one line, for tool answers and `observe`. */
+import type { ComponentSelector, ViewerComposition, ViewerState, ViewerViewState } from '../contract';
+
+/** How a selector reads in a summary. */
+export function selectorText(s: ComponentSelector): string {
+  return typeof s === 'string' ? s : JSON.stringify(s);
+}
+
+/**
+ * E.g. `1cbs.cif (mmcif): 1 model, 1 polymer chain (A), 1 ligand (REA A 200), 100 waters, 1213 atoms; focus {...}`,
+ * `loading`, or `error VALIDATION_FAILED: ...` (the `summary` of `observe`).
+ */
+export function viewerSummary(state: ViewerState, c: ViewerComposition | null, view: ViewerViewState): string {
+  if (state.error) {
+    return `error ${state.error.code}: ${state.error.message}`;
+  }
+  if (!c) {
+    return 'loading';
+  }
+  const polymers = c.chains.filter(ch => ch.entityType === 'polymer');
+  const parts = [
+    `${c.modelCount} model${c.modelCount === 1 ? '' : 's'}`,
+    `${polymers.length} polymer chain${polymers.length === 1 ? '' : 's'}${polymers.length ? ` (${polymers.slice(0, 8).map(ch => ch.auth_asym_id).join(', ')}${polymers.length > 8 ? ', …' : ''})` : ''}`,
+    `${c.ligandCount} ligand${c.ligandCount === 1 ? '' : 's'}${c.ligandCount ? ` (${c.ligands.slice(0, 3).map(l => `${l.comp_id} ${l.auth_asym_id} ${l.auth_seq_id}`).join(', ')}${c.ligandCount > 3 ? ', …' : ''})` : ''}`,
+    `${c.waters} water${c.waters === 1 ? '' : 's'}`,
+    `${c.atoms} atoms`
+  ];
+  const focus = view.focus ? `; focus ${selectorText(view.focus)}` : '';
+  const selection = view.selection ? `; selected ${selectorText(view.selection)}` : '';
+  return `${state.title} (${c.format}): ${parts.join(', ')}${focus}${selection}`;
+}

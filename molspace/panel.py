@@ -10,16 +10,14 @@ Dispatcher.
 
 from __future__ import annotations
 
-import contextlib
 import html
-import uuid
 from typing import Any, Mapping
 
-import ipywidgets as widgets
 import traitlets
 from traitlets import Bool, Dict, Int, Unicode
 
 from ._version import MODULE_NAME, MODULE_VERSION_RANGE
+from .page_widget import PageWidget
 from .errors import PanelContentError
 from .panel_content import normalize_panel_content
 
@@ -32,7 +30,7 @@ _PANEL_ID_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 VEGALITE_MIME = "application/vnd.vegalite.v5+json"
 
 
-class Panel(widgets.DOMWidget):
+class Panel(PageWidget):
     """One report panel inline in the notebook.
 
     Parameters
@@ -94,11 +92,7 @@ class Panel(widgets.DOMWidget):
         normalized = normalize_panel_content(content, units=units)
         if panel_id is not None:
             _check_panel_id(panel_id)
-        self._from_page = False
-        self.last_result: dict[str, Any] | None = None
-        self.last_request_id: str | None = None
         super().__init__(_content=normalized, title=title or "", panel_id=panel_id or "", **kwargs)
-        self.on_msg(self._handle_page_message)
         self._constructed = True
 
     @property
@@ -144,36 +138,12 @@ class Panel(widgets.DOMWidget):
             message["expectedRevision"] = int(expected_revision)
         if action_id is not None:
             message["actionId"] = action_id
-        request_id = uuid.uuid4().hex
-        self.last_request_id = request_id
-        self.send({"type": "control", "requestId": request_id, **message})
-        return request_id
+        return self._send_control(message)
 
     # ------------------------------------------------------------------ read-only page state
-    def set_state(self, sync_data: dict[str, Any]) -> None:  # called for messages from the page
-        with self._page_update():
-            super().set_state(sync_data)
-
-    @contextlib.contextmanager
-    def _page_update(self):
-        previous, self._from_page = getattr(self, "_from_page", False), True
-        try:
-            yield
-        finally:
-            self._from_page = previous
-
     @traitlets.validate(*_PAGE_OWNED)
     def _page_owned(self, proposal: dict[str, Any]) -> Any:
-        name = proposal["trait"].name
-        if getattr(self, "_constructed", False) and not getattr(self, "_from_page", True):
-            raise traitlets.TraitError(
-                f"Panel.{name.lstrip('_')} is set by the page and is read-only here; use panel.update(content)."
-            )
-        return proposal["value"]
-
-    def _handle_page_message(self, _widget: Any, content: dict[str, Any], _buffers: list[Any]) -> None:
-        if isinstance(content, dict) and content.get("type") == "result":
-            self.last_result = content
+        return self._page_owned_value(proposal, "use panel.update(content).")
 
     # ------------------------------------------------------------------ static fallback
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:

@@ -8,18 +8,16 @@ the page's Dispatcher, the same operations an agent's MCP calls become.
 
 from __future__ import annotations
 
-import contextlib
-import uuid
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from ipywidgets import CallbackDispatcher
 
-import ipywidgets as widgets
 import traitlets
 from traitlets import Bool, Bytes, Dict, Int, List, Unicode
 
 from ._version import MODULE_NAME, MODULE_VERSION_RANGE
+from .page_widget import PageWidget
 from .errors import StoryControlError
 from .story_source import normalize_story_source
 
@@ -53,7 +51,7 @@ class StoryChange:
     summary: str
 
 
-class Story(widgets.DOMWidget):
+class Story(PageWidget):
     """A MolViewSpec Story played in a Mol* viewer.
 
     Parameters
@@ -109,38 +107,16 @@ class Story(widgets.DOMWidget):
 
     def __init__(self, source: Any, **kwargs: Any):
         normalized = normalize_story_source(source)
-        self._from_page = False
         self._change_callbacks = CallbackDispatcher()
-        self.last_result: dict[str, Any] | None = None
-        self.last_request_id: str | None = None
         self.source_format = normalized.format
         super().__init__(_mvsj=normalized.mvsj, _mvsx=normalized.mvsx, **kwargs)
-        self.on_msg(self._handle_page_message)
         self.observe(self._notify_change, names=["revision"])
         self._constructed = True
 
     # ------------------------------------------------------------------ read-only page state
-    def set_state(self, sync_data: dict[str, Any]) -> None:  # called for messages from the page
-        with self._page_update():
-            super().set_state(sync_data)
-
-    @contextlib.contextmanager
-    def _page_update(self):
-        previous, self._from_page = getattr(self, "_from_page", False), True
-        try:
-            yield
-        finally:
-            self._from_page = previous
-
     @traitlets.validate(*_PAGE_OWNED)
     def _page_owned(self, proposal: dict[str, Any]) -> Any:
-        name = proposal["trait"].name
-        if getattr(self, "_constructed", False) and not getattr(self, "_from_page", True):
-            raise traitlets.TraitError(
-                f"Story.{name} is set by the page and is read-only here; "
-                "use story.goto(index_or_key), next(), previous(), play() or pause()."
-            )
-        return proposal["value"]
+        return self._page_owned_value(proposal, "use story.goto(index_or_key), next(), previous(), play() or pause().")
 
     # ------------------------------------------------------------------ control
     def next(self) -> None:
@@ -221,13 +197,7 @@ class Story(widgets.DOMWidget):
         self._change_callbacks.register_callback(callback, remove=remove)
 
     def _control(self, action: str, **args: Any) -> None:
-        request_id = uuid.uuid4().hex
-        self.last_request_id = request_id
-        self.send({"type": "control", "requestId": request_id, "action": action, **args})
-
-    def _handle_page_message(self, _widget: Any, content: dict[str, Any], _buffers: list[Any]) -> None:
-        if isinstance(content, dict) and content.get("type") == "result":
-            self.last_result = content
+        self._send_control({"action": action, **args})
 
     def _notify_change(self, _change: dict[str, Any]) -> None:
         last = self.last_change or {}

@@ -13,15 +13,13 @@ Dispatcher, the same operations an agent's ``act`` calls become
 from __future__ import annotations
 
 import base64
-import contextlib
-import uuid
 from typing import Any
 
-import ipywidgets as widgets
 import traitlets
 from traitlets import Bool, Bytes, Dict, Int, Unicode
 
 from ._version import MODULE_NAME, MODULE_VERSION_RANGE
+from .page_widget import PageWidget
 from .errors import ViewerControlError
 from .structure_source import normalize_structure_source
 
@@ -45,7 +43,7 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-class Viewer(widgets.DOMWidget):
+class Viewer(PageWidget):
     """A structure file shown in a Mol* viewer.
 
     Parameters
@@ -117,9 +115,6 @@ class Viewer(widgets.DOMWidget):
 
     def __init__(self, source: Any, format: str | None = None, title: str | None = None, **kwargs: Any):  # noqa: A002
         normalized = normalize_structure_source(source, format)
-        self._from_page = False
-        self.last_result: dict[str, Any] | None = None
-        self.last_request_id: str | None = None
         self.last_screenshot: bytes | None = None
         super().__init__(
             _data=normalized.data,
@@ -128,31 +123,14 @@ class Viewer(widgets.DOMWidget):
             title=title if title is not None else normalized.name,
             **kwargs,
         )
-        self.on_msg(self._handle_page_message)
         self._constructed = True
 
     # ------------------------------------------------------------------ read-only page state
-    def set_state(self, sync_data: dict[str, Any]) -> None:  # called for messages from the page
-        with self._page_update():
-            super().set_state(sync_data)
-
-    @contextlib.contextmanager
-    def _page_update(self):
-        previous, self._from_page = getattr(self, "_from_page", False), True
-        try:
-            yield
-        finally:
-            self._from_page = previous
-
     @traitlets.validate(*_PAGE_OWNED)
     def _page_owned(self, proposal: dict[str, Any]) -> Any:
-        name = proposal["trait"].name
-        if getattr(self, "_constructed", False) and not getattr(self, "_from_page", True):
-            raise traitlets.TraitError(
-                f"Viewer.{name} is set by the page and is read-only here; use viewer.act([...]) or focus(), "
-                "select(), set_representation(), set_color(), ..."
-            )
-        return proposal["value"]
+        return self._page_owned_value(
+            proposal, "use viewer.act([...]) or focus(), select(), set_representation(), set_color(), ..."
+        )
 
     # ------------------------------------------------------------------ operations
     def act(
@@ -275,17 +253,12 @@ class Viewer(widgets.DOMWidget):
         return self.act([op])
 
     def _control(self, args: dict[str, Any]) -> str:
-        request_id = uuid.uuid4().hex
-        self.last_request_id = request_id
-        self.send({"type": "control", "requestId": request_id, **args})
-        return request_id
+        return self._send_control(args)
 
-    def _handle_page_message(self, _widget: Any, content: dict[str, Any], _buffers: list[Any]) -> None:
-        if isinstance(content, dict) and content.get("type") == "result":
-            self.last_result = content
-            for image in content.get("images") or []:
-                if isinstance(image, dict) and image.get("mimeType") == "image/png":
-                    self.last_screenshot = base64.b64decode(image.get("data", ""))
+    def _on_result(self, content: dict[str, Any]) -> None:
+        for image in content.get("images") or []:
+            if isinstance(image, dict) and image.get("mimeType") == "image/png":
+                self.last_screenshot = base64.b64decode(image.get("data", ""))
 
     def __repr__(self) -> str:
         if self.error:

@@ -1,0 +1,79 @@
+"""The kernel side that every molspace widget shares (docs/architecture.md, "The kernel is a client too").
+
+A molspace widget's state lives in the page. Its kernel object mirrors that
+state as synced traits the page alone may set, and sends typed ``control``
+messages (never JavaScript) that the page's Dispatcher runs like an agent's
+calls; the page answers each with a ``result`` message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from typing import Any, Iterator
+
+import ipywidgets as widgets
+import traitlets
+
+
+class PageWidget(widgets.DOMWidget):
+    """Base of the molspace widgets: page-owned traits, control messages, results.
+
+    Subclasses guard their page-owned traits with
+    ``@traitlets.validate(*names)`` returning :meth:`_page_owned_value`, and
+    set ``self._constructed = True`` at the end of ``__init__``.
+
+    Attributes
+    ----------
+    last_request_id : str or None
+        ``requestId`` of the last control message sent.
+    last_result : dict or None
+        The page's last ``result`` message ``{type, requestId, ok, structuredContent | error, text}``.
+    """
+
+    def __init__(self, **kwargs: Any):
+        self._from_page = False
+        self.last_result: dict[str, Any] | None = None
+        self.last_request_id: str | None = None
+        super().__init__(**kwargs)
+        self.on_msg(self._handle_page_message)
+
+    def set_state(self, sync_data: dict[str, Any]) -> None:  # called for messages from the page
+        with self._page_update():
+            super().set_state(sync_data)
+
+    @contextlib.contextmanager
+    def _page_update(self) -> Iterator[None]:
+        previous, self._from_page = getattr(self, "_from_page", False), True
+        try:
+            yield
+        finally:
+            self._from_page = previous
+
+    def _page_owned_value(self, proposal: dict[str, Any], instead: str) -> Any:
+        """The proposed value of a page-owned trait, if the page (or the constructor) sets it.
+
+        Raises
+        ------
+        traitlets.TraitError
+            When a cell sets it: ``"<Class>.<name> is set by the page and is read-only here; <instead>"``.
+        """
+        name = proposal["trait"].name.lstrip("_")
+        if getattr(self, "_constructed", False) and not getattr(self, "_from_page", True):
+            raise traitlets.TraitError(f"{type(self).__name__}.{name} is set by the page and is read-only here; {instead}")
+        return proposal["value"]
+
+    def _send_control(self, fields: dict[str, Any]) -> str:
+        """Send one ``control`` message ``{type, requestId, **fields}``; returns its ``requestId``."""
+        request_id = uuid.uuid4().hex
+        self.last_request_id = request_id
+        self.send({"type": "control", "requestId": request_id, **fields})
+        return request_id
+
+    def _handle_page_message(self, _widget: Any, content: dict[str, Any], _buffers: list[Any]) -> None:
+        if isinstance(content, dict) and content.get("type") == "result":
+            self.last_result = content
+            self._on_result(content)
+
+    def _on_result(self, result: dict[str, Any]) -> None:
+        """A subclass's extra handling of a page ``result`` (default: none)."""

@@ -28,6 +28,7 @@ import { checkPanelContent } from './panelContent';
 import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
 import { policyRenderMime } from '../render/resourceSanitizer';
+import { WidgetPresence } from '../dispatcher/widgetPresence';
 
 /** How long an update waits for a view to render it, ms. */
 const RENDER_WAIT_MS = 25_000;
@@ -45,6 +46,8 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
   declare private _waiters: Waiter[];
   declare private _views: Set<unknown>;
   declare private _kernel: KernelChannel;
+  /** Whether the Panel is in the page (its displayed views, its comm); see `WidgetPresence`. */
+  declare private _presence: WidgetPresence;
   declare private _disposed: boolean;
 
   abstract get services(): IMolspacePage;
@@ -87,10 +90,8 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
       dispatcher: this.services.dispatcher,
       send: message => this.send(toJSONValue(message), {})
     });
-    this.services.registry.register(this);
+    this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
     this.on('msg:custom', (msg: unknown) => void this._kernel.receive(msg));
-    this.once('destroy', () => this._dispose());
-    this.on('comm:close', () => this._dispose());
     this._loaded = this._check();
   }
 
@@ -202,6 +203,17 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
     }
   }
 
+  /** A view was displayed (see `WidgetPresence.shown`). */
+  viewShown(view: unknown): void {
+    this._presence.shown(view);
+  }
+
+  /** A view was removed (see `WidgetPresence.removed`). */
+  viewRemoved(view: unknown): void {
+    this.forgetView(view);
+    this._presence.removed(view);
+  }
+
   forgetView(view: unknown): void {
     this._views.delete(view);
     if (this._views.size === 0) {
@@ -259,7 +271,6 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
         })
       );
     }
-    this.services.registry.unregister(this.model_id);
   }
 }
 
@@ -288,6 +299,7 @@ export class PanelView extends DOMWidgetView {
       return rendermime && policyRenderMime(rendermime, this.model.services.resourcePolicy);
     });
     this.el.append(this.renderer.node);
+    this.model.viewShown(this);
     this.el.addEventListener('pointerdown', () => this.model.touch(), true);
     this.listenTo(this.model, 'change:revision change:_content', () => this.enqueue());
     this.listenTo(this.model, 'change:error', () => this.renderer?.showError(this.model.error()));
@@ -299,7 +311,7 @@ export class PanelView extends DOMWidgetView {
   remove(): any {
     this.renderer?.dispose();
     this.renderer = null;
-    this.model.forgetView(this);
+    this.model.viewRemoved(this);
     return super.remove();
   }
 

@@ -33,6 +33,7 @@ import { StoryPlayback, type PlaybackState } from './playback';
 import type { ParsedStory } from './storySource';
 import type { StoryChangeRequest, StoryTarget } from './storyTarget';
 import { storySummary } from './storyText';
+import { WidgetPresence } from '../dispatcher/widgetPresence';
 
 /** How long a step change waits for a view to report it drawn, ms. */
 const RENDER_WAIT_MS = 25_000;
@@ -63,8 +64,8 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
   declare private _waiters: RenderWaiter[];
   /** Views that hold a live viewer, with the index each last drew. */
   declare private _views: Map<unknown, number>;
-  /** Views displayed now (live or parked); when the last goes, the Story leaves the page. */
-  declare private _shown: Set<unknown>;
+  /** Whether the Story is in the page (its displayed views, its comm); see `WidgetPresence`. */
+  declare private _presence: WidgetPresence;
   declare private _kernel: KernelChannel;
   declare private _playback: StoryPlayback;
   /** True once the widget was closed or its model destroyed. */
@@ -106,7 +107,6 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     this._disposed = false;
     this._waiters = [];
     this._views = new Map();
-    this._shown = new Set();
     this._kernel = new KernelChannel({
       targetId: this.model_id,
       tool: 'story_control',
@@ -117,24 +117,13 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
       state: () => this._playbackState(),
       step: action => void this._run(action, {}, 'play')
     });
-    this.services.registry.register(this);
+    this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
     this.on('msg:custom', (msg: unknown) => void this._kernel.receive(msg));
     this.on('change:_mvsj change:_mvsx', () => {
       this._parsed = null;
       void this.parsed().catch(() => undefined);
     });
     this.on('change:playing', () => this._playback.update());
-    this.once('destroy', () => this._dispose());
-    this.on('comm:close', () => this._dispose());
-    // A kernel restart does not close the old models: JupyterLab's widget manager only marks
-    // them disconnected (comm_live false). They leave the page, and calls get STALE_TARGET.
-    let live = this.comm_live;
-    this.on('comm_live_update', () => {
-      if (live && !this.comm_live) {
-        this._dispose('its kernel restarted or shut down; run its cell again');
-      }
-      live = this.comm_live;
-    });
     void this.parsed().catch(() => undefined);
   }
 
@@ -307,35 +296,15 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     }
   }
 
-  /**
-   * A view of this Story was displayed: the Story is (again) in the page and
-   * becomes the default target (the most recently displayed widget).
-   */
+  /** A view of this Story was displayed (see `WidgetPresence.shown`). */
   viewShown(view: unknown): void {
-    this._shown.add(view);
-    if (this._disposed) {
-      return;
-    }
-    if (this.services.registry.find(this.model_id) === undefined) {
-      this.services.registry.register(this);
-    }
-    this.services.registry.touch(this.model_id);
+    this._presence.shown(view);
   }
 
-  /**
-   * A view was removed. With none left (its output cleared, its cell re-run,
-   * its notebook closed) the Story leaves `observe`, and calls naming it get
-   * STALE_TARGET until it is displayed again.
-   */
+  /** A view was removed (see `WidgetPresence.removed`). */
   viewRemoved(view: unknown): void {
-    this._shown.delete(view);
     this.forgetView(view);
-    if (this._shown.size === 0 && !this._disposed) {
-      this.services.registry.retire(
-        this.model_id,
-        'it is displayed nowhere now (its output was cleared, its cell re-run or its notebook closed)'
-      );
-    }
+    this._presence.removed(view);
   }
 
   /** A person used this widget: make it the active one. */
@@ -410,12 +379,8 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     }
   }
 
-  private _dispose(
-    reason = 'it was closed (its kernel restarted or shut down, or the widget was closed from its cell)'
-  ): void {
-    if (this._disposed) {
-      return;
-    }
+  /** Left the page for good (WidgetPresence): stop playing, fail what waits. */
+  private _dispose(): void {
     this._disposed = true;
     this._playback.dispose();
     for (const w of this._waiters.splice(0)) {
@@ -429,7 +394,6 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
         )
       );
     }
-    this.services.registry.retire(this.model_id, reason);
   }
 }
 

@@ -33,6 +33,7 @@ import type { StructureData } from './structureData';
 import type { ViewerTarget } from './viewerTarget';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
 import { viewerSummary } from './viewerText';
+import { WidgetPresence } from '../dispatcher/widgetPresence';
 
 /** How long a change waits for the live views to draw it, ms. */
 const DRAW_WAIT_MS = 25_000;
@@ -62,6 +63,8 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
   declare private _views: Map<LiveViewerView, number>;
   declare private _waiters: DrawWaiter[];
   declare private _kernel: KernelChannel;
+  /** Whether the Viewer is in the page (its displayed views, its comm); see `WidgetPresence`. */
+  declare private _presence: WidgetPresence;
   declare private _disposed: boolean;
   /** Views before each applied batch (undo), and views undone (redo); newest last. */
   declare private _past: ViewerViewState[];
@@ -115,10 +118,8 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       dispatcher: this.services.dispatcher,
       send: message => this.send(toJSONValue(message), {})
     });
-    this.services.registry.register(this);
+    this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
     this.on('msg:custom', (msg: unknown) => void this._kernel.receive(msg));
-    this.once('destroy', () => this._dispose());
-    this.on('comm:close', () => this._dispose());
     void this.structureData().catch(() => undefined);
   }
 
@@ -309,6 +310,17 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     }
   }
 
+  /** A view was displayed (see `WidgetPresence.shown`). */
+  viewShown(view: unknown): void {
+    this._presence.shown(view);
+  }
+
+  /** A view was removed (see `WidgetPresence.removed`). */
+  viewRemoved(view: LiveViewerView): void {
+    this.forgetView(view);
+    this._presence.removed(view);
+  }
+
   /** A view no longer holds a live viewer. */
   forgetView(view: LiveViewerView): void {
     this._views.delete(view);
@@ -381,7 +393,6 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
         })
       );
     }
-    this.services.registry.unregister(this.model_id);
   }
 }
 

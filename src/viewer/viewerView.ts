@@ -100,6 +100,7 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
     });
     this.handle = handle;
     this.unregister = this.budget.register(handle);
+    this.model.viewShown(this);
     this.updateText();
     this.updateError();
     this.enqueue(() => this.start());
@@ -111,7 +112,7 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
     this.resizeObserver?.disconnect();
     this.viewer?.dispose();
     this.viewer = null;
-    this.model.forgetView(this);
+    this.model.viewRemoved(this);
     return super.remove();
   }
 

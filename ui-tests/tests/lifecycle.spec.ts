@@ -87,3 +87,50 @@ test.describe('kernel restart', () => {
     }
   });
 });
+
+test('a re-run cell replaces its Viewer and Panel too: the old ids leave observe and are STALE_TARGET', async ({
+  page
+}) => {
+  const pdb = [
+    'ATOM      1  N   GLY A   1       0.000   0.000   0.000  1.00  0.00           N',
+    'ATOM      2  CA  GLY A   1       1.458   0.000   0.000  1.00  0.00           C',
+    'END'
+  ].join('\\n');
+  const source = [
+    'import molspace',
+    'from IPython.display import display',
+    `viewer = molspace.Viewer("${pdb}\\n", format="pdb")`,
+    'panel = molspace.Panel("**finding**", panel_id="finding")',
+    'display(viewer, panel)'
+  ].join('\n');
+  await page.notebook.createNew('rerun-kinds.ipynb');
+  await page.notebook.setCell(0, 'code', source);
+  await page.notebook.runCell(0, true);
+  const client = await mcpClient();
+  try {
+    const kinds = async () => {
+      const [observed] = await call(client, 'observe');
+      return observed.widgets.map((w: { id: string; kind: string }) => [w.kind, w.id]).sort();
+    };
+    await expect.poll(async () => (await kinds()).map(([k]: string[]) => k), { timeout: 90_000 }).toEqual(['panel', 'viewer']);
+    const before: string[][] = await kinds();
+    await page.notebook.runCell(0, true);
+    await expect
+      .poll(async () => (await kinds()).filter(([, id]: string[]) => before.some(([, old]) => old === id)), { timeout: 60_000 })
+      .toEqual([]);
+    expect((await kinds()).map(([k]: string[]) => k)).toEqual(['panel', 'viewer']);
+    const oldViewer = before.find(([k]) => k === 'viewer')![1];
+    const [stale, isError] = await call(client, 'viewer_observe', { target: oldViewer });
+    expect(isError).toBe(true);
+    expect(stale).toMatchObject({ code: 'STALE_TARGET', details: { target: oldViewer } });
+    const oldPanel = before.find(([k]) => k === 'panel')![1];
+    const [stalePanel, panelError] = await call(client, 'render_panel', {
+      target: oldPanel,
+      content: { type: 'markdown', markdown: 'late' }
+    });
+    expect(panelError).toBe(true);
+    expect(stalePanel).toMatchObject({ code: 'STALE_TARGET' });
+  } finally {
+    await client.close();
+  }
+});

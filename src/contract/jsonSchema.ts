@@ -58,10 +58,10 @@ function trim(s: JsonSchema, dropDescriptions: boolean): JsonSchema {
   return mapChildren(own, c => trim(c, dropDescriptions));
 }
 
-/** Each object subschema below the root, as canonical JSON, with the first name it was met under. */
+/** Each object or union subschema below the root, as canonical JSON, with the first name it was met under. */
 function countObjects(s: JsonSchema, seen: Map<string, { n: number; name: string }>, name: string): void {
   mapChildren(s, (c, childName) => {
-    if (c.type === 'object' && isSchema(c.properties)) {
+    if ((c.type === 'object' && isSchema(c.properties)) || Array.isArray(c.anyOf) || Array.isArray(c.oneOf)) {
       const key = JSON.stringify(c);
       const own = LIST.includes(childName) ? name : childName === 'items' ? `${name}Item` : childName;
       const entry = seen.get(key) ?? { n: 0, name: own };
@@ -81,7 +81,7 @@ function replaceShared(s: JsonSchema, refs: Map<string, string>): JsonSchema {
 }
 
 /**
- * State each object subschema that occurs twice or more (and is not tiny)
+ * State each object or union subschema that occurs twice or more (and is not tiny)
  * once under the root's `$defs`, largest first, until none repeats.
  */
 function shareRepeated(root: JsonSchema): JsonSchema {

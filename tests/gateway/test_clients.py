@@ -49,25 +49,31 @@ GATEWAY_MADE = {"NO_PAGE", "INVALID_INPUT", "TIMEOUT", "INTERNAL"}
 BOGUS = "molspaceNoSuchField"
 
 
-def minimal_value(prop: dict[str, Any]) -> Any:
-    """The simplest value a property schema accepts (the first branch of a union; minItems honoured)."""
+def minimal_value(prop: dict[str, Any], root: dict[str, Any]) -> Any:
+    """The simplest value a property schema accepts (the first branch of a union; minItems honoured).
+
+    ``root`` is the tool's whole schema, whose ``$defs`` a ``$ref`` names (the manifest's compact form).
+    """
+    if "$ref" in prop:
+        return minimal_value(root["$defs"][prop["$ref"].removeprefix("#/$defs/")], root)
     for union in ("oneOf", "anyOf"):
         if union in prop:
-            return minimal_value(prop[union][0])
+            return minimal_value(prop[union][0], root)
     if "enum" in prop:
         return prop["enum"][0]
     if "const" in prop:
         return prop["const"]
     if prop.get("type") == "object":
-        return minimal_args(prop)
+        return minimal_args(prop, root)
     if prop.get("type") == "array":
-        return [minimal_value(prop["items"]) for _ in range(prop.get("minItems", 0))]
+        return [minimal_value(prop["items"], root) for _ in range(prop.get("minItems", 0))]
     return {"string": "x", "integer": 0, "number": 0, "boolean": False}[prop["type"]]
 
 
-def minimal_args(schema: dict[str, Any]) -> dict[str, Any]:
+def minimal_args(schema: dict[str, Any], root: dict[str, Any] | None = None) -> dict[str, Any]:
     """Arguments that pass the tool's inputSchema: each required property at its simplest value."""
-    return {name: minimal_value(schema["properties"][name]) for name in schema.get("required", [])}
+    root = schema if root is None else root
+    return {name: minimal_value(schema["properties"][name], root) for name in schema.get("required", [])}
 
 
 def relays(spec: dict[str, Any]) -> bool:

@@ -24,7 +24,7 @@ const root = {
   children: [
     {
       kind: 'download',
-      params: { url: 'https://molspace.test/1hpv.pdb' },
+      params: { url: 'https://files.rcsb.org/molspace-test/1hpv.pdb' },
       children: [
         {
           kind: 'parse',

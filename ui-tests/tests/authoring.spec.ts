@@ -73,7 +73,7 @@ async function connected(): Promise<Client> {
 const served = new Map<string, number>();
 /** Files served at https://files.rcsb.org/molspace-test/<name> from the repository's test data. */
 const FILES: Record<string, string> = {
-  '1hpv.pdb': path.join(ROOT, 'tests', 'data', '1hpv.pdb'),
+  '1hpv.pdb': path.join(ROOT, 'tests', 'data', 'structures', '1hpv.pdb'),
   '2c6e_protein.pdb': path.join(ROOT, 'tests', 'data', '2c6e_protein.pdb'),
   '2c6e_docked_ACP.pdb': path.join(ROOT, 'tests', 'data', '2c6e_docked_ACP.pdb'),
   '2c6e_docked_AKI.pdb': path.join(ROOT, 'tests', 'data', '2c6e_docked_AKI.pdb'),

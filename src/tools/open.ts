@@ -52,6 +52,6 @@ export const open = defineTool(OPEN_TOOL, async ({ args }) => {
   }
   return {
     output: { viewer: state, composition: viewer.composition() },
-    text: `Opened ${args.pdbId ? `PDB ${args.pdbId}` : name} in Viewer ${viewer.targetId}: ${viewer.describe()}.`
+    text: `Opened ${args.pdbId ? `PDB ${args.pdbId}` : args.path ?? `inline ${format} text`} in Viewer ${viewer.targetId}: ${viewer.describe()}.`
   };
 });

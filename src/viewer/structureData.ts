@@ -269,7 +269,7 @@ export function requireMatch(data: StructureData, selector: ComponentSelector, w
     'NOT_FOUND',
     `The selector ${JSON.stringify(selector)} matches no atom of this structure.`,
     where,
-    `Use chains that exist (auth_asym_id: ${auth.slice(0, 30).join(', ') || 'none'}; label_asym_id: ${label.slice(0, 30).join(', ') || 'none'}); viewer_observe lists residues and ligands.`,
+    `Use chains that exist (auth_asym_id: ${shownIds(auth)}; label_asym_id: ${shownIds(label)}); viewer_observe lists residues and ligands.`,
     {
       selector,
       auth_asym_ids: auth.slice(0, 100),
@@ -295,4 +295,9 @@ export function defaultLayers(data: StructureData): ViewerLayer[] {
     layers.push({ selector: 'all', representation: 'ball_and_stick' });
   }
   return layers;
+}
+
+/** Chain ids for a message: at most 30, a blank id (e.g. a PDB HETATM without a chain) shown as `""`. */
+function shownIds(ids: string[]): string {
+  return ids.slice(0, 30).map(id => (id.trim() === '' ? '""' : id)).join(', ') || 'none';
 }

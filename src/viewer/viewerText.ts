@@ -21,7 +21,7 @@ export function viewerSummary(state: ViewerState, c: ViewerComposition | null, v
   const parts = [
     `${c.modelCount} model${c.modelCount === 1 ? '' : 's'}`,
     `${polymers.length} polymer chain${polymers.length === 1 ? '' : 's'}${polymers.length ? ` (${polymers.slice(0, 8).map(ch => ch.auth_asym_id).join(', ')}${polymers.length > 8 ? ', …' : ''})` : ''}`,
-    `${c.ligandCount} ligand${c.ligandCount === 1 ? '' : 's'}${c.ligandCount ? ` (${c.ligands.slice(0, 3).map(l => `${l.comp_id} ${l.auth_asym_id} ${l.auth_seq_id}`).join(', ')}${c.ligandCount > 3 ? ', …' : ''})` : ''}`,
+    `${c.ligandCount} ligand${c.ligandCount === 1 ? '' : 's'}${c.ligandCount ? ` (${c.ligands.slice(0, 3).map(l => [l.comp_id, l.auth_asym_id.trim(), l.auth_seq_id].filter(p => p !== '').join(' ')).join(', ')}${c.ligandCount > 3 ? ', …' : ''})` : ''}`,
     `${c.waters} water${c.waters === 1 ? '' : 's'}`,
     `${c.atoms} atoms`
   ];

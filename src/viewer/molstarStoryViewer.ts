@@ -11,22 +11,18 @@
  *
  * Loaded lazily (`import()`) by the Story view: JupyterLab start pulls no Mol*.
  */
-import { MolViewSpec } from 'molstar/lib/extensions/mvs/behavior';
 import { loadMVSX } from 'molstar/lib/extensions/mvs/components/formats';
 import { loadMVS } from 'molstar/lib/extensions/mvs/load';
 import type { MVSData_States } from 'molstar/lib/extensions/mvs/mvs-data';
 import { PluginCommands } from 'molstar/lib/mol-plugin/commands';
 import { PluginContext } from 'molstar/lib/mol-plugin/context';
-import { DefaultPluginSpec, PluginSpec } from 'molstar/lib/mol-plugin/spec';
 import { Task } from 'molstar/lib/mol-task';
 import { Color } from 'molstar/lib/mol-util/color';
 
 import { MolspaceError } from '../contract/errors';
+import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin } from './molstarPlugin';
 import type { ParsedStory } from '../story/storySource';
 
-/** Background colours used when a snapshot has no MVS `canvas` background. */
-const LIGHT_BACKGROUND = 0xffffff;
-const DARK_BACKGROUND = 0x111111;
 /**
  * Longest wait for Mol* to draw a frame after an apply, ms. A visible page
  * draws within a frame or two; a hidden page draws nothing (no animation
@@ -41,20 +37,6 @@ interface ResourceRef {
   path: string;
   /** The `url`/`uri` param as written in the Story. */
   url: string;
-}
-
-/**
- * True when WebGL is rendered in software (SwiftShader, llvmpipe...), read from
- * the `WEBGL_debug_renderer_info` extension when the browser exposes it.
- */
-function isSoftwareRenderer(plugin: PluginContext): boolean {
-  const gl = plugin.canvas3d?.webgl.gl;
-  if (!gl) {
-    return false;
-  }
-  const info = gl.getExtension('WEBGL_debug_renderer_info');
-  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
-  return /swiftshader|llvmpipe|softpipe|software/i.test(renderer);
 }
 
 /** Mol* plugin wrapper: one per live Story view. */
@@ -79,45 +61,7 @@ export class MolstarStoryViewer {
    * @throws MolspaceError `INTERNAL` when WebGL is unavailable (e.g. too many live contexts).
    */
   static async create(host: HTMLElement, opts: { dark: boolean }): Promise<MolstarStoryViewer> {
-    const base = DefaultPluginSpec();
-    const spec: PluginSpec = {
-      ...base,
-      behaviors: [...base.behaviors, PluginSpec.Behavior(MolViewSpec)],
-      canvas3d: {
-        renderer: { backgroundColor: Color(opts.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND) }
-      }
-    };
-    const plugin = new PluginContext(spec);
-    await plugin.init();
-    let ok = false;
-    try {
-      ok = await plugin.mountAsync(host);
-    } catch {
-      ok = false;
-    }
-    if (!ok || !plugin.canvas3d) {
-      plugin.dispose();
-      throw new MolspaceError(
-        'INTERNAL',
-        'The 3D viewer could not start: WebGL is not available in this page.',
-        'viewer',
-        'Enable WebGL (hardware acceleration) in the browser, or close other 3D viewers and reload the page.'
-      );
-    }
-    if (isSoftwareRenderer(plugin)) {
-      // Software WebGL (no GPU: CI, Binder, many VMs): Mol*'s temporal multi-sampling and
-      // ambient occlusion keep redrawing refinement frames that each hold the page's main
-      // thread for about a second, and every call an agent or a cell makes waits behind them.
-      plugin.canvas3d.setProps(props => {
-        props.multiSample.mode = 'off';
-        props.postprocessing.occlusion = { name: 'off', params: {} };
-      });
-    }
-    const canvas = host.querySelector('canvas');
-    if (canvas) {
-      canvas.tabIndex = 0;
-      canvas.setAttribute('aria-label', 'Molecular 3D view');
-    }
+    const plugin = await createMolstarPlugin(host, opts.dark);
     return new MolstarStoryViewer(plugin, host, opts.dark);
   }
 
@@ -287,7 +231,7 @@ export class MolstarStoryViewer {
       return;
     }
     canvas3d.setProps({
-      renderer: { backgroundColor: Color(this.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND) }
+      renderer: { backgroundColor: Color.fromHexStyle(this.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND) }
     });
   }
 

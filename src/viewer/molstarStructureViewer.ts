@@ -7,7 +7,6 @@
  * use loci made with Mol*'s MVS selector code. Loaded lazily by the Viewer
  * view: JupyterLab start pulls no Mol*.
  */
-import { MolViewSpec } from 'molstar/lib/extensions/mvs/behavior';
 import { substructureFromSelector } from 'molstar/lib/extensions/mvs/components/selector';
 import { componentPropsFromSelector } from 'molstar/lib/extensions/mvs/load-helpers';
 import { loadMVS } from 'molstar/lib/extensions/mvs/load';
@@ -15,29 +14,16 @@ import type { MVSData } from 'molstar/lib/extensions/mvs/mvs-data';
 import { Structure, StructureElement } from 'molstar/lib/mol-model/structure';
 import { PluginCommands } from 'molstar/lib/mol-plugin/commands';
 import { PluginContext } from 'molstar/lib/mol-plugin/context';
-import { DefaultPluginSpec, PluginSpec } from 'molstar/lib/mol-plugin/spec';
 import { Asset } from 'molstar/lib/mol-util/assets';
-import { Color } from 'molstar/lib/mol-util/color';
 
 import { MolspaceError } from '../contract/errors';
+import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin } from './molstarPlugin';
 import type { ComponentSelector, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
 
-const LIGHT_BACKGROUND = '#ffffff';
-const DARK_BACKGROUND = '#111111';
 const DRAW_WAIT_MS = 10_000;
 
 let archiveCounter = 0;
-
-function isSoftwareRenderer(plugin: PluginContext): boolean {
-  const gl = plugin.canvas3d?.webgl.gl;
-  if (!gl) {
-    return false;
-  }
-  const info = gl.getExtension('WEBGL_debug_renderer_info');
-  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
-  return /swiftshader|llvmpipe|softpipe|software/i.test(renderer);
-}
 
 /** The structure a viewer shows. */
 export interface ViewerSource {
@@ -68,41 +54,7 @@ export class MolstarStructureViewer {
    * @throws MolspaceError `INTERNAL` when WebGL is unavailable.
    */
   static async create(host: HTMLElement, opts: { dark: boolean }): Promise<MolstarStructureViewer> {
-    const base = DefaultPluginSpec();
-    const spec: PluginSpec = {
-      ...base,
-      behaviors: [...base.behaviors, PluginSpec.Behavior(MolViewSpec)],
-      canvas3d: { renderer: { backgroundColor: Color.fromHexStyle(opts.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND) } }
-    };
-    const plugin = new PluginContext(spec);
-    await plugin.init();
-    let ok = false;
-    try {
-      ok = await plugin.mountAsync(host);
-    } catch {
-      ok = false;
-    }
-    if (!ok || !plugin.canvas3d) {
-      plugin.dispose();
-      throw new MolspaceError(
-        'INTERNAL',
-        'The 3D viewer could not start: WebGL is not available in this page.',
-        'viewer',
-        'Enable WebGL (hardware acceleration) in the browser, or close other 3D viewers and reload the page.'
-      );
-    }
-    if (isSoftwareRenderer(plugin)) {
-      // As in molstarStoryViewer.ts: software WebGL redraws refinement frames for seconds.
-      plugin.canvas3d.setProps(props => {
-        props.multiSample.mode = 'off';
-        props.postprocessing.occlusion = { name: 'off', params: {} };
-      });
-    }
-    const canvas = host.querySelector('canvas');
-    if (canvas) {
-      canvas.tabIndex = 0;
-      canvas.setAttribute('aria-label', 'Molecular 3D view');
-    }
+    const plugin = await createMolstarPlugin(host, opts.dark);
     return new MolstarStructureViewer(plugin, host, opts.dark);
   }
 

@@ -1,0 +1,248 @@
+/**
+ * The Ketcher editor frame: one Ketcher (ketcher-react with the standalone
+ * Indigo engine) in a document of its own, driven by its parent view through
+ * the messages of `../frameMessages.ts` (docs/architecture.md, "Ketcher").
+ *
+ * Built by `scripts/build-ketcher-frame.mjs` into the extension's static
+ * assets (`static/ketcher/`), not into the JupyterLab extension: nothing of
+ * Ketcher or Indigo loads until a Ketcher widget is shown. The Indigo worker
+ * and its WASM are emitted beside this bundle and resolved from the bundle's
+ * own URL, so they load under any `base_url`.
+ */
+import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Editor } from 'ketcher-react';
+import { StandaloneStructServiceProvider } from 'ketcher-standalone/dist/binaryWasm';
+import { ChemicalMimeType, type Ketcher } from 'ketcher-core';
+import 'ketcher-react/dist/index.css';
+import {
+  EditorSnapshot,
+  FRAME_TAG,
+  FrameRequest,
+  type FrameEvent,
+  type FrameReply,
+  type KetcherFormat
+} from '../frameMessages';
+
+/** The bundled Ketcher's version, set by the frame build. */
+declare const __KETCHER_VERSION__: string;
+
+/**
+ * How long one engine call may take before it is tried again, ms. Ketcher's
+ * standalone service drops the answer to a conversion that overlaps another
+ * (its listener is a `once` keyed by event type), so the frame runs its own
+ * engine calls one at a time, and retries one whose answer an overlapping
+ * call of Ketcher's own UI took.
+ */
+const ENGINE_WAIT_MS = 8000;
+const ENGINE_TRIES = 2;
+
+/** Quiet time after a person's last edit before it is reported, ms. */
+const CHANGE_SETTLE_MS = 150;
+
+let ketcher: Ketcher | null = null;
+/** The KET the parent knows this editor holds: changes that lead back to it are not reported. */
+let knownKet = '';
+let settleTimer: ReturnType<typeof setTimeout> | null = null;
+/** Requests that arrived before the engine was ready; run once it is. */
+const pending: FrameRequest[] = [];
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Run `work` after every earlier piece of work: no two of the frame's engine calls overlap. */
+function serial<T>(work: () => Promise<T>): Promise<T> {
+  const run = queue.then(work, work);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/** One engine call, bounded in time and tried again once (see {@link ENGINE_WAIT_MS}). */
+async function engine<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>(resolve => (timer = setTimeout(() => resolve('late'), ENGINE_WAIT_MS)));
+    try {
+      const result = await Promise.race([call(), late]);
+      if (result !== 'late') {
+        return result as T;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    if (attempt >= ENGINE_TRIES) {
+      throw new Error(`the Indigo engine did not answer within ${ENGINE_WAIT_MS / 1000} s (${ENGINE_TRIES} tries)`);
+    }
+  }
+}
+
+function post(message: FrameEvent | FrameReply): void {
+  window.parent.postMessage(message, window.location.origin);
+}
+
+async function optional(read: () => Promise<string>): Promise<string | null> {
+  try {
+    return await engine(read);
+  } catch {
+    return null;
+  }
+}
+
+async function snapshot(k: Ketcher): Promise<EditorSnapshot> {
+  const struct = k.editor.struct();
+  const atoms = struct.atoms.size;
+  const ket = await engine(() => k.getKet());
+  let formula: string | null = null;
+  if (atoms > 0) {
+    try {
+      const calc = await engine(() => k.calculate({ struct: ket, properties: ['gross'] }));
+      formula = typeof calc.gross === 'string' ? calc.gross.replace(/<[^>]*>/g, '') : null;
+    } catch {
+      formula = null;
+    }
+  }
+  return EditorSnapshot.parse({
+    ket,
+    smiles: atoms > 0 ? await optional(() => k.getSmiles()) : '',
+    molfile: await optional(() => k.getMolfile()),
+    atoms,
+    bonds: struct.bonds.size,
+    formula
+  });
+}
+
+async function read(k: Ketcher, format: KetcherFormat): Promise<string> {
+  switch (format) {
+    case 'smiles':
+      return k.getSmiles();
+    case 'molfile':
+      return k.getMolfile('v2000');
+    case 'molfile-v3000':
+      return k.getMolfile('v3000');
+    case 'ket':
+      return k.getKet();
+    case 'sdf':
+      return k.getSdf();
+    case 'smarts':
+      return k.getSmarts();
+    case 'inchi':
+      return k.getInchi();
+    case 'cml':
+      return k.getCml();
+  }
+}
+
+function messageOf(e: unknown): string {
+  if (e instanceof Error) {
+    return e.message;
+  }
+  return typeof e === 'string' ? e : JSON.stringify(e);
+}
+
+async function answer(k: Ketcher, request: FrameRequest): Promise<void> {
+  try {
+    let value: unknown;
+    if (request.op === 'set') {
+      if (request.value.trim() === '') {
+        k.editor.clear();
+      } else {
+        // Indigo parses first and throws its own message on a bad structure;
+        // Ketcher's setMolecule would report it only to its error dialog.
+        // The original text is what is loaded: Ketcher lays it out keeping its stereo,
+        // which the KET Indigo makes of a SMILES (without coordinates) would not.
+        await engine(() => k.indigo.convert(request.value, { outputFormat: ChemicalMimeType.KET }));
+        await engine(() => k.setMolecule(request.value));
+      }
+      const after = await snapshot(k);
+      knownKet = after.ket;
+      value = after;
+    } else if (request.op === 'get') {
+      value = await engine(() => read(k, request.format));
+    } else if (request.op === 'snapshot') {
+      value = await snapshot(k);
+    } else {
+      const highlighter = (k.editor as unknown as { highlights: { clear(): void; create(h: object): void } }).highlights;
+      highlighter.clear();
+      if (request.atoms.length) {
+        highlighter.create({ atoms: request.atoms, bonds: [], rgroupAttachmentPoints: [], color: request.color });
+      }
+      value = null;
+    }
+    post({ tag: FRAME_TAG, id: request.id, ok: true, value });
+  } catch (e) {
+    post({ tag: FRAME_TAG, id: request.id, ok: false, error: messageOf(e) });
+  }
+}
+
+function onChange(): void {
+  if (settleTimer !== null) {
+    clearTimeout(settleTimer);
+  }
+  settleTimer = setTimeout(() => {
+    settleTimer = null;
+    const k = ketcher;
+    if (!k) {
+      return;
+    }
+    void serial(() => snapshot(k)).then(
+      s => {
+        if (s.ket !== knownKet) {
+          knownKet = s.ket;
+          post({ tag: FRAME_TAG, event: 'changed', snapshot: s });
+        }
+      },
+      () => undefined
+    );
+  }, CHANGE_SETTLE_MS);
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  if (event.source !== window.parent || event.origin !== window.location.origin) {
+    return;
+  }
+  const request = FrameRequest.safeParse(event.data);
+  if (!request.success) {
+    return;
+  }
+  const k = ketcher;
+  if (k) {
+    void serial(() => answer(k, request.data));
+  } else {
+    pending.push(request.data);
+  }
+});
+
+async function started(k: Ketcher): Promise<void> {
+  // The engine answers once its worker and WASM have loaded: a first conversion proves both.
+  const info = await serial(() => engine(() => k.indigo.info())).catch(() => null);
+  ketcher = k;
+  const first = await serial(() => snapshot(k));
+  knownKet = first.ket;
+  k.changeEvent.add(onChange);
+  post({
+    tag: FRAME_TAG,
+    event: 'ready',
+    ketcher: __KETCHER_VERSION__,
+    indigo: String(info?.indigoVersion ?? 'unknown'),
+    snapshot: first
+  });
+  for (const request of pending.splice(0)) {
+    void serial(() => answer(k, request));
+  }
+}
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    createElement(Editor, {
+      staticResourcesUrl: new URL('.', window.location.href).href,
+      structServiceProvider: new StandaloneStructServiceProvider(),
+      errorHandler: (message: string) => console.warn('molspace Ketcher:', message),
+      disableMacromoleculesEditor: false,
+      onInit: (k: Ketcher) => {
+        // Ketcher's own UI reads its instance from `window.ketcher` (settings, dialogs).
+        (window as unknown as { ketcher: Ketcher }).ketcher = k;
+        started(k).catch(e => post({ tag: FRAME_TAG, event: 'failed', error: messageOf(e) }));
+      }
+    })
+  );
+}

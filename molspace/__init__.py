@@ -4,6 +4,7 @@
 - :class:`Panel` — a report panel: markdown, a table or a Vega-Lite chart (ipywidgets 8).
 - :mod:`molspace.stories` — Story templates, validation (molviewspec) and writing from a cell.
 - :class:`Viewer` — a Mol* viewer of one structure file, with its composition and typed operations.
+- :class:`Ketcher` — the Ketcher chemical editor, revision-checked, shared with agents.
 - The Jupyter server extension ``molspace`` — an MCP gateway at ``{base_url}molspace/mcp``.
 """
 
@@ -15,6 +16,8 @@ from . import stories
 from .errors import PanelContentError, StructureSourceError, ViewerControlError
 from .panel import Panel
 from .viewer import Viewer
+from .errors import KetcherControlError
+from .ketcher import Ketcher, KetcherChange
 
 __all__ = [
     "Story",
@@ -29,6 +32,9 @@ __all__ = [
     "Viewer",
     "StructureSourceError",
     "ViewerControlError",
+    "Ketcher",
+    "KetcherChange",
+    "KetcherControlError",
 ]
 
 

@@ -134,3 +134,7 @@ class StructureSourceError(MolspaceError, ValueError):
 
 class ViewerControlError(MolspaceError, ValueError):
     """A Viewer operation that cannot be sent (not a list of operations, an unknown op)."""
+
+
+class KetcherControlError(MolspaceError, ValueError):
+    """A Ketcher editor operation that cannot be sent (bad type, over a bound, unknown format)."""

@@ -9,6 +9,7 @@
  * - `molspace:bridge` connects this page to the MCP gateway's bridge;
  * - `molspace:panels` docks report panels (`render_panel`) in the main area.
  * - `molspace:open` lets the `open` tool dock Viewers in the main area.
+ * - `molspace:ketcher` lets `ketcher_open` dock Ketcher editors in the main area.
  *
  * JupyterLab's start path loads none of the contract (zod), the Dispatcher or
  * Mol*: the Dispatcher loads when the first Story model is created or once
@@ -73,14 +74,16 @@ const widgetsPlugin: JupyterFrontEndPlugin<void> = {
       name: MODULE_NAME,
       version: MODULE_VERSION,
       exports: async () => {
-        const [page, { storyModelClass }, { StoryView }, { panelModelClass, PanelView }, { viewerModelClass }, { ViewerView }] =
+        const [page, { storyModelClass }, { StoryView }, { panelModelClass, PanelView }, { viewerModelClass }, { ViewerView }, { ketcherModelClass }, { KetcherView }] =
           await Promise.all([
             molspace.page(),
             import('./story/storyModel'),
             import('./story/storyView'),
             import('./panel/panelModel'),
             import('./viewer/viewerModel'),
-            import('./viewer/viewerView')
+            import('./viewer/viewerView'),
+            import('./ketcher/ketcherModel'),
+            import('./ketcher/ketcherView')
           ]);
         return {
           StoryModel: storyModelClass(page),
@@ -88,7 +91,9 @@ const widgetsPlugin: JupyterFrontEndPlugin<void> = {
           PanelModel: panelModelClass(page),
           PanelView,
           ViewerModel: viewerModelClass(page),
-          ViewerView
+          ViewerView,
+          KetcherModel: ketcherModelClass(page),
+          KetcherView
         };
       }
     });
@@ -184,4 +189,22 @@ const openPlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin, panelsPlugin, authoringPlugin, openPlugin];
+const ketcherPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'molspace:ketcher',
+  description: 'Lets agents open Ketcher chemical editors (the `ketcher_open` tool) docked in the main area.',
+  autoStart: true,
+  requires: [IMolspace],
+  activate: (app: JupyterFrontEnd, molspace: IMolspace) => {
+    // Off the start path: the editor's code loads at the first `ketcher_open`; Ketcher itself when its frame is shown.
+    void app.restored
+      .then(() => Promise.all([molspace.page(), import('./ketcher/ketcherOpener')]))
+      .then(([page, { setKetcherOpener }]) =>
+        setKetcherOpener({
+          open: options => import('./ketcher/dockedKetcher').then(({ dockedKetcherOpener }) => dockedKetcherOpener(app, page).open(options))
+        })
+      )
+      .catch(e => console.error('molspace: ketcher_open could not start; agents cannot dock Ketcher editors.', e));
+  }
+};
+
+export default [servicesPlugin, widgetsPlugin, activityPlugin, bridgePlugin, panelsPlugin, authoringPlugin, openPlugin, ketcherPlugin];

@@ -164,3 +164,8 @@ export async function writeStoryFile(path: string, text: string, overwrite: bool
   }
   return replaced;
 }
+
+/** Whether a file or directory exists at `path` under the Jupyter root (used by Ketcher saves too). */
+export async function fileExists(path: string): Promise<boolean> {
+  return exists(await manager(), path);
+}

@@ -10,3 +10,4 @@ export * from './kernel';
 export * from './panel';
 export * from './authoring';
 export * from './viewer';
+export * from './ketcher';

@@ -77,7 +77,17 @@ export const LIMITS = {
   /** Undo steps a Viewer keeps. */
   viewerUndoSteps: 50,
   /** Largest screenshot side, pixels. */
-  screenshotMaxPixels: 2048
+  screenshotMaxPixels: 2048,
+  /** Largest structure a cell or an agent sends a Ketcher editor, bytes (UTF-8). Beyond it: `TOO_LARGE`. */
+  ketcherInlineBytes: 64 * 1024,
+  /** Largest export `get_structure` returns, bytes (UTF-8). Beyond it: `TOO_LARGE`. */
+  ketcherExportBytes: 64 * 1024,
+  /** Most atoms one `highlight_atoms` names. Beyond it: `TOO_LARGE`. */
+  ketcherHighlightAtoms: 256,
+  /** Longest structure text a `ketcher_control` call carries at all (a person's drawing included), characters. */
+  ketcherStructureChars: 4_000_000,
+  /** Longest SMILES carried in an editor's state and summary, characters. */
+  ketcherSummarySmilesChars: 200
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

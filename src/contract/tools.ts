@@ -16,6 +16,7 @@ import { SnapshotMeta, StoryAction, StoryState, ChangeEntry } from './story';
 import { RENDER_PANEL_TOOL } from './panel';
 import { AUTHORING_TOOLS } from './authoring';
 import { ACT_TOOL, OPEN_TOOL, VIEWER_OBSERVE_TOOL } from './viewer';
+import { KETCHER_CONTROL_TOOL, KETCHER_OPEN_TOOL } from './ketcher';
 
 import { actionId, expectedRevision, pageId, target } from './toolArgs';
 
@@ -322,7 +323,9 @@ export const TOOLS: readonly ToolSpec[] = [
   ...AUTHORING_TOOLS,
   VIEWER_OBSERVE_TOOL,
   ACT_TOOL,
-  OPEN_TOOL
+  OPEN_TOOL,
+  KETCHER_CONTROL_TOOL,
+  KETCHER_OPEN_TOOL
 ];
 
 /** Look a tool up by name. */

@@ -6,7 +6,7 @@ import { ChangeSource } from './story';
 import { LocatedError } from './errors';
 
 /** The kinds of molspace widget. */
-export const WidgetKind = z.enum(['story', 'panel', 'viewer']);
+export const WidgetKind = z.enum(['story', 'panel', 'viewer', 'ketcher']);
 export type WidgetKind = z.infer<typeof WidgetKind>;
 
 /** How errors and hints name a widget kind. */
@@ -22,7 +22,8 @@ export interface WidgetKindInfo {
 export const WIDGET_KIND_INFO: Record<WidgetKind, WidgetKindInfo> = {
   story: { label: 'Story', observeTool: 'story_observe', display: 'molspace.Story(...)' },
   panel: { label: 'Panel', observeTool: 'observe', display: 'molspace.Panel(...)' },
-  viewer: { label: 'Viewer', observeTool: 'viewer_observe', display: 'molspace.Viewer("file.pdb")' }
+  viewer: { label: 'Viewer', observeTool: 'viewer_observe', display: 'molspace.Viewer("file.pdb")' },
+  ketcher: { label: 'Ketcher editor', observeTool: 'observe', display: 'molspace.Ketcher()' }
 };
 
 /** A JupyterLab page (browser tab) connected to the gateway's bridge. */

@@ -7,6 +7,7 @@ import type { LocatedError, WidgetKind } from '../contract';
 import type { StoryTarget } from '../story/storyTarget';
 import type { PanelTarget } from '../panel/panelTarget';
 import type { ViewerTarget } from '../viewer/viewerTarget';
+import type { KetcherTarget } from '../ketcher/ketcherTarget';
 
 /** The state every widget reports, whatever its kind. */
 export interface WidgetState {
@@ -42,6 +43,7 @@ export interface WidgetTargets {
   story: StoryTarget;
   panel: PanelTarget;
   viewer: ViewerTarget;
+  ketcher: KetcherTarget;
 }
 
 /** True when `target` is of `kind`, typed as that kind's target interface. */

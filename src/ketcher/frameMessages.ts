@@ -8,19 +8,19 @@
  * and a message that does not parse is dropped.
  */
 import { z } from 'zod';
+import { KetcherFormat } from '../contract/ketcher';
+
+export { KetcherFormat };
 
 /** Marks molspace's frame messages among any other `postMessage` traffic. */
 export const FRAME_TAG = 'molspace-ketcher/1';
 
-/** Formats the editor reads and writes, named as molspace names them. */
-export const KetcherFormat = z.enum(['smiles', 'molfile', 'molfile-v3000', 'ket', 'sdf', 'smarts', 'inchi', 'cml']);
-export type KetcherFormat = z.infer<typeof KetcherFormat>;
 
 /** What one editor holds now, as the frame reports it after a change. */
 export const EditorSnapshot = z.object({
   /** KET (Ketcher's JSON format): the editor's full state, what views exchange. */
   ket: z.string(),
-  /** Canonical SMILES from Indigo, or null where SMILES cannot carry the drawing (e.g. R-groups). */
+  /** SMILES as Indigo writes it (not canonical), or null where SMILES cannot carry the drawing (e.g. R-groups). */
   smiles: z.string().nullable(),
   /** Molfile (V2000, or V3000 where V2000 cannot carry it), or null where Indigo cannot write one. */
   molfile: z.string().nullable(),

@@ -13,6 +13,8 @@ import { storyEdit } from './storyEdit';
 import { viewerObserve } from './viewerObserve';
 import { act } from './act';
 import { open } from './open';
+import { ketcherControl } from './ketcherControl';
+import { ketcherOpen } from './ketcherOpen';
 import type { PageTool } from './tool';
 
 export const PAGE_TOOLS: readonly PageTool[] = [
@@ -25,5 +27,7 @@ export const PAGE_TOOLS: readonly PageTool[] = [
   storyEdit,
   viewerObserve,
   act,
-  open
+  open,
+  ketcherControl,
+  ketcherOpen
 ];

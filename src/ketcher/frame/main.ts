@@ -138,10 +138,28 @@ function messageOf(e: unknown): string {
   return typeof e === 'string' ? e : JSON.stringify(e);
 }
 
+/** Indigo's input format for each molspace format name (so a stated format is checked, not guessed). */
+const INPUT_FORMATS: Record<KetcherFormat, ChemicalMimeType> = {
+  smiles: ChemicalMimeType.DaylightSmiles,
+  molfile: ChemicalMimeType.Mol,
+  'molfile-v3000': ChemicalMimeType.Mol,
+  ket: ChemicalMimeType.KET,
+  sdf: ChemicalMimeType.SDF,
+  smarts: ChemicalMimeType.DaylightSmarts,
+  inchi: ChemicalMimeType.InChI,
+  cml: ChemicalMimeType.CML
+};
+
+/** Ketcher's highlighter (ketcher-react's `Editor.highlights`, not in ketcher-core's Editor type). */
+function highlights(k: Ketcher): { clear(): void; create(h: object): void } {
+  return (k.editor as unknown as { highlights: { clear(): void; create(h: object): void } }).highlights;
+}
+
 async function answer(k: Ketcher, request: FrameRequest): Promise<void> {
   try {
     let value: unknown;
     if (request.op === 'set') {
+      highlights(k).clear();
       if (request.value.trim() === '') {
         k.editor.clear();
       } else {
@@ -149,7 +167,8 @@ async function answer(k: Ketcher, request: FrameRequest): Promise<void> {
         // Ketcher's setMolecule would report it only to its error dialog.
         // The original text is what is loaded: Ketcher lays it out keeping its stereo,
         // which the KET Indigo makes of a SMILES (without coordinates) would not.
-        await engine(() => k.indigo.convert(request.value, { outputFormat: ChemicalMimeType.KET }));
+        const inputFormat = request.format ? INPUT_FORMATS[request.format] : undefined;
+        await engine(() => k.indigo.convert(request.value, { outputFormat: ChemicalMimeType.KET, ...(inputFormat ? { inputFormat } : {}) }));
         await engine(() => k.setMolecule(request.value));
       }
       const after = await snapshot(k);
@@ -160,7 +179,7 @@ async function answer(k: Ketcher, request: FrameRequest): Promise<void> {
     } else if (request.op === 'snapshot') {
       value = await snapshot(k);
     } else {
-      const highlighter = (k.editor as unknown as { highlights: { clear(): void; create(h: object): void } }).highlights;
+      const highlighter = highlights(k);
       highlighter.clear();
       if (request.atoms.length) {
         highlighter.create({ atoms: request.atoms, bonds: [], rgroupAttachmentPoints: [], color: request.color });

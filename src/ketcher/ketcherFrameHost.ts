@@ -1,0 +1,165 @@
+/**
+ * The parent side of one Ketcher editor frame: the iframe, its requests and
+ * its events (messages: `./frameMessages.ts`; docs/architecture.md, "Ketcher").
+ *
+ * The frame's page is `static/ketcher/index.html` of this extension, found
+ * from the extension bundle's own public path, so it loads under any
+ * `base_url` (JupyterHub included) and from nowhere else.
+ */
+import { MolspaceError } from '../contract';
+import { EditorSnapshot, FRAME_TAG, FrameEvent, FrameReply, type FrameOp } from './frameMessages';
+
+declare const __webpack_public_path__: string;
+
+/** How long an editor may take to load Ketcher and Indigo, ms. */
+export const FRAME_START_MS = 90_000;
+/** How long one request may take once the editor is ready, ms (the frame retries an engine call once within it). */
+export const FRAME_REQUEST_MS = 30_000;
+
+/** The URL of the editor frame's page. */
+export function ketcherFrameUrl(): string {
+  const base = typeof __webpack_public_path__ === 'string' && __webpack_public_path__ ? __webpack_public_path__ : '/';
+  return new URL('ketcher/index.html', new URL(base, window.location.href)).href;
+}
+
+/** What the frame reports once Ketcher and its Indigo engine answer. */
+export interface FrameReady {
+  ketcher: string;
+  indigo: string;
+  snapshot: EditorSnapshot;
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (e: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class KetcherFrame {
+  /** The iframe; the caller places it in the DOM. */
+  readonly node: HTMLIFrameElement;
+  /** Resolves once the editor and its engine are ready; rejects (located) when it fails to start. */
+  readonly ready: Promise<FrameReady>;
+  private readonly _pending = new Map<number, Pending>();
+  private readonly _onChanged: (snapshot: EditorSnapshot) => void;
+  private readonly _url: string;
+  private _nextId = 1;
+  private _disposed = false;
+  private _started: { resolve: (r: FrameReady) => void; reject: (e: MolspaceError) => void } | null = null;
+  private readonly _listener = (event: MessageEvent) => this._receive(event);
+
+  /**
+   * @param onChanged - a person changed the drawing (programmatic loads are not reported).
+   * @param url - the frame page (default: {@link ketcherFrameUrl}).
+   */
+  constructor(onChanged: (snapshot: EditorSnapshot) => void, url: string = ketcherFrameUrl()) {
+    this._onChanged = onChanged;
+    this._url = url;
+    this.node = document.createElement('iframe');
+    this.node.className = 'molspace-ketcher-frame';
+    this.node.title = 'Ketcher chemical editor';
+    this.ready = new Promise<FrameReady>((resolve, reject) => {
+      this._started = { resolve, reject };
+    });
+    this.ready.catch(() => undefined);
+    const timer = setTimeout(
+      () =>
+        this._fail(
+          `The Ketcher editor did not start within ${FRAME_START_MS / 1000} s (its page is ${this._url}).`,
+          'Check the browser console for a failed request of the editor frame, its worker or its WASM; reinstall molspace if they are missing.'
+        ),
+      FRAME_START_MS
+    );
+    void this.ready.finally(() => clearTimeout(timer)).catch(() => undefined);
+    window.addEventListener('message', this._listener);
+    this.node.src = this._url;
+  }
+
+  /**
+   * Send one request; waits for the editor to be ready first.
+   *
+   * @throws MolspaceError `VALIDATION_FAILED` with the editor's message when it refuses;
+   *   `TIMEOUT` when it does not answer; `STALE_TARGET` when the frame is closed first.
+   */
+  async request<T = unknown>(op: FrameOp, where: string): Promise<T> {
+    await this.ready;
+    const id = this._nextId++;
+    const target = this.node.contentWindow;
+    if (this._disposed || !target) {
+      throw closed(where);
+    }
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this._pending.delete(id);
+        reject(
+          new MolspaceError('TIMEOUT', `The Ketcher editor did not answer "${op.op}" within ${FRAME_REQUEST_MS / 1000} s.`, where, 'Retry; if it persists, reload the editor.', {
+            op: op.op
+          })
+        );
+      }, FRAME_REQUEST_MS);
+      this._pending.set(id, { resolve: v => resolve(v as T), reject, timer });
+      target.postMessage({ ...op, tag: FRAME_TAG, id }, window.location.origin);
+    });
+  }
+
+  dispose(): void {
+    if (this._disposed) {
+      return;
+    }
+    this._disposed = true;
+    window.removeEventListener('message', this._listener);
+    this._fail('The Ketcher editor was closed before it started.', 'Show the editor again.');
+    for (const [id, p] of this._pending) {
+      clearTimeout(p.timer);
+      p.reject(closed('/target'));
+      this._pending.delete(id);
+    }
+    this.node.remove();
+  }
+
+  private _fail(message: string, fix: string): void {
+    const started = this._started;
+    this._started = null;
+    started?.reject(new MolspaceError('VALIDATION_FAILED', message, 'ketcher', fix, { url: this._url }));
+  }
+
+  private _receive(event: MessageEvent): void {
+    if (event.source !== this.node.contentWindow || event.origin !== window.location.origin) {
+      return;
+    }
+    const reply = FrameReply.safeParse(event.data);
+    if (reply.success) {
+      const pending = this._pending.get(reply.data.id);
+      if (pending) {
+        this._pending.delete(reply.data.id);
+        clearTimeout(pending.timer);
+        if (reply.data.ok) {
+          pending.resolve(reply.data.value);
+        } else {
+          pending.reject(new FrameError(reply.data.error ?? 'the editor refused the request'));
+        }
+      }
+      return;
+    }
+    const e = FrameEvent.safeParse(event.data);
+    if (!e.success) {
+      return;
+    }
+    if (e.data.event === 'ready') {
+      const started = this._started;
+      this._started = null;
+      started?.resolve({ ketcher: e.data.ketcher, indigo: e.data.indigo, snapshot: e.data.snapshot });
+    } else if (e.data.event === 'failed') {
+      this._fail(`The Ketcher editor failed to start: ${e.data.error}.`, 'Reload the page; check the browser console for the editor frame.');
+    } else {
+      this._onChanged(e.data.snapshot);
+    }
+  }
+}
+
+/** The editor's own refusal (Indigo's or Ketcher's message); the caller locates it. */
+export class FrameError extends Error {}
+
+function closed(where: string): MolspaceError {
+  return new MolspaceError('STALE_TARGET', 'The Ketcher editor view was closed.', where, 'Call observe to list the editors that exist now.', {});
+}

@@ -1,0 +1,33 @@
+/**
+ * What `ketcher_open` needs from the page: dock an editor in the main area.
+ * The `molspace:ketcher` plugin sets it (`./dockedKetcher.ts`, loaded at the
+ * first call); a page without it answers with a located error.
+ */
+import { MolspaceError, type KetcherFormat } from '../contract';
+import type { KetcherTarget } from './ketcherTarget';
+
+/** Docks an editor; set by the `molspace:ketcher` plugin. */
+export interface KetcherOpener {
+  /** Resolves once the editor is ready (with `value` loaded) or failed to start. */
+  open(options: { value: string; format: KetcherFormat | null; title: string }): Promise<KetcherTarget>;
+}
+
+let current: KetcherOpener | null = null;
+
+export function setKetcherOpener(opener: KetcherOpener | null): void {
+  current = opener;
+}
+
+/** @throws MolspaceError `INTERNAL` when this page cannot dock editors. */
+export function ketcherOpener(): KetcherOpener {
+  if (!current) {
+    throw new MolspaceError(
+      'INTERNAL',
+      'This page cannot open Ketcher editors in the main area (the molspace:ketcher plugin is not running).',
+      '/',
+      'Reload the JupyterLab page; check that the molspace extension is enabled.'
+    );
+  }
+  return current;
+}
+

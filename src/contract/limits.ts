@@ -77,7 +77,11 @@ export const LIMITS = {
   /** Undo steps a Viewer keeps. */
   viewerUndoSteps: 50,
   /** Largest screenshot side, pixels. */
-  screenshotMaxPixels: 2048
+  screenshotMaxPixels: 2048,
+  /** Longest `label` text of a Viewer, characters. */
+  viewerLabelChars: 80,
+  /** Largest MVS state `apply_mvs` takes, bytes of JSON. Beyond it: `TOO_LARGE`. */
+  viewerMvsBytes: 4096
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

@@ -22,7 +22,9 @@ import { trajectoryFromMol2 } from 'molstar/lib/mol-model-formats/structure/mol2
 import { trajectoryFromPDB } from 'molstar/lib/mol-model-formats/structure/pdb';
 import { trajectoryFromSdf } from 'molstar/lib/mol-model-formats/structure/sdf';
 import { trajectoryFromXyz } from 'molstar/lib/mol-model-formats/structure/xyz';
-import { ArrayTrajectory, Model, Structure, Trajectory } from 'molstar/lib/mol-model/structure';
+import { ArrayTrajectory, Model, Structure, StructureElement, Trajectory } from 'molstar/lib/mol-model/structure';
+import { Loci } from 'molstar/lib/mol-model/loci';
+import { Vec3 } from 'molstar/lib/mol-math/linear-algebra';
 import { componentPropsFromSelector } from 'molstar/lib/extensions/mvs/load-helpers';
 import { substructureFromSelector } from 'molstar/lib/extensions/mvs/components/selector';
 import { Task } from 'molstar/lib/mol-task';
@@ -277,6 +279,45 @@ export function requireMatch(data: StructureData, selector: ComponentSelector, w
       ligands: data.composition.ligands.slice(0, 20).map(l => `${l.comp_id} ${l.auth_asym_id} ${l.auth_seq_id}`)
     }
   );
+}
+
+/**
+ * The one atom `selector` matches, as a Mol* loci.
+ *
+ * @param name - the selector's field name in the operation (`start`, `end`), for the message.
+ * @throws MolspaceError `NOT_FOUND` at `where` (no atom, see {@link requireMatch}), `VALIDATION_FAILED`
+ *   at `where` when it matches more than one atom, naming the selector and how many atoms it matched.
+ */
+export function requireOneAtom(data: StructureData, selector: ComponentSelector, where: string, name: string): StructureElement.Loci {
+  const n = requireMatch(data, selector, where);
+  if (n !== 1) {
+    throw new MolspaceError(
+      'VALIDATION_FAILED',
+      `The ${name} selector ${JSON.stringify(selector)} matches ${n} atoms; a distance needs exactly one atom each side.`,
+      where,
+      'Narrow it to one atom, e.g. {auth_asym_id, auth_seq_id, auth_atom_id}' +
+        (data.composition.shownModels.length > 1 ? ` (the ${data.composition.shownModels.length} drawn models each count).` : '.'),
+      { selector, name, atoms: n }
+    );
+  }
+  const props = componentPropsFromSelector(selector as never);
+  for (const s of data.structures) {
+    const loci = Structure.toSubStructureElementLoci(s, substructureFromSelector(s, props));
+    if (!StructureElement.Loci.isEmpty(loci)) {
+      return loci;
+    }
+  }
+  throw new MolspaceError('INTERNAL', 'A matched atom has no loci.', where, 'Report this as a molspace bug.');
+}
+
+/** Distance between the centres of two loci, Å, as Mol*'s distance label computes it (`Loci.getCenter`, `Vec3.distance`); 3 decimals. */
+export function lociDistance(a: StructureElement.Loci, b: StructureElement.Loci): number {
+  const ca = Loci.getCenter(a);
+  const cb = Loci.getCenter(b);
+  if (!ca || !cb) {
+    return NaN;
+  }
+  return Math.round(Vec3.distance(ca, cb) * 1000) / 1000;
 }
 
 /** The layers a structure starts with: polymer as cartoon, ligands as ball-and-stick; else everything as ball-and-stick. */

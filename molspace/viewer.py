@@ -92,8 +92,8 @@ class Viewer(PageWidget):
         :func:`molspace.structure_source.normalize_structure_source`.
     format : str, optional
         ``pdb``, ``pdbqt``, ``mmcif``, ``bcif``, ``sdf``, ``mol``, ``mol2``,
-        ``xyz`` or ``gro``; default: from the path's extension. Required for
-        text and bytes.
+        ``xyz`` or ``gro``; default: from the path's extension (``.extxyz`` is
+        ``xyz``). Required for text and bytes.
     title : str, optional
         Shown in ``observe``; default: the path.
     **kwargs
@@ -110,7 +110,8 @@ class Viewer(PageWidget):
     Notes
     -----
     ``composition`` (models, chains with ``auth_asym_id``/``label_asym_id``,
-    residue and atom counts, polymer types, ligands, waters), ``view``
+    residue and atom counts, polymer types, ligands, waters, ``dropped``: what
+    the file carries that is not drawn), ``view``
     (layers, colours, focus, selection, highlight, background), ``revision``,
     ``ready`` and ``error`` (``None`` or ``{code, message, where, fix,
     details}``) are set by the page, read-only here. Operations return at

@@ -47,6 +47,9 @@ class TestSources:
             ("small03.mol2", "mol2"),
             ("small01.mol", "mol"),
             ("spc216.gro", "gro"),
+            ("1cbs.bcif", "bcif"),
+            ("small01.xyz", "xyz"),
+            ("small01.extxyz", "xyz"),
         ],
     )
     def test_format_from_the_extension(self, in_data, name, fmt):

@@ -38,7 +38,8 @@ export const STRUCTURE_EXTENSIONS: Readonly<Record<string, StructureFormat>> = {
   mol: 'mol',
   mol2: 'mol2',
   xyz: 'xyz',
-  gro: 'gro'
+  gro: 'gro',
+  extxyz: 'xyz'
 };
 
 /** Formats whose files are binary; every other format is text (UTF-8). */
@@ -132,7 +133,8 @@ export const ViewerComposition = z.object({
   ligandCount: z.number().int().min(0),
   ligands: z.array(LigandInfo).describe(`At most ${LIMITS.viewerLigandsListed}.`),
   waters: z.number().int().min(0).describe('Water residues of model 0.'),
-  shownModels: z.array(z.number().int().min(0)).describe('Model indices drawn.')
+  shownModels: z.array(z.number().int().min(0)).describe('Model indices drawn.'),
+  dropped: z.array(z.string()).describe('What the file carries that the Viewer does not draw (PDBQT charges and atom types, extended XYZ properties).')
 });
 export type ViewerComposition = z.infer<typeof ViewerComposition>;
 

@@ -168,3 +168,39 @@ test('apply_mvs: a valid MVS state is drawn from an allowed host; invalid or ref
     await client.close();
   }
 });
+
+test('BCIF, XYZ, extended XYZ and PDBQT load; what Mol* does not draw is named in the composition and the open result', async ({ page, tmpPath }) => {
+  for (const name of ['1cbs.bcif', 'small01.xyz', 'small01.extxyz', '1pgp_lig.pdbqt']) {
+    await page.contents.uploadFile(path.join(DATA, 'structures', name), `${tmpPath}/${name}`);
+  }
+  await page.notebook.createNew('formats.ipynb');
+  await page.notebook.setCell(0, 'code', 'import molspace\nb = molspace.Viewer("1cbs.bcif")\nb');
+  await page.notebook.runCell(0, true);
+  await expect(page.locator('.molspace-viewer').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  expect(await runCell(page, 'c = b.composition\nprint(c["format"], c["atoms"], c["waters"], c["ligands"][0]["comp_id"], c["dropped"])')).toBe('bcif 1213 100 REA []');
+  const cases: [string, string][] = [
+    ['small01.xyz', '36 []'],
+    ['small01.extxyz', "36 ['extended XYZ per-atom properties: masses (R×1)', 'extended XYZ frame properties: source, pbc']"]
+  ];
+  for (const [file, expected] of cases) {
+    await runCell(page, `w = molspace.Viewer("${file}")\nw`);
+    await expect(page.locator('.molspace-viewer').last()).toHaveAttribute('data-molspace-revision', '0', { timeout: 90_000 });
+    expect(await runCell(page, 'print(w.composition["atoms"], w.composition["dropped"])'), file).toBe(expected);
+  }
+  // an agent's open answers with the composition, dropped data named
+  const client = await mcpClient();
+  try {
+    const [opened, openError] = await call(client, 'open', { path: `${tmpPath}/1pgp_lig.pdbqt` });
+    expect(openError).toBe(false);
+    expect(opened.composition.format).toBe('pdbqt');
+    expect(opened.composition.dropped).toEqual([
+      `PDBQT partial charges of ${opened.composition.atoms} atoms per model (read, not drawn)`,
+      'PDBQT AutoDock atom types (drawn as their elements)',
+      'PDBQT torsion tree (ROOT/BRANCH/TORSDOF records)'
+    ]);
+    const [observed] = await call(client, 'viewer_observe', { target: opened.viewer.target });
+    expect(observed.composition.dropped).toHaveLength(3);
+  } finally {
+    await client.close();
+  }
+});

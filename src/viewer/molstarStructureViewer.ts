@@ -197,6 +197,12 @@ export class MolstarStructureViewer {
 
   /** Every drawn representation's transparency layers, from `view.transparency` in order (later ones win). */
   private async applyTransparency(view: ViewerViewState): Promise<void> {
+    const held = this.plugin.state.data.select(
+      StateSelection.Generators.ofTransformer(StateTransforms.Representation.TransparencyStructureRepresentation3DFromBundle)
+    ).length;
+    if (view.transparency.length === 0 && held === 0) {
+      return;
+    }
     const components = this.plugin.managers.structure.hierarchy.current.structures.flatMap(s => s.components);
     await clearStructureTransparency(this.plugin, components);
     for (const t of view.transparency) {

@@ -81,7 +81,9 @@ export const LIMITS = {
   /** Longest `label` text of a Viewer, characters. */
   viewerLabelChars: 80,
   /** Largest MVS state `apply_mvs` takes, bytes of JSON. Beyond it: `TOO_LARGE`. */
-  viewerMvsBytes: 4096
+  viewerMvsBytes: 4096,
+  /** Most labels, distances and transparency entries a Viewer's view holds, each. Beyond it: `TOO_LARGE`. */
+  viewerAnnotations: 20
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

@@ -209,6 +209,17 @@ export async function planActions(
         break;
       }
     }
+    for (const list of ['labels', 'measurements', 'transparency'] as const) {
+      if (view[list].length > LIMITS.viewerAnnotations) {
+        throw new MolspaceError(
+          'TOO_LARGE',
+          `The Viewer would hold ${view[list].length} ${list}; it holds at most ${LIMITS.viewerAnnotations}.`,
+          `/actions/${i}`,
+          `Undo earlier steps (op "undo") to remove some ${list}, or reuse a selector (the same selector replaces its entry).`,
+          { list, count: view[list].length, limit: LIMITS.viewerAnnotations }
+        );
+      }
+    }
   }
   return { view, applied, changed: JSON.stringify(view) !== JSON.stringify(before), screenshot, step: 'push' };
 }

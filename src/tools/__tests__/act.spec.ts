@@ -241,3 +241,12 @@ test('apply_mvs: an invalid state, a refused resource, several states or too muc
   expect(viewer.revision).toBe(0);
   expect(viewer.current.mvs).toBeNull();
 });
+
+test('labels, distances and transparency entries are bounded: TOO_LARGE naming the limit, nothing applied', async () => {
+  const labels = Array.from({ length: 21 }, (_, k) => ({ op: 'label', selector: { auth_asym_id: 'A', auth_seq_id: k + 1 }, text: `r${k + 1}` }));
+  const e = await expectFailure(run({ actions: labels }));
+  expect(e).toMatchObject({ code: 'TOO_LARGE', where: '/actions/20', details: { list: 'labels', count: 21, limit: 20 } });
+  expect(viewer.revision).toBe(0);
+  await run({ actions: labels.slice(0, 20) });
+  expect(viewer.current.labels).toHaveLength(20);
+});

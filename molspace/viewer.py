@@ -40,7 +40,45 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "screenshot": (),
     "undo": (),
     "redo": (),
+    "set_transparency": ("selector", "value"),
+    "measure_distance": ("start", "end"),
+    "label": ("selector", "text"),
+    "apply_mvs": ("state",),
 }
+
+
+def _mvs_state(state: Any) -> dict[str, Any] | None:
+    """One MVS state as a dict (``None`` passes through)."""
+    import json
+
+    if state is None or isinstance(state, dict):
+        return state
+    if isinstance(state, str):
+        try:
+            parsed = json.loads(state)
+        except ValueError as e:
+            raise ViewerControlError(
+                "INVALID_INPUT", f"the MVS state is not JSON: {e}", "state", "Pass MVSJ text of one state, a dict or a molviewspec object."
+            ) from None
+        if isinstance(parsed, dict):
+            return parsed
+    else:
+        try:
+            from molviewspec import State
+            from molviewspec.builder import Root
+        except ImportError:
+            State = Root = None  # noqa: N806
+        if Root is not None and isinstance(state, Root):
+            return json.loads(state.get_state().model_dump_json(exclude_none=True))
+        if State is not None and isinstance(state, State):
+            return json.loads(state.model_dump_json(exclude_none=True))
+    raise ViewerControlError(
+        "INVALID_INPUT",
+        f"apply_mvs takes one MVS state, not a {type(state).__name__}",
+        "state",
+        "Pass a dict, MVSJ text, a molviewspec Root (create_builder()) or State, or None.",
+        {"type": type(state).__name__},
+    )
 
 
 class Viewer(PageWidget):
@@ -54,8 +92,8 @@ class Viewer(PageWidget):
         :func:`molspace.structure_source.normalize_structure_source`.
     format : str, optional
         ``pdb``, ``pdbqt``, ``mmcif``, ``bcif``, ``sdf``, ``mol``, ``mol2``,
-        ``xyz`` or ``gro``; default: from the path's extension. Required for
-        text and bytes.
+        ``xyz`` or ``gro``; default: from the path's extension (``.extxyz`` is
+        ``xyz``). Required for text and bytes.
     title : str, optional
         Shown in ``observe``; default: the path.
     **kwargs
@@ -72,7 +110,8 @@ class Viewer(PageWidget):
     Notes
     -----
     ``composition`` (models, chains with ``auth_asym_id``/``label_asym_id``,
-    residue and atom counts, polymer types, ligands, waters), ``view``
+    residue and atom counts, polymer types, ligands, waters, ``dropped``: what
+    the file carries that is not drawn), ``view``
     (layers, colours, focus, selection, highlight, background), ``revision``,
     ``ready`` and ``error`` (``None`` or ``{code, message, where, fix,
     details}``) are set by the page, read-only here. Operations return at
@@ -251,6 +290,40 @@ class Viewer(PageWidget):
         if height is not None:
             op["height"] = int(height)
         return self.act([op])
+
+    def set_transparency(self, selector: Any, value: float) -> str:
+        """Make ``selector`` transparent in every layer: ``value`` 0 (opaque) .. 1 (invisible)."""
+        return self.act([{"op": "set_transparency", "selector": selector, "value": float(value)}])
+
+    def measure_distance(self, start: Any, end: Any) -> str:
+        """Draw the distance between two atoms; each selector must match exactly one atom.
+
+        The distance (Å, Mol*'s) lands in ``last_result["structuredContent"]["applied"][0]["distance"]``
+        and in ``view["measurements"]``; a selector matching several atoms is a
+        ``VALIDATION_FAILED`` there, naming the selector (``start``/``end``) and the atom count.
+        """
+        return self.act([{"op": "measure_distance", "start": start, "end": end}])
+
+    def label(self, selector: Any, text: str) -> str:
+        """Show ``text`` (plain text, at most ``LIMITS["viewerLabelChars"]`` characters) on ``selector``."""
+        return self.act([{"op": "label", "selector": selector, "text": text}])
+
+    def apply_mvs(self, state: Any) -> str:
+        """Draw an MVS state in place of the layers; ``None`` goes back to the layers.
+
+        Parameters
+        ----------
+        state : dict, str, molviewspec Root or State, or None
+            One MolViewSpec state (``{"kind": "single", "root", "metadata"}``). The page
+            validates it as a Story (Mol*'s MVS checks; resource hosts), answering
+            ``VALIDATION_FAILED`` / ``FORBIDDEN`` located at ``/actions/0/state/...``.
+
+        Raises
+        ------
+        ViewerControlError
+            ``INVALID_INPUT`` for something that is not one MVS state.
+        """
+        return self.act([{"op": "apply_mvs", "state": _mvs_state(state)}])
 
     def _control(self, args: dict[str, Any]) -> str:
         return self._send_control(args)

@@ -47,6 +47,9 @@ class TestSources:
             ("small03.mol2", "mol2"),
             ("small01.mol", "mol"),
             ("spc216.gro", "gro"),
+            ("1cbs.bcif", "bcif"),
+            ("small01.xyz", "xyz"),
+            ("small01.extxyz", "xyz"),
         ],
     )
     def test_format_from_the_extension(self, in_data, name, fmt):
@@ -208,3 +211,70 @@ class TestWidget:
         png = b"\x89PNG\r\n\x1a\nrest"
         v._handle_page_message(v, {"type": "result", "ok": True, "images": [{"mimeType": "image/png", "data": base64.b64encode(png).decode()}]}, [])
         assert v.last_screenshot == png and v.last_result["ok"] is True
+
+
+class TestNewOperations:
+    """set_transparency, measure_distance, label, apply_mvs: the kernel's methods send the contract's operations."""
+
+    def test_methods_send_act_operations_the_contract_accepts(self, in_data, monkeypatch):
+        from jsonschema import Draft202012Validator
+        from molviewspec import create_builder
+
+        from molspace.contract import manifest
+
+        v = Viewer("1cbs.cif")
+        msgs = sent(v, monkeypatch)
+        a = {"auth_asym_id": "A", "auth_seq_id": 200, "auth_atom_id": "C1"}
+        b = {"auth_asym_id": "A", "auth_seq_id": 200, "auth_atom_id": "O1"}
+        v.set_transparency("polymer", 0.6)
+        v.measure_distance(a, b)
+        v.label({"auth_asym_id": "A", "auth_seq_id": 200}, "retinoic acid")
+        builder = create_builder()
+        builder.download(url="https://files.rcsb.org/download/1cbs.cif").parse(format="mmcif").model_structure().component(
+            selector="polymer"
+        ).representation(type="cartoon")
+        v.apply_mvs(builder)
+        v.apply_mvs('{"kind": "single", "root": {"kind": "root"}, "metadata": {"version": "1"}}')
+        v.apply_mvs(None)
+        actions = [m["actions"][0] for m in msgs]
+        assert actions[:3] == [
+            {"op": "set_transparency", "selector": "polymer", "value": 0.6},
+            {"op": "measure_distance", "start": a, "end": b},
+            {"op": "label", "selector": {"auth_asym_id": "A", "auth_seq_id": 200}, "text": "retinoic acid"},
+        ]
+        state = actions[3]["state"]
+        assert state["root"]["children"][0] == {
+            "kind": "download",
+            "params": {"url": "https://files.rcsb.org/download/1cbs.cif"},
+            "children": state["root"]["children"][0]["children"],
+        }
+        assert actions[4]["state"]["root"] == {"kind": "root"} and actions[5] == {"op": "apply_mvs", "state": None}
+        validator = Draft202012Validator(manifest()["wire"]["kernel"]["kernelToPage"])
+        for m in msgs:
+            assert not list(validator.iter_errors(m)), m
+        # what the contract refuses: transparency out of 0..1, a label over the limit, a distance with one side
+        limit = manifest()["limits"]["viewerLabelChars"]
+        for bad in (
+            {"op": "set_transparency", "selector": "all", "value": 1.5},
+            {"op": "label", "selector": "all", "text": "x" * (limit + 1)},
+            {"op": "label", "selector": "all", "text": ""},
+            {"op": "measure_distance", "start": a},
+        ):
+            assert list(validator.iter_errors({**msgs[0], "actions": [bad]})), bad
+
+    def test_bad_new_operations_fail_in_the_cell(self, in_data, monkeypatch):
+        v = Viewer("1cbs.cif")
+        msgs = sent(v, monkeypatch)
+        with pytest.raises(ViewerControlError) as e:
+            v.act([{"op": "measure_distance", "start": "ligand"}])
+        assert error_of(e)["where"] == "actions/0/end" and error_of(e)["details"]["missing"] == ["end"]
+        with pytest.raises(ViewerControlError) as e:
+            v.act([{"op": "set_transparency", "selector": "all"}])
+        assert error_of(e)["where"] == "actions/0/value"
+        with pytest.raises(ViewerControlError) as e:
+            v.apply_mvs("not json")
+        assert error_of(e)["code"] == "INVALID_INPUT" and error_of(e)["where"] == "state"
+        with pytest.raises(ViewerControlError) as e:
+            v.apply_mvs(42)
+        assert error_of(e)["details"] == {"type": "int"}
+        assert msgs == []

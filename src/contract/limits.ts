@@ -87,7 +87,13 @@ export const LIMITS = {
   /** Longest structure text a `ketcher_control` call carries at all (a person's drawing included), characters. */
   ketcherStructureChars: 4_000_000,
   /** Longest SMILES carried in an editor's state and summary, characters. */
-  ketcherSummarySmilesChars: 200
+  ketcherSummarySmilesChars: 200,
+  /** Longest `label` text of a Viewer, characters. */
+  viewerLabelChars: 80,
+  /** Largest MVS state `apply_mvs` takes, bytes of JSON. Beyond it: `TOO_LARGE`. */
+  viewerMvsBytes: 4096,
+  /** Most labels, distances and transparency entries a Viewer's view holds, each. Beyond it: `TOO_LARGE`. */
+  viewerAnnotations: 20
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

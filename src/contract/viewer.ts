@@ -38,7 +38,8 @@ export const STRUCTURE_EXTENSIONS: Readonly<Record<string, StructureFormat>> = {
   mol: 'mol',
   mol2: 'mol2',
   xyz: 'xyz',
-  gro: 'gro'
+  gro: 'gro',
+  extxyz: 'xyz'
 };
 
 /** Formats whose files are binary; every other format is text (UTF-8). */
@@ -132,7 +133,8 @@ export const ViewerComposition = z.object({
   ligandCount: z.number().int().min(0),
   ligands: z.array(LigandInfo).describe(`At most ${LIMITS.viewerLigandsListed}.`),
   waters: z.number().int().min(0).describe('Water residues of model 0.'),
-  shownModels: z.array(z.number().int().min(0)).describe('Model indices drawn.')
+  shownModels: z.array(z.number().int().min(0)).describe('Model indices drawn.'),
+  dropped: z.array(z.string()).describe('What the file carries that the Viewer does not draw (PDBQT charges and atom types, extended XYZ properties).')
 });
 export type ViewerComposition = z.infer<typeof ViewerComposition>;
 
@@ -151,10 +153,29 @@ export type ViewerLayer = z.infer<typeof ViewerLayer>;
 export const ViewerColor = z.object({ selector: ComponentSelector, color: HexColor });
 export type ViewerColor = z.infer<typeof ViewerColor>;
 
+/** Transparency of a selector over every layer, 0 opaque .. 1 invisible (Mol*'s structure transparency). */
+export const ViewerTransparency = z.object({ selector: ComponentSelector, value: z.number().min(0).max(1) });
+export type ViewerTransparency = z.infer<typeof ViewerTransparency>;
+
+/** A text label on a selector (an MVS `label` node, drawn by Mol* as text). */
+export const ViewerLabel = z.object({ selector: ComponentSelector, text: z.string().min(1).max(LIMITS.viewerLabelChars) });
+export type ViewerLabel = z.infer<typeof ViewerLabel>;
+
+/** A distance between two single atoms, drawn by Mol*'s measurement manager; `distance` in Å. */
+export const ViewerMeasurement = z.object({ start: ComponentSelector, end: ComponentSelector, distance: z.number() });
+export type ViewerMeasurement = z.infer<typeof ViewerMeasurement>;
+
+/** An MVS state (`{kind?: "single", root, metadata}`), validated as a Story's snapshot is. */
+export const MvsState = z.record(z.string(), z.unknown()).describe('One MolViewSpec state: {kind: "single", root, metadata}.');
+
 /** What the viewer shows: synced page state, mirrored by the kernel. */
 export const ViewerViewState = z.object({
   layers: z.array(ViewerLayer),
   colors: z.array(ViewerColor),
+  transparency: z.array(ViewerTransparency),
+  labels: z.array(ViewerLabel),
+  measurements: z.array(ViewerMeasurement),
+  mvs: MvsState.nullable().describe('An MVS state drawn in place of the layers (apply_mvs), or null.'),
   focus: ComponentSelector.nullable(),
   selection: ComponentSelector.nullable(),
   highlight: ComponentSelector.nullable(),
@@ -195,6 +216,16 @@ export const ViewerAction = z.discriminatedUnion('op', [
   z.object({ op: z.literal('clear_selection') }).strict(),
   z.object({ op: z.literal('set_representation'), ...sel, representation: RepresentationType }).strict(),
   z.object({ op: z.literal('set_color'), ...sel, color: HexColor }).strict(),
+  z.object({ op: z.literal('set_transparency'), ...sel, value: z.number().min(0).max(1).describe('0 opaque .. 1 invisible.') }).strict(),
+  z
+    .object({ op: z.literal('measure_distance'), start: ComponentSelector, end: ComponentSelector })
+    .strict()
+    .describe('Each selector must match exactly one atom; the distance (Å) is in the result.'),
+  z.object({ op: z.literal('label'), ...sel, text: z.string().min(1).max(LIMITS.viewerLabelChars) }).strict(),
+  z
+    .object({ op: z.literal('apply_mvs'), state: MvsState.nullable() })
+    .strict()
+    .describe('Draw an MVS state (validated, resources allow-listed) in place of the layers; null: back to the layers.'),
   z.object({ op: z.literal('reset_camera') }).strict(),
   z.object({ op: z.literal('set_background'), color: HexColor }).strict(),
   z.object({ op: z.literal('undo') }).strict().describe('Take back the last applied batch; alone in its batch.'),
@@ -242,7 +273,7 @@ export const ActOutput = z.object({
   changed: z.boolean(),
   dryRun: z.boolean(),
   previousRevision: z.number().int(),
-  applied: z.array(z.object({ op: z.string(), summary: z.string() })),
+  applied: z.array(z.object({ op: z.string(), summary: z.string(), distance: z.number().optional() })),
   changes: z.array(ChangeEntry),
   screenshot: z
     .object({ mimeType: z.literal('image/png'), width: z.number().int(), height: z.number().int(), bytes: z.number().int() })
@@ -296,7 +327,8 @@ export const ACT_TOOL = viewerTool({
   name: 'act',
   description:
     'Typed operations on a Viewer, applied atomically as one revision once drawn: focus, highlight, ' +
-    'clear_highlight, select, clear_selection, set_representation, set_color, reset_camera, set_background, ' +
+    'clear_highlight, select, clear_selection, set_representation, set_color, set_transparency, measure_distance ' +
+    '(distance in Å), label, apply_mvs, reset_camera, set_background, ' +
     'undo, redo (each batch is one step), screenshot (PNG image content). Selectors are MolViewSpec component selectors; one that matches nothing is ' +
     'NOT_FOUND. dryRun validates only.',
   runs: 'page',
@@ -305,7 +337,7 @@ export const ACT_TOOL = viewerTool({
   annotations: { title: 'Act on a Viewer', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   target: 'viewer',
   mutating: true,
-  errors: ['NOT_FOUND', 'STALE_TARGET', 'REVISION_CONFLICT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE']
+  errors: ['NOT_FOUND', 'STALE_TARGET', 'REVISION_CONFLICT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'FORBIDDEN']
 });
 
 export const OPEN_TOOL = viewerTool({

@@ -10,9 +10,12 @@ import { defineWidgetTool } from './tool';
 export const act = defineWidgetTool(ACT_TOOL, async ({ args, target, source }) => {
   // Loaded here, not with the Dispatcher: selector checks bring Mol*'s structure code.
   const { planActions } = await import('../viewer/viewerActions');
+  const { checkMvsState } = await import('../viewer/viewerMvsCheck');
   const data = await target.structureData();
   const before = target.state();
-  const plan = planActions(target.view(), args.actions, data, target.history());
+  const plan = await planActions(target.view(), args.actions, data, target.history(), (state, where) =>
+    checkMvsState(state, where, target.resourcePolicy())
+  );
   const summary = plan.applied.map(a => a.summary).join('; ');
   let changes: ChangeEntry[] = [];
   let screenshot = null;

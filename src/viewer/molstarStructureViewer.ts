@@ -4,7 +4,11 @@
  * The structure's bytes go into the plugin's asset manager under an `arcp:`
  * URL (as Mol*'s MVSX loader does); the view state becomes one MVS state
  * (`./viewerMvs.ts`) loaded with `loadMVS`; focus, highlight and selection
- * use loci made with Mol*'s MVS selector code. Loaded lazily by the Viewer
+ * use loci made with Mol*'s MVS selector code; transparency goes through
+ * Mol*'s structure-transparency helper and distances through its measurement
+ * manager (`plugin.managers.structure.measurement`). What Mol* holds after a
+ * draw is counted on the host (`data-molspace-measurements`,
+ * `data-molspace-transparent`, `data-molspace-labels`). Loaded lazily by the Viewer
  * view: JupyterLab start pulls no Mol*.
  */
 import { substructureFromSelector } from 'molstar/lib/extensions/mvs/components/selector';
@@ -12,6 +16,9 @@ import { componentPropsFromSelector } from 'molstar/lib/extensions/mvs/load-help
 import { loadMVS } from 'molstar/lib/extensions/mvs/load';
 import type { MVSData } from 'molstar/lib/extensions/mvs/mvs-data';
 import { Structure, StructureElement } from 'molstar/lib/mol-model/structure';
+import { clearStructureTransparency, setStructureTransparency } from 'molstar/lib/mol-plugin-state/helpers/structure-transparency';
+import { StateTransforms } from 'molstar/lib/mol-plugin-state/transforms';
+import { StateSelection } from 'molstar/lib/mol-state';
 import { PluginCommands } from 'molstar/lib/mol-plugin/commands';
 import { PluginContext } from 'molstar/lib/mol-plugin/context';
 import { Asset } from 'molstar/lib/mol-util/assets';
@@ -106,6 +113,9 @@ export class MolstarStructureViewer {
     }
     this.source = source;
     this.shown = structuredClone(view);
+    await this.applyTransparency(view);
+    await this.applyMeasurements(view);
+    this.countExtras();
     this.applyInteractive(view, before, first);
     return this.waitForDraw();
   }
@@ -183,6 +193,67 @@ export class MolstarStructureViewer {
     return this.structures()
       .map(s => Structure.toSubStructureElementLoci(s, substructureFromSelector(s, props)))
       .filter(l => !StructureElement.Loci.isEmpty(l));
+  }
+
+  /** Every drawn representation's transparency layers, from `view.transparency` in order (later ones win). */
+  private async applyTransparency(view: ViewerViewState): Promise<void> {
+    const held = this.plugin.state.data.select(
+      StateSelection.Generators.ofTransformer(StateTransforms.Representation.TransparencyStructureRepresentation3DFromBundle)
+    ).length;
+    if (view.transparency.length === 0 && held === 0) {
+      return;
+    }
+    const components = this.plugin.managers.structure.hierarchy.current.structures.flatMap(s => s.components);
+    await clearStructureTransparency(this.plugin, components);
+    for (const t of view.transparency) {
+      const props = componentPropsFromSelector(t.selector as never);
+      await setStructureTransparency(this.plugin, components, t.value, async s =>
+        Structure.toSubStructureElementLoci(s, substructureFromSelector(s, props))
+      );
+    }
+  }
+
+  /** The measurement manager's distances, rebuilt from `view.measurements` (the MVS load replaces the state tree). */
+  private async applyMeasurements(view: ViewerViewState): Promise<void> {
+    const manager = this.plugin.managers.structure.measurement;
+    const old = manager.state.distances;
+    if (old.length) {
+      const update = this.plugin.build();
+      for (const cell of old) {
+        update.delete(cell.transform.parent);
+      }
+      await update.commit();
+    }
+    for (const m of view.measurements) {
+      const [a] = this.loci(m.start);
+      const [b] = this.loci(m.end);
+      if (!a || !b) {
+        throw new MolspaceError(
+          'VALIDATION_FAILED',
+          `Mol* could not draw the distance ${JSON.stringify(m.start)} – ${JSON.stringify(m.end)}: a side matches no drawn atom.`,
+          'viewer',
+          'Undo the last step; measure atoms of the drawn structure (viewer_observe).',
+          { start: m.start, end: m.end }
+        );
+      }
+      await manager.addDistance(a, b);
+    }
+  }
+
+  private countExtras(): void {
+    const state = this.plugin.state.data;
+    const transparent = state.select(StateSelection.Generators.ofTransformer(StateTransforms.Representation.TransparencyStructureRepresentation3DFromBundle)).length;
+    // MVS label nodes become one Mol* representation of type mvs-custom-label per structure, one item per label
+    let labels = 0;
+    for (const cell of state.select(StateSelection.Generators.ofTransformer(StateTransforms.Representation.StructureRepresentation3D))) {
+      const type = (cell.transform.params as { type?: { name?: string; params?: { items?: unknown[] } } } | undefined)?.type;
+      if (type?.name === 'mvs-custom-label' && cell.status === 'ok') {
+        labels += type.params?.items?.length ?? 0;
+      }
+    }
+    this.host.setAttribute('data-molspace-measurements', String(this.plugin.managers.structure.measurement.state.distances.length));
+    this.host.setAttribute('data-molspace-transparent', String(transparent));
+    this.host.setAttribute('data-molspace-labels', String(labels));
   }
 
   private applyInteractive(view: ViewerViewState, before: ViewerViewState | null, first: boolean): void {

@@ -22,10 +22,13 @@ import { trajectoryFromMol2 } from 'molstar/lib/mol-model-formats/structure/mol2
 import { trajectoryFromPDB } from 'molstar/lib/mol-model-formats/structure/pdb';
 import { trajectoryFromSdf } from 'molstar/lib/mol-model-formats/structure/sdf';
 import { trajectoryFromXyz } from 'molstar/lib/mol-model-formats/structure/xyz';
-import { ArrayTrajectory, Model, Structure, Trajectory } from 'molstar/lib/mol-model/structure';
+import { ArrayTrajectory, Model, Structure, StructureElement, Trajectory } from 'molstar/lib/mol-model/structure';
+import { Loci } from 'molstar/lib/mol-model/loci';
+import { Vec3 } from 'molstar/lib/mol-math/linear-algebra';
 import { componentPropsFromSelector } from 'molstar/lib/extensions/mvs/load-helpers';
 import { substructureFromSelector } from 'molstar/lib/extensions/mvs/components/selector';
 import { Task } from 'molstar/lib/mol-task';
+import { AtomPartialCharge } from 'molstar/lib/mol-model-formats/structure/property/partial-charge';
 
 import {
   BINARY_STRUCTURE_FORMATS,
@@ -65,8 +68,9 @@ export async function readStructure(data: Uint8Array, format: StructureFormat, w
     text = decodeText(data, format, where);
   }
   let models: Model[];
+  const notes: ParseNotes = { xyzComment: null };
   try {
-    models = await Task.create('molspace: read structure', ctx => parseModels(ctx, format, binary ? data : text)).run();
+    models = await Task.create('molspace: read structure', ctx => parseModels(ctx, format, binary ? data : text, notes)).run();
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     throw new MolspaceError(
@@ -89,7 +93,56 @@ export async function readStructure(data: Uint8Array, format: StructureFormat, w
   }
   const shown = models.length <= LIMITS.viewerShownModels ? models.map((_, i) => i) : [0];
   const structures = shown.map(i => Structure.ofModel(models[i]));
-  return { format, models, structures, composition: compositionOf(format, models, shown) };
+  const composition = compositionOf(format, models, shown);
+  composition.dropped = droppedOf(format, text, models, notes);
+  return { format, models, structures, composition };
+}
+
+/** What the parsers saw besides the models. */
+interface ParseNotes {
+  /** The comment line of the first XYZ frame, as Mol*'s XYZ parser read it. */
+  xyzComment: string | null;
+}
+
+/**
+ * What a file carries that Mol* reads past or the Viewer does not draw: PDBQT
+ * partial charges (Mol*'s `AtomPartialCharge`), AutoDock atom types and the
+ * torsion tree; extended XYZ per-atom columns beyond species and position
+ * (named by the `Properties=` key of the comment Mol* read) and frame keys.
+ */
+function droppedOf(format: StructureFormat, text: string, models: readonly Model[], notes: ParseNotes): string[] {
+  const out: string[] = [];
+  if (format === 'pdbqt') {
+    const charges = AtomPartialCharge.Provider.get(models[0]);
+    if (charges) {
+      out.push(`PDBQT partial charges of ${models[0].atomicHierarchy.atoms._rowCount} atoms per model (read, not drawn)`);
+    }
+    out.push('PDBQT AutoDock atom types (drawn as their elements)');
+    if (/^(ROOT|BRANCH|TORSDOF)\b/m.test(text)) {
+      out.push('PDBQT torsion tree (ROOT/BRANCH/TORSDOF records)');
+    }
+  }
+  if (format === 'xyz' && notes.xyzComment) {
+    const keys = [...notes.xyzComment.matchAll(/([A-Za-z_][\w-]*)=("[^"]*"|\S+)/g)].map(m => [m[1], m[2].replace(/^"|"$/g, '')] as const);
+    const properties = keys.find(([k]) => k.toLowerCase() === 'properties');
+    if (properties) {
+      const fields = properties[1].split(':');
+      const extra: string[] = [];
+      for (let i = 0; i + 2 < fields.length; i += 3) {
+        if (fields[i] !== 'species' && fields[i] !== 'pos') {
+          extra.push(`${fields[i]} (${fields[i + 1]}×${fields[i + 2]})`);
+        }
+      }
+      if (extra.length) {
+        out.push(`extended XYZ per-atom properties: ${extra.join(', ')}`);
+      }
+    }
+    const frame = keys.filter(([k]) => k.toLowerCase() !== 'properties').map(([k]) => k);
+    if (frame.length) {
+      out.push(`extended XYZ frame properties: ${frame.slice(0, 20).join(', ')}`);
+    }
+  }
+  return out;
 }
 
 /** UTF-8 text of a text format; binary data is refused. */
@@ -117,7 +170,12 @@ function decodeText(data: Uint8Array, format: StructureFormat, where: string): s
   }
 }
 
-async function parseModels(ctx: Parameters<Parameters<typeof Task.create>[1]>[0], format: StructureFormat, data: string | Uint8Array): Promise<Model[]> {
+async function parseModels(
+  ctx: Parameters<Parameters<typeof Task.create>[1]>[0],
+  format: StructureFormat,
+  data: string | Uint8Array,
+  notes: ParseNotes
+): Promise<Model[]> {
   const ok = <T>(r: { isError: boolean; message?: string; result?: T }): T => {
     if (r.isError) {
       throw new Error(r.message ?? 'parse error');
@@ -158,8 +216,11 @@ async function parseModels(ctx: Parameters<Parameters<typeof Task.create>[1]>[0]
       return frames(await trajectoryFromMol(ok(await parseMol(text).runInContext(ctx))).runInContext(ctx));
     case 'mol2':
       return frames(await trajectoryFromMol2(ok(await parseMol2(text, 'structure').runInContext(ctx))).runInContext(ctx));
-    case 'xyz':
-      return frames(await trajectoryFromXyz(ok(await parseXyz(text).runInContext(ctx))).runInContext(ctx));
+    case 'xyz': {
+      const parsed = ok(await parseXyz(text).runInContext(ctx));
+      notes.xyzComment = parsed.molecules[0]?.comment ?? null;
+      return frames(await trajectoryFromXyz(parsed).runInContext(ctx));
+    }
     case 'gro':
       return frames(await trajectoryFromGRO(ok(await parseGRO(text).runInContext(ctx))).runInContext(ctx));
   }
@@ -237,7 +298,8 @@ export function compositionOf(format: StructureFormat, models: readonly Model[],
     ligandCount,
     ligands,
     waters,
-    shownModels: shown
+    shownModels: shown,
+    dropped: []
   };
 }
 
@@ -277,6 +339,45 @@ export function requireMatch(data: StructureData, selector: ComponentSelector, w
       ligands: data.composition.ligands.slice(0, 20).map(l => `${l.comp_id} ${l.auth_asym_id} ${l.auth_seq_id}`)
     }
   );
+}
+
+/**
+ * The one atom `selector` matches, as a Mol* loci.
+ *
+ * @param name - the selector's field name in the operation (`start`, `end`), for the message.
+ * @throws MolspaceError `NOT_FOUND` at `where` (no atom, see {@link requireMatch}), `VALIDATION_FAILED`
+ *   at `where` when it matches more than one atom, naming the selector and how many atoms it matched.
+ */
+export function requireOneAtom(data: StructureData, selector: ComponentSelector, where: string, name: string): StructureElement.Loci {
+  const n = requireMatch(data, selector, where);
+  if (n !== 1) {
+    throw new MolspaceError(
+      'VALIDATION_FAILED',
+      `The ${name} selector ${JSON.stringify(selector)} matches ${n} atoms; a distance needs exactly one atom each side.`,
+      where,
+      'Narrow it to one atom, e.g. {auth_asym_id, auth_seq_id, auth_atom_id}' +
+        (data.composition.shownModels.length > 1 ? ` (the ${data.composition.shownModels.length} drawn models each count).` : '.'),
+      { selector, name, atoms: n }
+    );
+  }
+  const props = componentPropsFromSelector(selector as never);
+  for (const s of data.structures) {
+    const loci = Structure.toSubStructureElementLoci(s, substructureFromSelector(s, props));
+    if (!StructureElement.Loci.isEmpty(loci)) {
+      return loci;
+    }
+  }
+  throw new MolspaceError('INTERNAL', 'A matched atom has no loci.', where, 'Report this as a molspace bug.');
+}
+
+/** Distance between the centres of two loci, Å, as Mol*'s distance label computes it (`Loci.getCenter`, `Vec3.distance`); 3 decimals. */
+export function lociDistance(a: StructureElement.Loci, b: StructureElement.Loci): number {
+  const ca = Loci.getCenter(a);
+  const cb = Loci.getCenter(b);
+  if (!ca || !cb) {
+    return NaN;
+  }
+  return Math.round(Vec3.distance(ca, cb) * 1000) / 1000;
 }
 
 /** The layers a structure starts with: polymer as cartoon, ligands as ball-and-stick; else everything as ball-and-stick. */

@@ -3,8 +3,8 @@
  * (each selector must match the loaded structure), then compute the new view
  * state. The batch applies as one revision or not at all (docs/architecture.md).
  */
-import { MolspaceError, type ComponentSelector, type ViewerAction, type ViewerViewState } from '../contract';
-import { requireMatch, type StructureData } from './structureData';
+import { LIMITS, MolspaceError, type ComponentSelector, type ViewerAction, type ViewerViewState } from '../contract';
+import { lociDistance, requireMatch, requireOneAtom, type StructureData } from './structureData';
 import { selectorText } from './viewerText';
 
 /** What one `act` batch would do. */
@@ -12,7 +12,7 @@ export interface ViewerPlan {
   /** The view after the batch. */
   view: ViewerViewState;
   /** One line per operation, in order. */
-  applied: { op: string; summary: string }[];
+  applied: { op: string; summary: string; distance?: number }[];
   /** True when `view` differs from the view before. */
   changed: boolean;
   /** The screenshot asked for (the last one of the batch), or null. */
@@ -20,6 +20,13 @@ export interface ViewerPlan {
   /** How the batch enters the undo history: a new step, or a step taken back or applied again. */
   step: HistoryStep;
 }
+
+/**
+ * Check an MVS state before it is planned (`apply_mvs`): the same validation
+ * as a Story's (Mol*'s MVS tree checks, the page's resource allow-list).
+ * Resolves, or rejects with a MolspaceError located under `where`.
+ */
+export type MvsCheck = (state: Record<string, unknown>, where: string) => Promise<void>;
 
 export type HistoryStep = 'push' | 'undo' | 'redo';
 
@@ -31,7 +38,26 @@ export interface ViewerHistory {
 
 /** The view of a newly loaded structure. */
 export function initialView(layers: ViewerViewState['layers']): ViewerViewState {
-  return { layers, colors: [], focus: null, selection: null, highlight: null, background: null, cameraResets: 0 };
+  return {
+    layers,
+    colors: [],
+    transparency: [],
+    labels: [],
+    measurements: [],
+    mvs: null,
+    focus: null,
+    selection: null,
+    highlight: null,
+    background: null,
+    cameraResets: 0
+  };
+}
+
+/** Nodes of an MVS state's tree. */
+function mvsNodeCount(state: Record<string, unknown>): number {
+  const count = (n: unknown): number =>
+    n && typeof n === 'object' ? 1 + ((n as { children?: unknown[] }).children ?? []).reduce<number>((k, c) => k + count(c), 0) : 0;
+  return count(state.root);
 }
 
 /** `JSON.stringify` with sorted keys: selectors equal as data compare equal. */
@@ -49,16 +75,20 @@ export function selectorKey(s: ComponentSelector): string {
 /**
  * Validate and plan a batch.
  *
- * @throws MolspaceError `NOT_FOUND` at `/actions/<i>/selector` for a selector that matches nothing,
+ * @param checkMvs - validates `apply_mvs` states (without it, `apply_mvs` is refused).
+ * @throws MolspaceError `NOT_FOUND` at `/actions/<i>/selector` (or `start`, `end`) for a selector that matches nothing,
+ *   `VALIDATION_FAILED` at `/actions/<i>/start` or `end` for a distance side that is not one atom,
+ *   `TOO_LARGE` at `/actions/<i>/state` for an MVS state over `LIMITS.viewerMvsBytes`, and what `checkMvs` throws;
  *   at `/actions/0/op` for an undo or redo with no step to take; `INVALID_INPUT` at `/actions/<i>/op`
  *   for an undo or redo that is not alone in its batch.
  */
-export function planActions(
+export async function planActions(
   before: ViewerViewState,
   actions: readonly ViewerAction[],
   data: StructureData,
-  history: ViewerHistory = { undo: null, redo: null }
-): ViewerPlan {
+  history: ViewerHistory = { undo: null, redo: null },
+  checkMvs: MvsCheck | null = null
+): Promise<ViewerPlan> {
   const stepAt = actions.findIndex(a => a.op === 'undo' || a.op === 'redo');
   if (stepAt >= 0) {
     const op = actions[stepAt].op as 'undo' | 'redo';
@@ -74,7 +104,7 @@ export function planActions(
   const view: ViewerViewState = structuredClone(before);
   const applied: ViewerPlan['applied'] = [];
   let screenshot: ViewerPlan['screenshot'] = null;
-  actions.forEach((a, i) => {
+  for (const [i, a] of actions.entries()) {
     const where = `/actions/${i}/selector`;
     const atoms = 'selector' in a ? requireMatch(data, a.selector, where) : 0;
     const on = 'selector' in a ? `${selectorText(a.selector)} (${atoms} atoms)` : '';
@@ -133,7 +163,63 @@ export function planActions(
         screenshot = { width: a.width, height: a.height };
         applied.push({ op: a.op, summary: `screenshot${a.width ? ` ${a.width}×${a.height ?? a.width}` : ''}` });
         break;
+      case 'set_transparency': {
+        const key = selectorKey(a.selector);
+        view.transparency = view.transparency.filter(t => selectorKey(t.selector) !== key);
+        view.transparency.push({ selector: a.selector, value: a.value });
+        applied.push({ op: a.op, summary: `transparency of ${on} ${a.value}` });
+        break;
+      }
+      case 'label': {
+        const key = selectorKey(a.selector);
+        view.labels = view.labels.filter(l => selectorKey(l.selector) !== key);
+        view.labels.push({ selector: a.selector, text: a.text });
+        applied.push({ op: a.op, summary: `label ${on} ${JSON.stringify(a.text)}` });
+        break;
+      }
+      case 'measure_distance': {
+        const start = requireOneAtom(data, a.start, `/actions/${i}/start`, 'start');
+        const end = requireOneAtom(data, a.end, `/actions/${i}/end`, 'end');
+        const distance = lociDistance(start, end);
+        const key = selectorKey([a.start, a.end] as never);
+        view.measurements = view.measurements.filter(m => selectorKey([m.start, m.end] as never) !== key);
+        view.measurements.push({ start: a.start, end: a.end, distance });
+        applied.push({ op: a.op, summary: `distance ${selectorText(a.start)} – ${selectorText(a.end)} ${distance} Å`, distance });
+        break;
+      }
+      case 'apply_mvs': {
+        if (a.state !== null) {
+          const bytes = new TextEncoder().encode(JSON.stringify(a.state)).length;
+          if (bytes > LIMITS.viewerMvsBytes) {
+            throw new MolspaceError(
+              'TOO_LARGE',
+              `The MVS state is ${bytes} bytes of JSON; apply_mvs takes at most ${LIMITS.viewerMvsBytes}.`,
+              `/actions/${i}/state`,
+              'Reference structures by URL instead of inline data, or open the state as a Story (molspace.Story).',
+              { bytes, limit: LIMITS.viewerMvsBytes }
+            );
+          }
+          if (!checkMvs) {
+            throw new MolspaceError('INTERNAL', 'apply_mvs has no MVS validation here.', `/actions/${i}/state`, 'Report this as a molspace bug.');
+          }
+          await checkMvs(a.state, `/actions/${i}/state`);
+        }
+        view.mvs = a.state === null ? null : structuredClone(a.state);
+        applied.push({ op: a.op, summary: a.state === null ? 'draw the layers again (no MVS state)' : `draw an MVS state (${mvsNodeCount(a.state)} nodes)` });
+        break;
+      }
     }
-  });
+    for (const list of ['labels', 'measurements', 'transparency'] as const) {
+      if (view[list].length > LIMITS.viewerAnnotations) {
+        throw new MolspaceError(
+          'TOO_LARGE',
+          `The Viewer would hold ${view[list].length} ${list}; it holds at most ${LIMITS.viewerAnnotations}.`,
+          `/actions/${i}`,
+          `Undo earlier steps (op "undo") to remove some ${list}, or reuse a selector (the same selector replaces its entry).`,
+          { list, count: view[list].length, limit: LIMITS.viewerAnnotations }
+        );
+      }
+    }
+  }
   return { view, applied, changed: JSON.stringify(view) !== JSON.stringify(before), screenshot, step: 'push' };
 }

@@ -33,6 +33,7 @@ import type { StructureData } from './structureData';
 import type { ViewerTarget } from './viewerTarget';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
 import { viewerSummary } from './viewerText';
+import type { ResourcePolicy } from '../story/resourcePolicy';
 import { WidgetPresence } from '../dispatcher/widgetPresence';
 
 /** How long a change waits for the live views to draw it, ms. */
@@ -212,7 +213,19 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     const parsed = ViewerViewState.safeParse(this.get('view'));
     return parsed.success
       ? parsed.data
-      : { layers: [], colors: [], focus: null, selection: null, highlight: null, background: null, cameraResets: 0 };
+      : {
+          layers: [],
+          colors: [],
+          transparency: [],
+          labels: [],
+          measurements: [],
+          mvs: null,
+          focus: null,
+          selection: null,
+          highlight: null,
+          background: null,
+          cameraResets: 0
+        };
   }
 
   describe(): string {
@@ -241,6 +254,10 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       );
     }
     return view.screenshot(size);
+  }
+
+  resourcePolicy(): ResourcePolicy {
+    return this.services.resourcePolicy;
   }
 
   history(): ViewerHistory {

@@ -2,7 +2,10 @@
  * A Viewer's view state as one MolViewSpec state: the structure (by the URL
  * of its bytes in Mol*'s asset manager), one `structure` node per drawn
  * model, one `component` + `representation` per layer, `color` nodes for the
- * colour overrides, and the `canvas` background. Mol* loads it with its MVS
+ * colour overrides, one `component` + `label` per label, and the `canvas`
+ * background; or, after `apply_mvs`, the MVS state given (already validated).
+ * Transparency and distances are not MVS nodes here: the live viewer applies
+ * them with Mol*'s transparency helper and measurement manager. Mol* loads it with its MVS
  * extension; the deterministic node refs of MVS loading keep the parsed
  * structure across updates (docs/architecture.md, "Viewer").
  */
@@ -20,7 +23,15 @@ export function viewToMvs(
   view: ViewerViewState,
   source: { url: string; format: StructureFormat; models: readonly number[]; background: string }
 ): Record<string, unknown> {
-  const components = view.layers.map(layer => ({
+  if (view.mvs) {
+    return { ...view.mvs, kind: 'single' };
+  }
+  const labels = view.labels.map(l => ({
+    kind: 'component',
+    params: { selector: l.selector },
+    children: [{ kind: 'label', params: { text: l.text } }]
+  }));
+  const layers = view.layers.map(layer => ({
     kind: 'component',
     params: { selector: layer.selector },
     children: [
@@ -51,7 +62,7 @@ export function viewToMvs(
               children: source.models.map(i => ({
                 kind: 'structure',
                 params: { type: 'model', model_index: i },
-                children: components
+                children: [...layers, ...labels]
               }))
             }
           ]

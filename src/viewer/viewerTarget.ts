@@ -5,6 +5,7 @@ import type { ChangeEntry, ChangeSource, ViewerCamera, ViewerComposition, Viewer
 import type { z } from 'zod';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
 import type { StructureData } from './structureData';
+import type { ResourcePolicy } from '../story/resourcePolicy';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
 
 export interface ViewerTarget extends WidgetTarget {
@@ -30,6 +31,8 @@ export interface ViewerTarget extends WidgetTarget {
    * @throws MolspaceError when drawing fails; `STALE_TARGET` when closed first.
    */
   applyView(view: ViewerViewState, source: ChangeSource, summary: string, step?: HistoryStep): Promise<ChangeEntry>;
+  /** Where an `apply_mvs` state may fetch from: the page's Story policy (`resourceHosts`). */
+  resourcePolicy(): ResourcePolicy;
   /** The views undo and redo would show. */
   history(): ViewerHistory;
   /**

@@ -14,6 +14,7 @@ import { defaultLayers, readStructure, type StructureData } from '../../viewer/s
 import { initialView, type HistoryStep } from '../../viewer/viewerActions';
 import type { ViewerTarget } from '../../viewer/viewerTarget';
 import { viewerSummary } from '../../viewer/viewerText';
+import { DEFAULT_RESOURCE_HOSTS } from '../../story/resourcePolicy';
 
 const DATA = join(__dirname, '..', '..', '..', 'tests', 'data', 'structures');
 
@@ -40,6 +41,7 @@ class MemoryViewer implements ViewerTarget {
   camera = () => ({ position: [0, 0, 50], target: [0, 0, 0], up: [0, 1, 0], fov: 45 });
   past: ViewerViewState[] = [];
   future: ViewerViewState[] = [];
+  resourcePolicy = () => ({ hosts: DEFAULT_RESOURCE_HOSTS, pageOrigin: 'http://localhost:8888' });
   history = () => ({ undo: this.past.at(-1) ?? null, redo: this.future.at(-1) ?? null });
   async applyView(view: ViewerViewState, source: ChangeSource, summary: string, step: HistoryStep = 'push'): Promise<ChangeEntry> {
     if (step === 'undo') {
@@ -138,4 +140,113 @@ test('undo and redo: each batch is one step, alone in its batch, located when th
   await run({ actions: [{ op: 'undo' }] });
   await run({ actions: [{ op: 'clear_selection' }] });
   expect(viewer.state().redo).toBe(0);
+});
+
+// ---------------------------------------------------------------- set_transparency, measure_distance, label, apply_mvs
+
+const REA = { auth_asym_id: 'A', auth_seq_id: 200 };
+const C1 = { ...REA, auth_atom_id: 'C1' };
+const C2 = { ...REA, auth_atom_id: 'C2' };
+
+test('transparency, a distance and a label are one revision; the distance is Mol*\'s, in Å', async () => {
+  const result = await run({
+    actions: [
+      { op: 'set_transparency', selector: 'polymer', value: 0.7 },
+      { op: 'measure_distance', start: C1, end: C2 },
+      { op: 'label', selector: REA, text: '<b>retinoic acid</b>' }
+    ]
+  });
+  const out = result.structuredContent as any;
+  expect(out).toMatchObject({ changed: true, viewer: { revision: 1 } });
+  // 1cbs.cif HETATM 1092/1093: C1 (21.972, 29.831, 16.739), C2 (20.921, 30.524, 15.841)
+  expect(out.applied[1]).toMatchObject({ op: 'measure_distance', distance: 1.546 });
+  expect(out.applied[1].summary).toContain('1.546 Å');
+  expect(out.view).toMatchObject({
+    transparency: [{ selector: 'polymer', value: 0.7 }],
+    measurements: [{ start: C1, end: C2, distance: 1.546 }],
+    labels: [{ selector: REA, text: '<b>retinoic acid</b>' }]
+  });
+  // the same selector replaces its transparency and its label; the same pair replaces its distance
+  await run({
+    actions: [
+      { op: 'set_transparency', selector: 'polymer', value: 0 },
+      { op: 'label', selector: REA, text: 'REA' },
+      { op: 'measure_distance', start: C1, end: C2 }
+    ]
+  });
+  expect(viewer.current).toMatchObject({ transparency: [{ value: 0 }], labels: [{ text: 'REA' }], measurements: [{ distance: 1.546 }] });
+  expect(viewer.current.measurements).toHaveLength(1);
+  // undo takes the batch back
+  await run({ actions: [{ op: 'undo' }] });
+  expect(viewer.current.labels).toEqual([{ selector: REA, text: '<b>retinoic acid</b>' }]);
+});
+
+test('a distance side that is not exactly one atom fails located, naming the side and the count', async () => {
+  const many = await expectFailure(run({ actions: [{ op: 'set_background', color: '#000000' }, { op: 'measure_distance', start: C1, end: REA }] }));
+  expect(many).toMatchObject({ code: 'VALIDATION_FAILED', where: '/actions/1/end', details: { name: 'end', atoms: 22, selector: REA } });
+  expect(many.message).toContain('end selector');
+  expect(many.message).toContain('22 atoms');
+  const none = await expectFailure(run({ actions: [{ op: 'measure_distance', start: { ...REA, auth_atom_id: 'X9' }, end: C2 }] }));
+  expect(none).toMatchObject({ code: 'NOT_FOUND', where: '/actions/0/start' });
+  const blank = await expectFailure(run({ actions: [{ op: 'label', selector: 'ligand', text: '' }] }));
+  expect(blank).toMatchObject({ code: 'INVALID_INPUT', where: '/actions/0/text' });
+  const long = await expectFailure(run({ actions: [{ op: 'label', selector: 'ligand', text: 'x'.repeat(81) }] }));
+  expect(long).toMatchObject({ code: 'INVALID_INPUT', where: '/actions/0/text' });
+  const opaque = await expectFailure(run({ actions: [{ op: 'set_transparency', selector: 'ligand', value: -0.1 }] }));
+  expect(opaque).toMatchObject({ code: 'INVALID_INPUT', where: '/actions/0/value' });
+  expect(viewer.revision).toBe(0);
+  expect(viewer.current.background).toBeNull();
+});
+
+const mvsj = (): Record<string, unknown> => JSON.parse(readFileSync(join(DATA, '..', '1cbs.mvsj'), 'utf8'));
+
+test('apply_mvs draws a valid MVS state in place of the layers; null goes back', async () => {
+  const state = mvsj();
+  const result = await run({ actions: [{ op: 'apply_mvs', state }] });
+  expect((result.structuredContent as any).applied[0].summary).toMatch(/^draw an MVS state \(\d+ nodes\)$/);
+  expect(viewer.current.mvs).toEqual(state);
+  expect(viewer.current.layers).toHaveLength(2);
+  await run({ actions: [{ op: 'apply_mvs', state: null }] });
+  expect(viewer.current.mvs).toBeNull();
+  expect(viewer.revision).toBe(2);
+});
+
+test('apply_mvs: an invalid state, a refused resource, several states or too much JSON fail located; nothing applied', async () => {
+  const bad = mvsj() as any;
+  bad.root.children[0].children[0].children[0].children[0].params.selector = 'everything';
+  const invalid = await expectFailure(run({ actions: [{ op: 'reset_camera' }, { op: 'apply_mvs', state: bad }] }));
+  expect(invalid.code).toBe('VALIDATION_FAILED');
+  // located at the bad node, as the Story path locates it, with the message naming the param
+  expect(invalid.where).toBe('/actions/1/state/root/children/0/children/0/children/0/children/0');
+  expect(invalid.message).toContain('the MVS state');
+  expect(invalid.message).toContain('selector');
+  expect((invalid.details as any).issues[0].path).toBe('root/children/0/children/0/children/0/children/0');
+
+  const foreign = mvsj() as any;
+  foreign.root.children[0].params.url = 'https://example.org/1cbs.bcif';
+  const refused = await expectFailure(run({ actions: [{ op: 'apply_mvs', state: foreign }] }));
+  expect(refused).toMatchObject({ code: 'FORBIDDEN', where: '/actions/0/state/root/children/0/params/url', details: { url: 'https://example.org/1cbs.bcif' } });
+  expect(refused.fix).toContain('resourceHosts');
+
+  const several = await expectFailure(run({ actions: [{ op: 'apply_mvs', state: { kind: 'multiple', snapshots: [], metadata: { version: '1' } } }] }));
+  expect(several).toMatchObject({ code: 'UNSUPPORTED_FORMAT', where: '/actions/0/state/kind' });
+
+  const notMvs = await expectFailure(run({ actions: [{ op: 'apply_mvs', state: { hello: 'world' } }] }));
+  expect(notMvs).toMatchObject({ code: 'UNSUPPORTED_FORMAT', where: '/actions/0/state' });
+
+  const huge = mvsj() as any;
+  huge.metadata.description = 'x'.repeat(5000);
+  const large = await expectFailure(run({ actions: [{ op: 'apply_mvs', state: huge }] }));
+  expect(large).toMatchObject({ code: 'TOO_LARGE', where: '/actions/0/state', details: { limit: 4096 } });
+  expect(viewer.revision).toBe(0);
+  expect(viewer.current.mvs).toBeNull();
+});
+
+test('labels, distances and transparency entries are bounded: TOO_LARGE naming the limit, nothing applied', async () => {
+  const labels = Array.from({ length: 21 }, (_, k) => ({ op: 'label', selector: { auth_asym_id: 'A', auth_seq_id: k + 1 }, text: `r${k + 1}` }));
+  const e = await expectFailure(run({ actions: labels }));
+  expect(e).toMatchObject({ code: 'TOO_LARGE', where: '/actions/20', details: { list: 'labels', count: 21, limit: 20 } });
+  expect(viewer.revision).toBe(0);
+  await run({ actions: labels.slice(0, 20) });
+  expect(viewer.current.labels).toHaveLength(20);
 });

@@ -46,10 +46,36 @@ describe('composition against the files', () => {
     expect(c.shownModels).toEqual([0, 1, 2, 3, 4]);
   });
 
-  test('1PGP ligand PDBQT', async () => {
+  test('1PGP ligand PDBQT: what Mol* reads past is named as dropped', async () => {
     const { composition: c } = await read('1pgp_lig.pdbqt', 'pdbqt');
     expect(c.modelCount).toBe(1);
     expect(c.atoms).toBe(atomRecords('1pgp_lig.pdbqt').length);
+    expect(c.dropped).toEqual([
+      `PDBQT partial charges of ${c.atoms} atoms per model (read, not drawn)`,
+      'PDBQT AutoDock atom types (drawn as their elements)',
+      'PDBQT torsion tree (ROOT/BRANCH/TORSDOF records)'
+    ]);
+    // formats that carry nothing beyond what is drawn drop nothing
+    expect((await read('1hpv.pdb', 'pdb')).composition.dropped).toEqual([]);
+  });
+
+  test('1CBS BinaryCIF (Mol*\'s cif2bcif of 1cbs.cif) reads as the mmCIF does', async () => {
+    const bcif = (await read('1cbs.bcif', 'bcif')).composition;
+    const cif = (await read('1cbs.cif', 'mmcif')).composition;
+    expect(bcif).toEqual({ ...cif, format: 'bcif' });
+    expect(bcif.atoms).toBe(1213);
+  });
+
+  test('XYZ and extended XYZ (ASE): the atoms of small01.mol; extended properties named as dropped', async () => {
+    const lines = text('small01.xyz').split('\n');
+    const xyz = (await read('small01.xyz', 'xyz')).composition;
+    expect(xyz.atoms).toBe(Number(lines[0]));
+    expect(xyz.atoms).toBe((await read('small01.mol', 'mol')).composition.atoms);
+    expect(xyz.dropped).toEqual([]);
+    const ext = (await read('small01.extxyz', 'xyz')).composition;
+    expect(ext.atoms).toBe(xyz.atoms);
+    // comment line: Properties=species:S:1:pos:R:3:masses:R:1 source=small01.mol pbc="F F F"
+    expect(ext.dropped).toEqual(['extended XYZ per-atom properties: masses (R×1)', 'extended XYZ frame properties: source, pbc']);
   });
 
   test('CDK2 SDF: one model per record, beyond the drawing limit only model 0 is drawn', async () => {

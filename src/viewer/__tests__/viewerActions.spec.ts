@@ -20,13 +20,13 @@ beforeAll(async () => {
 
 const actions = (a: unknown[]): ViewerAction[] => ActInput.parse({ actions: a }).actions;
 
-test('a batch plans one new view with every operation, in order', () => {
+test('a batch plans one new view with every operation, in order', async () => {
   const before = initialView(defaultLayers(cbs));
   expect(before.layers).toEqual([
     { selector: 'polymer', representation: 'cartoon' },
     { selector: 'ligand', representation: 'ball_and_stick' }
   ]);
-  const plan = planActions(
+  const plan = await planActions(
     before,
     actions([
       { op: 'focus', selector: { auth_asym_id: 'A', auth_seq_id: 200 } },
@@ -52,23 +52,23 @@ test('a batch plans one new view with every operation, in order', () => {
   expect(before.layers[1].representation).toBe('ball_and_stick'); // the view before is not touched
 });
 
-test('one selector that matches nothing fails the whole batch, located at it', () => {
+test('one selector that matches nothing fails the whole batch, located at it', async () => {
   const before = initialView(defaultLayers(cbs));
-  expect(() =>
+  await expect(
     planActions(before, actions([{ op: 'set_background', color: '#000000' }, { op: 'select', selector: { label_asym_id: 'Q' } }]), cbs)
-  ).toThrow(expect.objectContaining({ code: 'NOT_FOUND', where: '/actions/1/selector', details: expect.objectContaining({ label_asym_ids: ['A', 'B', 'C'] }) }));
+  ).rejects.toThrow(expect.objectContaining({ code: 'NOT_FOUND', where: '/actions/1/selector', details: expect.objectContaining({ label_asym_ids: ['A', 'B', 'C'] }) }));
   expect(before.background).toBeNull();
 });
 
-test('a batch that changes nothing is reported unchanged; reset_camera and clears are changes', () => {
+test('a batch that changes nothing is reported unchanged; reset_camera and clears are changes', async () => {
   const before = initialView(defaultLayers(cbs));
-  expect(planActions(before, actions([{ op: 'screenshot' }]), cbs).changed).toBe(false);
-  expect(planActions(before, actions([{ op: 'set_representation', selector: 'polymer', representation: 'cartoon' }]), cbs).changed).toBe(false);
-  const reset = planActions(before, actions([{ op: 'reset_camera' }]), cbs);
+  expect((await planActions(before, actions([{ op: 'screenshot' }]), cbs)).changed).toBe(false);
+  expect((await planActions(before, actions([{ op: 'set_representation', selector: 'polymer', representation: 'cartoon' }]), cbs)).changed).toBe(false);
+  const reset = await planActions(before, actions([{ op: 'reset_camera' }]), cbs);
   expect(reset.changed).toBe(true);
   expect(reset.view.cameraResets).toBe(1);
-  const selected = planActions(before, actions([{ op: 'select', selector: 'polymer' }]), cbs).view;
-  expect(planActions(selected, actions([{ op: 'clear_selection' }]), cbs).view.selection).toBeNull();
+  const selected = (await planActions(before, actions([{ op: 'select', selector: 'polymer' }]), cbs)).view;
+  expect((await planActions(selected, actions([{ op: 'clear_selection' }]), cbs)).view.selection).toBeNull();
 });
 
 test('selector keys ignore key order', () => {
@@ -76,14 +76,16 @@ test('selector keys ignore key order', () => {
   expect(selectorKey('ligand')).not.toBe(selectorKey('polymer'));
 });
 
-test('the view becomes an MVS state that Mol*\'s MVS validation accepts', () => {
-  const view = planActions(
+test('the view becomes an MVS state that Mol*\'s MVS validation accepts', async () => {
+  const view = (
+    await planActions(
     initialView(defaultLayers(cbs)),
     actions([
       { op: 'set_color', selector: [{ auth_asym_id: 'A', auth_seq_id: 200 }], color: '#ff00ff' },
       { op: 'set_background', color: '#101010' }
     ]),
     cbs
+  )
   ).view;
   const mvs = viewToMvs(view, { url: 'arcp://x/structure.mmcif', format: 'mmcif', models: [0, 1], background: '#ffffff' });
   expect(MVSData.validationIssues(mvs as never)).toBeUndefined();
@@ -92,4 +94,33 @@ test('the view becomes an MVS state that Mol*\'s MVS validation accepts', () => 
   const structures = root.children[1].children[0].children;
   expect(structures.map((s: any) => s.params.model_index)).toEqual([0, 1]);
   expect(structures[0].children.map((c: any) => c.params.selector)).toEqual(['polymer', 'ligand']);
+});
+
+test('labels become MVS label nodes on their own components; an applied MVS state is drawn as given', async () => {
+  const plan = await planActions(
+    initialView(defaultLayers(cbs)),
+    actions([
+      { op: 'label', selector: { auth_asym_id: 'A', auth_seq_id: 200 }, text: 'REA <i>200</i>' },
+      { op: 'set_transparency', selector: 'polymer', value: 0.5 }
+    ]),
+    cbs
+  );
+  const mvs = viewToMvs(plan.view, { url: 'arcp://x/structure.mmcif', format: 'mmcif', models: [0], background: '#ffffff' });
+  expect(MVSData.validationIssues(mvs as never)).toBeUndefined();
+  const structure = (mvs as any).root.children[1].children[0].children[0];
+  expect(structure.children[2]).toEqual({
+    kind: 'component',
+    params: { selector: { auth_asym_id: 'A', auth_seq_id: 200 } },
+    children: [{ kind: 'label', params: { text: 'REA <i>200</i>' } }]
+  });
+  // transparency is not an MVS node: the live viewer applies it with Mol*'s transparency helper
+  expect(JSON.stringify(mvs)).not.toContain('transparen');
+  const state = { metadata: { version: '1' }, root: { kind: 'root', children: [] } };
+  expect(viewToMvs({ ...plan.view, mvs: state }, { url: 'u', format: 'mmcif', models: [0], background: '#ffffff' })).toEqual({ ...state, kind: 'single' });
+});
+
+test('apply_mvs without an MVS check is refused rather than drawn unchecked', async () => {
+  await expect(planActions(initialView(defaultLayers(cbs)), actions([{ op: 'apply_mvs', state: { root: {} } }]), cbs)).rejects.toThrow(
+    expect.objectContaining({ code: 'INTERNAL', where: '/actions/0/state' })
+  );
 });

@@ -77,7 +77,9 @@ export const LIMITS = {
   /** Undo steps a Viewer keeps. */
   viewerUndoSteps: 50,
   /** Largest screenshot side, pixels. */
-  screenshotMaxPixels: 2048
+  screenshotMaxPixels: 2048,
+  /** Most assets `story_create` packs into one .mvsx archive. */
+  storyAssets: 50
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

@@ -111,6 +111,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     this._kernel = new KernelChannel({
       targetId: this.model_id,
       tool: 'story_control',
+      tools: ['story_edit'],
       dispatcher: this.services.dispatcher,
       send: message => this.send(toJSONValue(message), {})
     });

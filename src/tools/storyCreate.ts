@@ -42,7 +42,7 @@ export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args }) => {
   const checked = await checkStory({ document, archive: files }, storyResourcePolicy());
   const story = checked.story;
   if (story === null) {
-    throw storyIssuesError(checked.issues, checked.storyboard, checked.issueCount);
+    throw storyIssuesError(checked.issues.map(i => ({ ...i, fix: createFix(i.message, i.fix) })), checked.storyboard, checked.issueCount);
   }
   const content = story.mvsx ?? JSON.stringify(story.data, null, 2) + '\n';
   const replaced = await writeStoryFile(path, content, args.overwrite);
@@ -69,3 +69,14 @@ export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args }) => {
         : 'Show it with open: true, or in a cell with molspace.Story(<this path, relative to the notebook\'s folder>).')
   };
 });
+
+/** A resource issue's fix in story_create's terms: the file goes in `assets`. */
+function createFix(message: string, fix: string): string {
+  if (/not in the MVSX archive/.test(message)) {
+    return 'List the file in assets (a path under the Jupyter root), use that path or assets/<name> as the URL, or use an https URL.';
+  }
+  if (/needs an \.mvsx archive/.test(message)) {
+    return 'Write an .mvsx (path ending .mvsx) and list the file in assets, or use an https URL.';
+  }
+  return fix;
+}

@@ -169,6 +169,10 @@ describe('story_create .mvsx', () => {
     const e = await failure(create({ assets: ['data/1hpv.pdb'], document: board('data/other.pdb') }));
     expect(e).toMatchObject({ code: 'VALIDATION_FAILED', where: '/document/steps/0/root/children/0/params/url' });
     expect(e.message).toContain('not in the MVSX archive');
+    expect(e.fix).toMatch(/^List the file in assets/);
+    const plain = await failure(create({ path: 'out/tour.mvsj', document: board('data/1hpv.pdb') }));
+    expect(plain).toMatchObject({ code: 'VALIDATION_FAILED', where: '/document/steps/0/root/children/0/params/url' });
+    expect(plain.fix).toMatch(/^Write an \.mvsx/);
     const mvsj = await failure(create({ path: 'out/tour.mvsj', assets: ['data/1hpv.pdb'] }));
     expect(mvsj).toMatchObject({ code: 'UNSUPPORTED_FORMAT', where: '/assets' });
     expect(contents.saved).toEqual([]);

@@ -8,6 +8,7 @@
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
+import type { Message } from '@lumino/messaging';
 import { Panel } from '@lumino/widgets';
 import type { IMolspacePage } from '../tokens';
 import { StoryModel } from './storyModel';
@@ -18,6 +19,14 @@ import { StoryView } from './storyView';
 const FIRST_DRAW_WAIT_MS = 15_000;
 
 let docked = 0;
+
+/** The main-area tab of a docked Story: closing it disposes it (a plain Lumino widget would only detach). */
+class DockedStoryPanel extends Panel {
+  protected onCloseRequest(msg: Message): void {
+    super.onCloseRequest(msg);
+    this.dispose();
+  }
+}
 
 /** The opener of this page: main-area docking, descriptions through JupyterLab's rendermime. */
 export function dockedStoryOpener(app: JupyterFrontEnd, page: IMolspacePage, rendermime: IRenderMimeRegistry | null): StoryOpener {
@@ -35,7 +44,7 @@ export function dockedStoryOpener(app: JupyterFrontEnd, page: IMolspacePage, ren
       const attrs = story.format === 'mvsx' && story.mvsx ? { _mvsx: story.mvsx } : { _mvsj: JSON.stringify(story.data) };
       const model = new DockedStoryModel(attrs, { model_id: id, widget_manager: null } as never);
       const view = new StoryView({ model } as never);
-      const holder = new Panel();
+      const holder = new DockedStoryPanel();
       holder.id = id;
       holder.title.label = story.title || path;
       holder.title.caption = path;

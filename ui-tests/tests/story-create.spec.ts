@@ -115,6 +115,14 @@ test('story_create packs a file under the root into an .mvsx, opens it docked, a
     expect(exists).toMatchObject({ code: 'FORBIDDEN', where: '/overwrite' });
     const [replaced] = await call(client, 'story_create', { ...again, overwrite: true });
     expect(replaced).toMatchObject({ replaced: true, story: null });
+
+    // Closed by the person: out of observe at once, and naming it is STALE_TARGET.
+    await page.locator('.lm-TabBar-tab', { hasText: 'HIV-1 protease (1HPV), packed' }).locator('.lm-TabBar-tabCloseIcon').click();
+    await expect(docked).toHaveCount(0);
+    const [after] = await call(client, 'observe');
+    expect(after.widgets.map((w: { id: string }) => w.id)).not.toContain(target);
+    const [stale] = await call(client, 'story_control', { target, action: 'next' });
+    expect(stale).toMatchObject({ code: 'STALE_TARGET', where: '/target' });
   } finally {
     await client.close();
   }
@@ -183,6 +191,8 @@ test('story_template_create with open docks the Story; the agent steps it withou
     expect(created).toMatchObject({ format: 'mvsj', template: 'binding-site-tour', story: { key: 'overview', count: 3 } });
     const docked = page.locator('.molspace-docked-story .molspace-story');
     await drawnNonBlank(docked, 'overview');
+    // Descriptions go through JupyterLab's (sanitizing) markdown renderer, as in a cell's Story.
+    await expect(docked.locator('.molspace-story-description .jp-RenderedMarkdown')).toContainText('HIV-1 protease homodimer');
     const [moved] = await call(client, 'story_control', { target: created.story.target, action: 'goto', key: 'binding-site' });
     expect(moved.story).toMatchObject({ index: 1, key: 'binding-site' });
     await drawnNonBlank(docked, 'binding-site');

@@ -196,6 +196,17 @@ test('story_template_create with open docks the Story; the agent steps it withou
     const [moved] = await call(client, 'story_control', { target: created.story.target, action: 'goto', key: 'binding-site' });
     expect(moved.story).toMatchObject({ index: 1, key: 'binding-site' });
     await drawnNonBlank(docked, 'binding-site');
+    // story_edit works on it too: no kernel to sync, the page's state is the Story's.
+    const [edited, editError] = await call(client, 'story_edit', {
+      target: created.story.target,
+      edit: 'insert',
+      key: 'binding-site',
+      step: { key: 'note', title: 'A note from the agent', description: 'Inserted into a docked Story.', root: { kind: 'root' } },
+      expectedRevision: moved.story.revision
+    });
+    expect(editError, JSON.stringify(edited)).toBe(false);
+    expect(edited.story).toMatchObject({ index: 2, key: 'note', count: 4 });
+    await expect(docked.locator('.molspace-story-title')).toHaveText('A note from the agent');
     expect(await page.locator('.jp-Notebook').count()).toBe(0);
   } finally {
     await client.close();

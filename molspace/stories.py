@@ -20,9 +20,9 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
-from . import story_templates
+from . import story_archive, story_templates
 from .errors import MolspaceError
 
 #: Linger of a storyboard step that gives none, ms (as the page's storyboard conversion).
@@ -145,8 +145,10 @@ def create(
     template: str | None = None,
     variables: dict[str, Any] | None = None,
     overwrite: bool = False,
+    assets: Iterable[Any] | None = None,
 ) -> StoryFile:
-    """Validate a Story (a document, or a template filled with ``variables``) and write it as ``.mvsj``.
+    """Validate a Story (a document, or a template filled with ``variables``) and write it as ``.mvsj``
+    or, with ``assets``, as ``.mvsx`` (see :mod:`molspace.story_archive`).
 
     Parameters
     ----------
@@ -156,13 +158,18 @@ def create(
         A storyboard or multi-state MVS; or give ``template`` (and ``variables``) instead.
     overwrite : bool
         Replace an existing file (default: refuse).
+    assets : list of str, Path or {"path", "name"}, optional
+        ``.mvsx`` only: files under the working directory packed as ``assets/<name>``; a
+        ``url``/``uri`` equal to an asset's path (or ``assets/<name>``) is rewritten to it.
 
     Raises
     ------
     MolspaceError
         ``INVALID_INPUT`` (neither or both of document and template), ``UNSUPPORTED_FORMAT``
-        (not ``.mvsj``), ``FORBIDDEN`` at ``overwrite`` (the file exists), ``VALIDATION_FAILED``
-        (every issue in ``details.issues``), or the errors of :func:`fill`.
+        (not ``.mvsj``/``.mvsx``, or assets with ``.mvsj``), ``FORBIDDEN`` at ``overwrite`` (the
+        file exists), ``VALIDATION_FAILED`` (every issue in ``details.issues``, including relative
+        URLs no asset matches), the errors of :func:`fill` and of
+        :func:`molspace.story_archive.plan_assets` (located at ``assets/<i>``).
     """
     if (document is None) == (template is None):
         raise MolspaceError("INVALID_INPUT", "Give exactly one of document or template.", "document",
@@ -170,8 +177,13 @@ def create(
     if template is not None:
         document = fill(template, variables)
     target = Path(path)
-    if target.suffix.lower() != ".mvsj":
-        raise MolspaceError("UNSUPPORTED_FORMAT", f"{target} does not end with .mvsj.", "path", "Name the file .mvsj.")
+    archive = target.suffix.lower() == ".mvsx"
+    if target.suffix.lower() != ".mvsj" and not archive:
+        raise MolspaceError("UNSUPPORTED_FORMAT", f"{target} does not end with .mvsj or .mvsx.", "path",
+                            "Name the file .mvsj, or .mvsx to pack assets.")
+    if assets and not archive:
+        raise MolspaceError("UNSUPPORTED_FORMAT", f"an .mvsj file cannot hold assets ({target}).", "assets",
+                            f"Name the file {target.with_suffix('.mvsx').name} to pack them, or reference them by https URL.")
     check = validate(document)
     if not check.valid:
         first = check.issues[0]
@@ -184,7 +196,19 @@ def create(
         raise MolspaceError("FORBIDDEN", f"{target} exists; create does not overwrite it.", "overwrite",
                             "Pass overwrite=True to replace it, or choose another path.", {"path": str(target)})
     mvs = to_mvs(document)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(mvs, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if archive:
+        planned = story_archive.plan_assets(assets or [], Path.cwd())
+        issues = story_archive.rewrite_references(mvs, planned)
+        if issues:
+            first = issues[0]
+            raise MolspaceError(
+                "VALIDATION_FAILED", f"{len(issues)} issue(s) in the Story: {first['path']}: {first['message']}",
+                "document", first["fix"], {"issues": issues},
+            )
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(story_archive.zip_story(mvs, planned))
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(mvs, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     snaps = mvs["snapshots"]
     return StoryFile(target, str(mvs["metadata"].get("title", "")), [s["metadata"].get("key", "") for s in snaps], replaced)

@@ -8,6 +8,7 @@ the page's Dispatcher, the same operations an agent's MCP calls become.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -188,6 +189,63 @@ class Story(PageWidget):
             )
         self._control("goto", key=index_or_key, **extra)
 
+    def replace_step(self, key: str, step: Any, *, expected_revision: int | None = None) -> None:
+        """Replace the step ``key`` with ``step``: the same edit as the agent tool ``story_edit``.
+
+        Parameters
+        ----------
+        key : str
+            Key of the step to replace (MVS snapshot metadata ``key``).
+        step : dict or molviewspec Snapshot
+            A storyboard step ``{key, title, description, root, linger_duration_ms?}``; ``root``
+            may be a molviewspec builder or node. A molviewspec ``Snapshot`` is taken as its
+            metadata and root.
+        expected_revision : int, optional
+            Refuse (REVISION_CONFLICT, in ``last_result``) if the Story changed since.
+
+        The page validates the whole edited Story with Mol* (as ``story_create``), shows the
+        step, and advances ``revision`` once; ``snapshots`` follow. Its answer lands in
+        :attr:`last_result` (``VALIDATION_FAILED`` lists every issue, located under ``/step``).
+        An ``.mvsx`` Story is refused there (``UNSUPPORTED_FORMAT``): edit its ``index.mvsj``.
+
+        Raises
+        ------
+        StoryControlError
+            ``NOT_FOUND`` for an unknown key (when the snapshots are known), ``INVALID_INPUT``
+            for a key that is not a str, or a step that is not a dict or Snapshot of JSON data.
+        """
+        self._check_key(key, "key")
+        self._edit("replace", step, key, expected_revision)
+
+    def insert_step(self, step: Any, *, after: str | None = None, expected_revision: int | None = None) -> None:
+        """Insert ``step`` after the step ``after`` (default: at the end), as ``story_edit`` does.
+
+        Parameters and errors as :meth:`replace_step` (``after`` is checked like ``key``).
+        """
+        if after is not None:
+            self._check_key(after, "after")
+        self._edit("insert", step, after, expected_revision)
+
+    def _check_key(self, key: Any, where: str) -> None:
+        keys = [s.get("key") for s in self.snapshots]
+        if not isinstance(key, str) or not key:
+            raise StoryControlError("INVALID_INPUT", f"{where} must be a step key (str), not {type(key).__name__}",
+                                    where, "Pass a key of story.snapshots.")
+        if keys and key not in keys:
+            raise StoryControlError(
+                "NOT_FOUND", f"no step with key {key!r}", where,
+                f"Use one of: {', '.join(map(repr, keys[:20]))}{' ...' if len(keys) > 20 else ''}.",
+                {"key": key, "keys": keys[:50]},
+            )
+
+    def _edit(self, edit: str, step: Any, key: str | None, expected_revision: int | None) -> None:
+        fields: dict[str, Any] = {"tool": "story_edit", "edit": edit, "step": _step_dict(step)}
+        if key is not None:
+            fields["key"] = key
+        if expected_revision is not None:
+            fields["expectedRevision"] = int(expected_revision)
+        self._send_control(fields)
+
     def on_change(self, callback: Callable[[StoryChange], None], remove: bool = False) -> None:
         """Call ``callback(StoryChange)`` after every change of position or playback.
 
@@ -219,3 +277,33 @@ class Story(PageWidget):
         if n == 0:
             return f"<molspace.Story {self.title!r}: not shown yet (display it; the page reports its steps)>"
         return f"<molspace.Story {self.title!r}: step {self.index + 1} of {n}, revision {self.revision}>"
+
+
+def _dump(value: Any) -> Any:
+    """A molviewspec object (a node, or a builder: its state's root) as JSON data."""
+    if hasattr(value, "get_state") and callable(value.get_state):
+        return json.loads(value.get_state().model_dump_json(exclude_none=True))["root"]
+    if hasattr(value, "model_dump_json"):
+        return json.loads(value.model_dump_json(exclude_none=True))
+    return value
+
+
+def _step_dict(step: Any) -> dict[str, Any]:
+    """A storyboard step from a dict (its ``root`` may be a molviewspec object) or a molviewspec Snapshot."""
+    if hasattr(step, "model_dump_json") and hasattr(step, "root") and hasattr(step, "metadata"):
+        data = _dump(step)
+        return {**(data.get("metadata") or {}), "root": data.get("root")}
+    if not isinstance(step, dict):
+        raise StoryControlError(
+            "INVALID_INPUT", f"a step is a dict or a molviewspec Snapshot, not {type(step).__name__}", "step",
+            "Pass {'key': ..., 'title': ..., 'description': ..., 'root': {...}}.",
+        )
+    out = dict(step)
+    if "root" in out:
+        out["root"] = _dump(out["root"])
+    try:
+        json.dumps(out)
+    except (TypeError, ValueError) as e:
+        raise StoryControlError("INVALID_INPUT", f"the step is not JSON data: {e}", "step",
+                                "Use only dicts, lists, strings, numbers, booleans and None.") from None
+    return out

@@ -155,10 +155,13 @@ const panelsPlugin: JupyterFrontEndPlugin<void> = {
 
 const authoringPlugin: JupyterFrontEndPlugin<void> = {
   id: 'molspace:authoring',
-  description: "Lets story_validate and story_create read and write Story files through JupyterLab's contents manager.",
+  description:
+    "Lets story_validate and story_create read and write Story files through JupyterLab's contents manager, " +
+    'and dock the Stories they open (open: true) in the main area.',
   autoStart: true,
   requires: [IMolspace],
-  activate: (app: JupyterFrontEnd, molspace: IMolspace) => {
+  optional: [IRenderMimeRegistry],
+  activate: (app: JupyterFrontEnd, molspace: IMolspace, rendermime: IRenderMimeRegistry | null) => {
     void app.restored
       .then(() => import('./authoring/storyFiles'))
       .then(({ useContents, useResourcePolicy }) => {
@@ -166,6 +169,16 @@ const authoringPlugin: JupyterFrontEndPlugin<void> = {
         useResourcePolicy(molspace.resourcePolicy);
       })
       .catch(e => console.error('molspace: Story files will use a default contents manager.', e));
+    // Off the start path: the docked Story's code (widget base classes, Mol* later) loads at the first open.
+    void app.restored
+      .then(() => Promise.all([molspace.page(), import('./story/storyOpener')]))
+      .then(([page, { setStoryOpener }]) => {
+        setStoryOpener({
+          open: source =>
+            import('./story/dockedStory').then(({ dockedStoryOpener }) => dockedStoryOpener(app, page, rendermime).open(source))
+        });
+      })
+      .catch(e => console.error('molspace: created Stories cannot be docked (open: true).', e));
   }
 };
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import molspace
-from molspace import stories
+from molspace import MolspaceError, stories
 
 
 def examples(template_id: str) -> dict:
@@ -67,3 +67,77 @@ def test_bad_variables_and_arguments() -> None:
     with pytest.raises(molspace.MolspaceError) as info:
         stories.create("x.mvsj")
     assert info.value.code == "INVALID_INPUT"
+
+
+# ---------------------------------------------------------------- .mvsx with assets
+PDB = Path(__file__).resolve().parent / "data" / "structures" / "1hpv.pdb"
+
+
+def _pdb_board(url: str) -> dict:
+    tree = {"kind": "root", "children": [{"kind": "download", "params": {"url": url}, "children": [
+        {"kind": "parse", "params": {"format": "pdb"}, "children": [{"kind": "structure", "params": {"type": "model"}}]}]}]}
+    return {"title": "1HPV packed", "steps": [{"key": "a", "title": "A", "description": "", "root": tree}]}
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "1hpv.pdb").write_bytes(PDB.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_create_mvsx_packs_assets_and_rewrites_references(workdir: Path) -> None:
+    import zipfile
+
+    from molspace.story_source import normalize_story_source
+
+    out = stories.create("s/1hpv.mvsx", _pdb_board("./data/1hpv.pdb"), assets=["data/1hpv.pdb"])
+    assert out.path == Path("s/1hpv.mvsx") and out.keys == ["a"]
+    with zipfile.ZipFile(workdir / "s" / "1hpv.mvsx") as z:
+        assert sorted(z.namelist()) == ["assets/1hpv.pdb", "index.mvsj"]
+        assert z.read("assets/1hpv.pdb") == PDB.read_bytes()
+        index = json.loads(z.read("index.mvsj"))
+    assert index["snapshots"][0]["root"]["children"][0]["params"]["url"] == "assets/1hpv.pdb"
+    assert normalize_story_source("s/1hpv.mvsx").format == "mvsx"
+    named = stories.create("s/named.mvsx", _pdb_board("assets/p.pdb"), assets=[{"path": "data/1hpv.pdb", "name": "p.pdb"}])
+    assert named.keys == ["a"]
+
+
+@pytest.mark.parametrize(
+    "assets, code, where",
+    [
+        (["../outside.pdb"], "FORBIDDEN", "assets/0"),
+        (["/etc/passwd"], "FORBIDDEN", "assets/0"),
+        (["data/1hpv.pdb", "data/none.pdb"], "NOT_FOUND", "assets/1"),
+        (["data/1hpv.pdb", "other/1hpv.pdb"], "INVALID_INPUT", "assets/1"),
+        ([{"path": "data/1hpv.pdb", "name": "a/b.pdb"}], "INVALID_INPUT", "assets/0"),
+        (["data/big.pdb"], "TOO_LARGE", "assets/0"),
+        ([3], "INVALID_INPUT", "assets/0"),
+    ],
+)
+def test_create_mvsx_refuses_bad_assets_located(workdir: Path, assets: list, code: str, where: str) -> None:
+    (workdir / "other").mkdir()
+    (workdir / "other" / "1hpv.pdb").write_bytes(PDB.read_bytes())
+    with open(workdir / "data" / "big.pdb", "wb") as f:
+        f.truncate(50 * 1024 * 1024 + 1)  # sparse: only the size counts
+    with pytest.raises(MolspaceError) as info:
+        stories.create("bad.mvsx", _pdb_board("data/1hpv.pdb"), assets=assets)
+    assert (info.value.code, info.value.where) == (code, where)
+    assert info.value.fix
+    assert not (workdir / "bad.mvsx").exists()
+
+
+def test_create_mvsx_refuses_unmatched_references_overwrite_and_mvsj_assets(workdir: Path) -> None:
+    with pytest.raises(MolspaceError) as info:
+        stories.create("a.mvsx", _pdb_board("data/other.pdb"), assets=["data/1hpv.pdb"])
+    assert info.value.code == "VALIDATION_FAILED"
+    assert info.value.details["issues"][0]["path"] == "root/children/0/params/url"
+    with pytest.raises(MolspaceError) as info:
+        stories.create("a.mvsj", _pdb_board("data/1hpv.pdb"), assets=["data/1hpv.pdb"])
+    assert (info.value.code, info.value.where) == ("UNSUPPORTED_FORMAT", "assets")
+    stories.create("a.mvsx", _pdb_board("data/1hpv.pdb"), assets=["data/1hpv.pdb"])
+    with pytest.raises(MolspaceError) as info:
+        stories.create("a.mvsx", _pdb_board("data/1hpv.pdb"), assets=["data/1hpv.pdb"])
+    assert (info.value.code, info.value.where) == ("FORBIDDEN", "overwrite")
+    assert stories.create("a.mvsx", _pdb_board("data/1hpv.pdb"), assets=["data/1hpv.pdb"], overwrite=True).replaced

@@ -179,3 +179,52 @@ def test_repr_before_the_page_answered_claims_no_step():
     with story._page_update():
         story.error = {"code": "NOT_FOUND", "message": "no 1abc.cif", "where": "s0", "fix": "x", "details": {}}
     assert "error NOT_FOUND: no 1abc.cif" in repr(story)
+
+
+class TestEditSteps:
+    """``replace_step`` / ``insert_step``: the ``story_edit`` tool from a cell (the page side: jest, Galata)."""
+
+    STEP = {"key": "intro", "title": "Edited", "description": "From a cell.", "root": {"kind": "root"}}
+
+    def test_edits_send_story_edit_control_messages(self, kinase_story, monkeypatch):
+        messages = sent(kinase_story, monkeypatch)
+        keys = [s["key"] for s in kinase_story.snapshots]
+        kinase_story.replace_step(keys[1], self.STEP, expected_revision=3)
+        kinase_story.insert_step({**self.STEP, "key": "new"}, after=keys[0])
+        kinase_story.insert_step({**self.STEP, "key": "last"})
+        assert [(m["type"], m["tool"], m["edit"], m.get("key"), m["step"]["key"], m.get("expectedRevision")) for m in messages] == [
+            ("control", "story_edit", "replace", keys[1], "intro", 3),
+            ("control", "story_edit", "insert", keys[0], "new", None),
+            ("control", "story_edit", "insert", None, "last", None),
+        ]
+        assert messages[0]["step"] == self.STEP
+
+    def test_molviewspec_objects_become_storyboard_steps(self, kinase_story, monkeypatch):
+        import molviewspec as mvs
+        messages = sent(kinase_story, monkeypatch)
+        b = mvs.create_builder()
+        b.download(url="https://example.org/1cbs.cif").parse(format="mmcif").model_structure()
+        kinase_story.insert_step({"key": "b", "title": "Builder", "root": b})
+        kinase_story.insert_step(b.get_snapshot(key="s", title="Snapshot", linger_duration_ms=500))
+        assert messages[0]["step"]["root"]["kind"] == "root"
+        assert messages[0]["step"]["root"]["children"][0]["kind"] == "download"
+        step = messages[1]["step"]
+        assert (step["key"], step["title"], step["linger_duration_ms"], step["root"]["kind"]) == ("s", "Snapshot", 500, "root")
+
+    @pytest.mark.parametrize(
+        "call, code, where",
+        [
+            (lambda s: s.replace_step("nope", {"key": "x"}), "NOT_FOUND", "key"),
+            (lambda s: s.insert_step({"key": "x"}, after="nope"), "NOT_FOUND", "after"),
+            (lambda s: s.replace_step(3, {"key": "x"}), "INVALID_INPUT", "key"),
+            (lambda s: s.insert_step("not a step"), "INVALID_INPUT", "step"),
+            (lambda s: s.insert_step({"key": "x", "root": {1, 2}}), "INVALID_INPUT", "step"),
+        ],
+    )
+    def test_what_cannot_apply_is_refused_in_the_cell(self, kinase_story, monkeypatch, call, code, where):
+        messages = sent(kinase_story, monkeypatch)
+        with pytest.raises(StoryControlError) as info:
+            call(kinase_story)
+        assert (info.value.code, info.value.where) == (code, where)
+        assert info.value.fix
+        assert messages == []

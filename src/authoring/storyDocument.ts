@@ -118,14 +118,16 @@ function toStepPath(path: string): string {
 }
 
 /**
- * Check a document (storyboard or MVS) and, for `.mvsx`, its archive.
+ * Check a document (storyboard or MVS) and, for `.mvsx`, its archive. A
+ * document with `archive` (entry name → bytes) is checked as the `.mvsx` it
+ * makes; the checked archive is `story.mvsx`.
  *
  * @returns every issue, each located (snapshot index, key, path, message, fix);
  *   `story` when there are none.
  * @throws MolspaceError `UNSUPPORTED_FORMAT` (not MVS), `TOO_LARGE` (size, snapshot count).
  */
 export async function checkStory(
-  src: { document: Record<string, unknown> } | { mvsx: Uint8Array } | { mvsj: string },
+  src: { document: Record<string, unknown>; archive?: Record<string, Uint8Array> } | { mvsx: Uint8Array } | { mvsj: string },
   policy: ResourcePolicy = defaultResourcePolicy()
 ): Promise<CheckedStory> {
   let pre: StoryIssue[] = [];
@@ -141,11 +143,17 @@ export async function checkStory(
     } else {
       mvs = src.document;
     }
-    input = { mvsj: JSON.stringify(mvs) };
+    if (src.archive) {
+      // Checked as the archive it will be written as (zipped by Mol*'s writer, read by Mol*'s reader).
+      const { zipStory } = await import('./storyArchive');
+      input = { mvsx: await zipStory(mvs, src.archive) };
+    } else {
+      input = { mvsj: JSON.stringify(mvs) };
+    }
   } else {
     input = src;
   }
-  const format = 'mvsx' in src ? 'mvsx' : 'mvsj';
+  const format = input.mvsx ? 'mvsx' : 'mvsj';
   let story: ParsedStory | null = null;
   let issues: StoryIssue[] = [];
   let count = 0;

@@ -39,18 +39,19 @@ async function manager(): Promise<Contents.IManager> {
 /**
  * Check a path under the Jupyter root.
  *
- * @param extensions - allowed file name endings, e.g. `['.mvsj']`.
+ * @param extensions - allowed file name endings, e.g. `['.mvsj']`; empty: any.
+ * @param where - the argument the path came from (default `/path`).
  * @returns the path without a leading `./`.
- * @throws MolspaceError `FORBIDDEN` at `/path` (absolute, `~`, `..`, a URL, a
- *   backslash), `UNSUPPORTED_FORMAT` at `/path` (another extension).
+ * @throws MolspaceError `FORBIDDEN` at `where` (absolute, `~`, `..`, a URL, a
+ *   backslash), `UNSUPPORTED_FORMAT` at `where` (another extension).
  */
-export function checkStoryPath(path: string, extensions: readonly string[]): string {
+export function checkStoryPath(path: string, extensions: readonly string[], where = '/path'): string {
   const p = path.replace(/^(\.\/)+/, '');
   const forbidden = (why: string) =>
     new MolspaceError(
       'FORBIDDEN',
       `The path "${path}" ${why}.`,
-      '/path',
+      where,
       'Give a path relative to the Jupyter root without "..", e.g. "stories/my-story.mvsj".',
       { path }
     );
@@ -63,11 +64,11 @@ export function checkStoryPath(path: string, extensions: readonly string[]): str
   if (p.split('/').some(s => s === '..')) {
     throw forbidden('leaves the Jupyter root ("..")');
   }
-  if (!extensions.some(e => p.toLowerCase().endsWith(e))) {
+  if (extensions.length > 0 && !extensions.some(e => p.toLowerCase().endsWith(e))) {
     throw new MolspaceError(
       'UNSUPPORTED_FORMAT',
       `The path "${path}" does not end with ${extensions.join(' or ')}.`,
-      '/path',
+      where,
       `Name the file with ${extensions.join(' or ')}.`,
       { path, extensions: [...extensions] }
     );
@@ -103,15 +104,63 @@ export async function readStoryFile(path: string): Promise<{ mvsj: string } | { 
     throw contentsError(e, path, 'read');
   }
   const content = String(model.content ?? '');
-  if (!binary) {
-    return { mvsj: content };
-  }
+  return binary ? { mvsx: fromBase64(content) } : { mvsj: content };
+}
+
+/** The bytes of a base64 text (contents API `format: 'base64'`). */
+function fromBase64(content: string): Uint8Array {
   const raw = atob(content.replace(/\s+/g, ''));
   const bytes = new Uint8Array(raw.length);
   for (let i = 0; i < raw.length; i++) {
     bytes[i] = raw.charCodeAt(i);
   }
-  return { mvsx: bytes };
+  return bytes;
+}
+
+/** Base64 of bytes, in chunks (a spread of a large array would overflow the call stack). */
+function toBase64(bytes: Uint8Array): string {
+  let raw = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    raw += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(raw);
+}
+
+/**
+ * The size of a file under the Jupyter root, without reading it.
+ *
+ * @param where - the argument it came from, e.g. `/assets/0`.
+ * @throws MolspaceError `NOT_FOUND` at `where` (no such file, or a directory),
+ *   `FORBIDDEN` at `where` (Jupyter refused).
+ */
+export async function fileSize(path: string, where: string): Promise<number> {
+  const m = await manager();
+  let model: Contents.IModel;
+  try {
+    model = await m.get(path, { content: false });
+  } catch (e) {
+    throw relocate(contentsError(e, path, 'read'), where);
+  }
+  if (model.type !== 'file') {
+    throw new MolspaceError('NOT_FOUND', `"${path}" is a ${model.type}, not a file.`, where, 'Give the path of a file, e.g. "data/1hpv.cif".', { path });
+  }
+  return typeof model.size === 'number' ? model.size : 0;
+}
+
+/** The bytes of a file under the Jupyter root (errors as {@link fileSize}). */
+export async function readFileBytes(path: string, where: string): Promise<Uint8Array> {
+  const m = await manager();
+  try {
+    const model = await m.get(path, { type: 'file', format: 'base64', content: true });
+    return fromBase64(String(model.content ?? ''));
+  } catch (e) {
+    throw relocate(contentsError(e, path, 'read'), where);
+  }
+}
+
+/** The same error located at another argument. */
+function relocate(e: MolspaceError, where: string): MolspaceError {
+  return new MolspaceError(e.code, e.message, where, e.fix, e.details);
 }
 
 /** Whether a file or directory exists at `path`. */
@@ -128,24 +177,15 @@ async function exists(m: Contents.IManager, path: string): Promise<boolean> {
 }
 
 /**
- * Write a Story file, creating missing parent directories.
+ * Write a Story file (text for `.mvsj`, bytes for `.mvsx`), creating missing parent directories.
  *
  * @returns whether an existing file was replaced.
  * @throws MolspaceError `FORBIDDEN` at `/overwrite` when the file exists and
  *   `overwrite` is false; `FORBIDDEN` when Jupyter refuses.
  */
-export async function writeStoryFile(path: string, text: string, overwrite: boolean): Promise<boolean> {
+export async function writeStoryFile(path: string, content: string | Uint8Array, overwrite: boolean): Promise<boolean> {
   const m = await manager();
-  const replaced = await exists(m, path);
-  if (replaced && !overwrite) {
-    throw new MolspaceError(
-      'FORBIDDEN',
-      `"${path}" exists; story_create does not overwrite it.`,
-      '/overwrite',
-      'Pass overwrite: true to replace it, or choose another path.',
-      { path }
-    );
-  }
+  const replaced = await checkOverwrite(path, overwrite);
   const parts = path.split('/').slice(0, -1);
   for (let i = 1; i <= parts.length; i++) {
     const dir = parts.slice(0, i).join('/');
@@ -158,7 +198,12 @@ export async function writeStoryFile(path: string, text: string, overwrite: bool
     }
   }
   try {
-    await m.save(path, { type: 'file', format: 'text', content: text });
+    await m.save(
+      path,
+      typeof content === 'string'
+        ? { type: 'file', format: 'text', content }
+        : { type: 'file', format: 'base64', content: toBase64(content) }
+    );
   } catch (e) {
     throw contentsError(e, path, 'write');
   }
@@ -168,4 +213,26 @@ export async function writeStoryFile(path: string, text: string, overwrite: bool
 /** Whether a file or directory exists at `path` under the Jupyter root (used by Ketcher saves too). */
 export async function fileExists(path: string): Promise<boolean> {
   return exists(await manager(), path);
+}
+
+/**
+ * Refuse to replace an existing file unless `overwrite` (checked before any
+ * asset is read, and again when writing).
+ *
+ * @returns whether a file exists at `path`.
+ * @throws MolspaceError `FORBIDDEN` at `/overwrite`.
+ */
+export async function checkOverwrite(path: string, overwrite: boolean): Promise<boolean> {
+  const m = await manager();
+  const present = await exists(m, path);
+  if (present && !overwrite) {
+    throw new MolspaceError(
+      'FORBIDDEN',
+      `"${path}" exists; story_create does not overwrite it.`,
+      '/overwrite',
+      'Pass overwrite: true to replace it, or choose another path.',
+      { path }
+    );
+  }
+  return present;
 }

@@ -54,6 +54,17 @@ export const StoryPath = z
   .max(1024)
   .describe('Path of the .mvsj file relative to the Jupyter root, e.g. "stories/1hpv.mvsj".');
 
+/** A file packed into an `.mvsx` archive: a path under the Jupyter root, stored as `assets/<name>`. */
+export const StoryAsset = z.union([
+  z.string().min(1).max(1024),
+  z
+    .object({
+      path: z.string().min(1).max(1024),
+      name: z.string().min(1).max(128).describe('Archive file name (default: the file name of path).')
+    })
+    .strict()
+]);
+
 const overwrite = z.boolean().default(false).describe('Replace an existing file; default: refuse.');
 
 /** One located problem of a Story; all are listed at once. */
@@ -147,15 +158,36 @@ export const StoryValidateOutput = z.object({
 
 // ---------------------------------------------------------------- story_create
 /** The fields `story_create` and `story_template_create` share. */
-const createFields = { pageId, path: StoryPath, overwrite };
+const createFields = {
+  pageId,
+  path: StoryPath.describe('Path of the .mvsj or .mvsx file relative to the Jupyter root, e.g. "stories/1hpv.mvsx".'),
+  overwrite,
+  open: z.boolean().default(false).describe('Also show the Story docked in the main area; observe lists it, story_control drives it.')
+};
 
-export const StoryCreateInput = z.object({ ...createFields, document: StoryDocument }).strict();
+export const StoryCreateInput = z
+  .object({
+    ...createFields,
+    document: StoryDocument,
+    assets: z
+      .array(StoryAsset)
+      .max(LIMITS.storyAssets)
+      .default([])
+      .describe(
+        '.mvsx only: files under the Jupyter root packed as assets/<name>; a url/uri equal to an ' +
+          'asset\'s path (or to assets/<name>) is rewritten to assets/<name>.'
+      )
+  })
+  .strict();
 
 export const StoryCreateOutput = z.object({
   path: z.string().describe('The file written, relative to the Jupyter root.'),
+  format: z.enum(['mvsj', 'mvsx']),
   replaced: z.boolean().describe('True when an existing file was overwritten.'),
   bytes: z.number().int().min(0),
-  ...storyShape
+  ...storyShape,
+  assets: z.array(z.object({ path: z.string(), entry: z.string(), bytes: z.number().int().min(0) })),
+  story: StoryState.nullable().describe('With open: the shown Story (its target for story_control).')
 });
 
 // ---------------------------------------------------------------- templates
@@ -274,8 +306,8 @@ export const STORY_VALIDATE_TOOL = toolSpec({
 export const STORY_CREATE_TOOL = toolSpec({
   name: 'story_create',
   description:
-    'Validate a Story (as story_validate) and write it as .mvsj under the Jupyter root; refuses to ' +
-    'overwrite unless `overwrite`. Open it in a cell with molspace.Story(path).',
+    'Validate a Story (as story_validate) and write it as .mvsj, or as .mvsx with `assets` packed in, ' +
+    'under the Jupyter root; refuses to overwrite unless `overwrite`; `open` shows it.',
   runs: 'page',
   input: StoryCreateInput,
   output: StoryCreateOutput,

@@ -5,7 +5,8 @@
  * kernel -> page
  *   `control` run one control operation on this widget through the page's
  *             Dispatcher (source `kernel`); for a Story, the arguments of
- *             `story_control` without `pageId` and `target`.
+ *             `story_control` without `pageId` and `target`; with `tool`, another
+ *             tool the widget's channel allows (a Story: `story_edit`).
  * page -> kernel
  *   `result`  the answer to one `control`, keyed by its `requestId`: the same
  *             fields as the bridge's `result` frame.
@@ -18,7 +19,13 @@ import { STORY_CONTROL_FIELDS, checkGotoTarget } from './tools';
 const requestId = z.string().min(1).max(128).describe('Chosen by the kernel; echoed by the result.');
 
 /** What every kernel `control` message starts with; the rest are the operation's arguments. */
-export const KernelRequest = z.object({ type: z.literal('control'), requestId }).loose();
+export const KernelRequest = z
+  .object({
+    type: z.literal('control'),
+    requestId,
+    tool: z.string().min(1).max(64).optional().describe("Another tool of the widget's channel; default its own.")
+  })
+  .loose();
 export type KernelRequest = z.infer<typeof KernelRequest>;
 
 /** The kernel's `control` message of a Story (`molspace.Story.goto`, `next`, ...). */

@@ -93,7 +93,9 @@ export const LIMITS = {
   /** Largest MVS state `apply_mvs` takes, bytes of JSON. Beyond it: `TOO_LARGE`. */
   viewerMvsBytes: 4096,
   /** Most labels, distances and transparency entries a Viewer's view holds, each. Beyond it: `TOO_LARGE`. */
-  viewerAnnotations: 20
+  viewerAnnotations: 20,
+  /** Most assets `story_create` packs into one .mvsx archive. */
+  storyAssets: 50
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

@@ -18,6 +18,8 @@ export interface KernelChannelOptions {
   targetId: string;
   /** The tool a `control` message runs, e.g. `story_control`. */
   tool: string;
+  /** Other tools a `control` message may name in `tool`, e.g. `['story_edit']`. */
+  tools?: readonly string[];
   dispatcher: KernelDispatcher;
   /** Send one message to the kernel over the widget's comm. */
   send(message: KernelResult): void;
@@ -32,7 +34,7 @@ export class KernelChannel {
 
   /**
    * Handle one custom message from the kernel. A `control` message runs
-   * `{...its arguments, target}` through the Dispatcher and is answered with
+   * `{...its arguments, target}` (its `tool`, else the channel's) through the Dispatcher and is answered with
    * one `result` (`ok: false` with a located error when the Dispatcher
    * refuses or fails); other messages are ignored. Resolves once answered;
    * never rejects.
@@ -45,10 +47,18 @@ export class KernelChannel {
       }
       return;
     }
-    const { type: _type, requestId, ...args } = request.data;
-    const { targetId, tool, dispatcher, send } = this._options;
+    const { type: _type, requestId, tool: named, ...args } = request.data;
+    const { targetId, dispatcher, send } = this._options;
+    const allowed = [this._options.tool, ...(this._options.tools ?? [])];
+    const tool = named ?? this._options.tool;
     let answer: KernelResult;
     try {
+      if (!allowed.includes(tool)) {
+        throw new MolspaceError('INVALID_INPUT', `This widget's kernel channel does not run ${tool}.`, '/tool', `Name one of: ${allowed.join(', ')}.`, {
+          tool,
+          tools: allowed
+        });
+      }
       const result = await dispatcher.execute(tool, { ...args, target: targetId }, { source: 'kernel' });
       answer = {
         type: 'result',

@@ -15,6 +15,7 @@
  * sends the new state to the kernel.
  */
 import { DOMWidgetModel, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import {
   ChangeEntry,
   ChangeSource,
@@ -28,7 +29,7 @@ import { KernelChannel } from '../kernel/kernelChannel';
 import { toJSONValue } from '../kernel/json';
 import type { IMolspacePage } from '../tokens';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
-import { notebookPathOf } from '../widgetManager';
+import { notebookPathOf, renderMimeOf } from '../widgetManager';
 import { StoryPlayback, type PlaybackState } from './playback';
 import type { ParsedStory } from './storySource';
 import type { StoryChangeRequest, StoryTarget } from './storyTarget';
@@ -110,6 +111,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     this._kernel = new KernelChannel({
       targetId: this.model_id,
       tool: 'story_control',
+      tools: ['story_edit'],
       dispatcher: this.services.dispatcher,
       send: message => this.send(toJSONValue(message), {})
     });
@@ -129,6 +131,11 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
 
   get targetId(): string {
     return this.model_id;
+  }
+
+  /** JupyterLab's rendermime for descriptions: the widget manager's (a docked Story's is set by its opener). */
+  get rendermime(): IRenderMimeRegistry | null {
+    return renderMimeOf(this.widget_manager);
   }
 
   /** Path of the notebook that owns the widget, when the widget manager knows it. */

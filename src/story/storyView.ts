@@ -24,7 +24,6 @@ import type { IRenderMime } from '@jupyterlab/rendermime';
 import { MolspaceError } from '../contract/errors';
 import type { MolstarStoryViewer } from '../viewer/molstarStoryViewer';
 import type { ViewerBudget, ViewerHandle } from '../viewer/viewerBudget';
-import { renderMimeOf } from '../widgetManager';
 import { policyRenderMime } from '../render/resourceSanitizer';
 import { guardWheel } from '../viewer/wheelGuard';
 import type { StoryModel } from './storyModel';
@@ -202,7 +201,7 @@ export class StoryView extends DOMWidgetView {
     const seq = ++this.descriptionSeq;
     const target = this.els.description;
     const format = this.story?.data.snapshots[index]?.metadata?.description_format;
-    const page = renderMimeOf(this.model.widget_manager);
+    const page = this.model.rendermime;
     const rendermime = page && policyRenderMime(page, this.model.services.resourcePolicy);
     this.markdown?.dispose();
     this.markdown = null;

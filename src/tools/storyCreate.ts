@@ -1,31 +1,82 @@
-/** `story_create`: validate a Story and write it as .mvsj under the Jupyter root. */
-import { STORY_CREATE_TOOL } from '../contract';
-import { checkStoryPath, storyResourcePolicy, writeStoryFile } from '../authoring/storyFiles';
+/**
+ * `story_create`: validate a Story and write it under the Jupyter root, as
+ * `.mvsj` or as an `.mvsx` archive with its assets packed in
+ * (`../authoring/storyArchive.ts`); `open` shows it docked in the main area.
+ */
+import { MolspaceError, STORY_CREATE_TOOL } from '../contract';
+import { checkOverwrite, checkStoryPath, storyResourcePolicy, writeStoryFile } from '../authoring/storyFiles';
+import { storyOpener } from '../story/storyOpener';
 import { defineTool } from './tool';
 
 export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args }) => {
   // Loaded with the first call: Mol* stays off JupyterLab's start path.
   const { checkStory, stepsOf, storyIssuesError } = await import('../authoring/storyDocument');
-  const path = checkStoryPath(args.path, ['.mvsj']);
-  const checked = await checkStory({ document: args.document as Record<string, unknown> }, storyResourcePolicy());
+  const path = checkStoryPath(args.path, ['.mvsj', '.mvsx']);
+  const mvsx = path.toLowerCase().endsWith('.mvsx');
+  const assetArgs = args.assets ?? [];
+  if (!mvsx && assetArgs.length > 0) {
+    throw new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      `An .mvsj file cannot hold assets; "${path}" would reference ${assetArgs.length} file(s) it does not contain.`,
+      '/assets',
+      `Name the file .mvsx (e.g. "${path.replace(/\.mvsj$/i, '.mvsx')}") to pack the assets, or reference them by https URL.`,
+      { path }
+    );
+  }
+  const opener = args.open ? storyOpener() : null;
+  let document = args.document as Record<string, unknown>;
+  let files: Record<string, Uint8Array> | undefined;
+  let assets: { path: string; entry: string; bytes: number }[] = [];
+  let unused: string[] = [];
+  if (mvsx) {
+    const { planAssets, readAssets, rewriteReferences } = await import('../authoring/storyArchive');
+    const planned = planAssets(assetArgs);
+    await checkOverwrite(path, args.overwrite); // before reading any asset
+    const rewritten = rewriteReferences(document, planned);
+    document = rewritten.document;
+    const read = await readAssets(planned);
+    files = read.files;
+    assets = planned.map((a, i) => ({ path: a.path, entry: a.entry, bytes: read.sizes[i] }));
+    unused = planned.filter((_, i) => rewritten.uses[i] === 0).map(a => a.path);
+  }
+  const checked = await checkStory({ document, archive: files }, storyResourcePolicy());
   const story = checked.story;
   if (story === null) {
-    throw storyIssuesError(checked.issues, checked.storyboard, checked.issueCount);
+    throw storyIssuesError(checked.issues.map(i => ({ ...i, fix: createFix(i.message, i.fix) })), checked.storyboard, checked.issueCount);
   }
-  const text = JSON.stringify(story.data, null, 2) + '\n';
-  const replaced = await writeStoryFile(path, text, args.overwrite);
-  const bytes = new TextEncoder().encode(text).length;
+  const content = story.mvsx ?? JSON.stringify(story.data, null, 2) + '\n';
+  const replaced = await writeStoryFile(path, content, args.overwrite);
+  const bytes = typeof content === 'string' ? new TextEncoder().encode(content).length : content.length;
+  const shown = opener ? await opener.open({ path, story }) : null;
+  const packed = assets.length ? ` with ${assets.length} asset(s)` : '';
+  const notUsed = unused.length ? ` Not referenced by any node (packed anyway): ${unused.slice(0, 10).join(', ')}.` : '';
   return {
     output: {
       path,
+      format: story.format,
       replaced,
       bytes,
       title: story.title,
       snapshotCount: story.snapshots.length,
-      steps: stepsOf(story)
+      steps: stepsOf(story),
+      assets,
+      story: shown ? shown.state() : null
     },
     text:
-      `${replaced ? 'Replaced' : 'Created'} ${path}: "${story.title}", ${story.snapshots.length} step(s), ${bytes} bytes. ` +
-      'Show it in a cell with molspace.Story(<this path, relative to the notebook\'s folder>).'
+      `${replaced ? 'Replaced' : 'Created'} ${path}${packed}: "${story.title}", ${story.snapshots.length} step(s), ${bytes} bytes.${notUsed} ` +
+      (shown
+        ? `Shown docked as Story ${shown.targetId}: drive it with story_control {target: "${shown.targetId}"}.`
+        : 'Show it with open: true, or in a cell with molspace.Story(<this path, relative to the notebook\'s folder>).')
   };
 });
+
+/** A resource issue's fix in story_create's terms: the file goes in `assets`. */
+function createFix(message: string, fix: string): string {
+  if (/not in the MVSX archive/.test(message)) {
+    return 'List the file in assets (a path under the Jupyter root), use that path or assets/<name> as the URL, or use an https URL.';
+  }
+  if (/needs an \.mvsx archive/.test(message)) {
+    return 'Write an .mvsx (path ending .mvsx) and list the file in assets, or use an https URL.';
+  }
+  return fix;
+}

@@ -42,11 +42,14 @@ def create_answer(args: dict[str, Any]) -> dict[str, Any]:
         "ok": True,
         "structuredContent": {
             "path": args["path"],
+            "format": "mvsj",
             "replaced": False,
             "bytes": len(json.dumps(args["document"])),
             "title": args["document"]["title"],
             "snapshotCount": len(steps),
             "steps": [{"index": i, "key": s["key"], "title": s["title"]} for i, s in enumerate(steps)],
+            "assets": [],
+            "story": None,
         },
         "text": f"Created {args['path']}",
     }
@@ -143,7 +146,7 @@ async def test_template_create_fills_and_relays_story_create(mcp_client: Any, co
     assert result.is_error is False, result
     (call,) = page.calls
     assert call["tool"] == "story_create"
-    assert call["args"]["path"] == "s/1hpv.mvsj" and call["args"]["overwrite"] is False
+    assert call["args"]["path"] == "s/1hpv.mvsj" and call["args"]["overwrite"] is False and call["args"]["open"] is False
     doc = call["args"]["document"]
     assert doc["title"] == variables["title"]
     assert [s["key"] for s in doc["steps"]] == ["overview", "binding-site", "key-residue"]
@@ -152,6 +155,18 @@ async def test_template_create_fills_and_relays_story_create(mcp_client: Any, co
     assert residue == {"auth_asym_id": "A", "auth_seq_id": 25}  # an integer variable fills a whole leaf as a number
     sc = result.structured_content
     assert sc["template"] == "binding-site-tour" and sc["snapshotCount"] == 3 and sc["path"] == "s/1hpv.mvsj"
+
+
+async def test_template_create_relays_open(mcp_client: Any, connect_page: Any) -> None:
+    page = await connect_page("page-1")
+    page.handler = lambda tool, args, ctx: create_answer(args)
+    async with mcp_client() as client:
+        result = await client.call_tool(
+            "story_template_create",
+            {"template": "binding-site-tour", "path": "s/1hpv.mvsj", "open": True, "variables": examples("binding-site-tour")},
+        )
+    assert result.is_error is False, result
+    assert page.calls[0]["args"]["open"] is True
 
 
 INJECTIONS = [

@@ -234,6 +234,70 @@ test('an agent edits a shown Story by key; the widget and the cell see the chang
   }
 });
 
+test('a cell edits a shown Story with replace_step; the agent\'s story_observe sees it, and the agent\'s edit reaches the cell', async ({
+  page,
+  tmpPath
+}) => {
+  const client = await connected();
+  try {
+    const file = `${tmpPath}/cell-edit.mvsj`;
+    await call(client, 'story_template_create', { template: 'binding-site-tour', path: file, variables: BINDING_SITE });
+    const story = await showStory(page, 'cell-edit.ipynb', 'cell-edit.mvsj');
+    await drawnNonBlank(story, 'overview');
+    const [before] = await call(client, 'story_observe');
+    const revision = before.story.revision;
+    const target = before.story.target;
+
+    // The cell replaces a step; the page validates and shows it; the agent observes it.
+    await page.notebook.addCell(
+      'code',
+      [
+        'import json',
+        `step = {"key": "binding-site", "title": "Edited in a cell", "description": "From replace_step.", "root": json.loads(story._mvsj)["snapshots"][1]["root"]}`,
+        `story.replace_step("binding-site", step, expected_revision=${revision})`
+      ].join('\n')
+    );
+    await page.notebook.runCell(1, true);
+    await expect(story.locator('.molspace-story-title')).toHaveText('Edited in a cell');
+    await drawnNonBlank(story, 'binding-site');
+    const [observed] = await call(client, 'story_observe', { target });
+    expect(observed.story).toMatchObject({ revision: revision + 1, index: 1, key: 'binding-site' });
+    expect(observed.snapshots[1].title).toBe('Edited in a cell');
+    const [activity] = await call(client, 'observe');
+    expect(activity.lastAction).toMatchObject({ tool: 'story_edit', source: 'kernel', target });
+
+    // A refused edit from the cell comes back located, in last_result; nothing changes.
+    await page.notebook.addCell('code', 'story.insert_step({"key": "overview", "root": {"kind": "root"}})');
+    await page.notebook.runCell(2, true);
+    await page.notebook.addCell('code', 'print(story.last_result["ok"], story.last_result["error"]["code"], story.last_result["error"]["where"], story.revision)');
+    await expect
+      .poll(async () => {
+        await page.notebook.runCell(3, true);
+        return ((await page.notebook.getCellTextOutput(3)) ?? []).join('').trim();
+      })
+      .toBe(`False VALIDATION_FAILED /step/key ${revision + 1}`);
+
+    // The reverse: the agent inserts a step; the cell's snapshots follow.
+    const [inserted, insertError] = await call(client, 'story_edit', {
+      target,
+      edit: 'insert',
+      key: 'binding-site',
+      step: { key: 'from-agent', title: 'Inserted by the agent', description: '', root: { kind: 'root' } },
+      expectedRevision: revision + 1
+    });
+    expect(insertError, JSON.stringify(inserted)).toBe(false);
+    await page.notebook.addCell('code', 'print([s["key"] for s in story.snapshots], story.revision)');
+    await expect
+      .poll(async () => {
+        await page.notebook.runCell(4, true);
+        return ((await page.notebook.getCellTextOutput(4)) ?? []).join('').trim();
+      })
+      .toBe(`['overview', 'binding-site', 'from-agent', 'key-residue'] ${revision + 2}`);
+  } finally {
+    await client.close();
+  }
+});
+
 test('story_create refuses paths that leave the Jupyter root, and other formats', async ({ tmpPath }) => {
   const client = await connected();
   const document = { title: 'T', steps: [{ key: 'a', title: 'A', description: 'a', root: { kind: 'root' } }] };

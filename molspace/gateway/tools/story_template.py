@@ -46,7 +46,12 @@ async def create_answer(args: dict[str, Any], ctx: GatewayToolContext) -> Gatewa
         ``FORBIDDEN`` for an existing file or a path outside the root, ``TIMEOUT``).
     """
     document = story_templates.fill(args["template"], args.get("variables") or {})
-    relay = {"path": args["path"], "overwrite": bool(args.get("overwrite", False)), "document": document}
+    relay = {
+        "path": args["path"],
+        "overwrite": bool(args.get("overwrite", False)),
+        "open": bool(args.get("open", False)),
+        "document": document,
+    }
     if args.get("pageId") is not None:
         relay["pageId"] = args["pageId"]
     result = await ctx.pages.call("story_create", relay, how_to_connect=ctx.how_to_connect, client=ctx.client)

@@ -81,3 +81,25 @@ it('answers a failure inside the Story with its located error', async () => {
   await channel.receive({ type: 'control', requestId: 'r6', action: 'next' });
   expect(sent[0]).toMatchObject({ ok: false, requestId: 'r6', error: { code: 'NOT_FOUND', where: '/snapshots/1/root/children/0/params/url' } });
 });
+
+it('runs story_edit when a control message names it (molspace.Story.replace_step), and refuses tools the channel does not run', async () => {
+  const { parseStory } = await import('../../story/storySource');
+  const root = { kind: 'root', children: [{ kind: 'canvas', params: { background_color: 'white' } }] };
+  const snap = (key: string) => ({ root, metadata: { key, title: key, linger_duration_ms: 1000 } });
+  const parsed = await parseStory({
+    mvsj: JSON.stringify({ kind: 'multiple', metadata: { version: '1', timestamp: 't' }, snapshots: ['overview', 'site'].map(snap) })
+  });
+  const registry = new WidgetRegistry();
+  const story = new MemoryStory('m1', parsed.snapshots);
+  story.parsedStory = parsed;
+  registry.register(story);
+  const sent: KernelResult[] = [];
+  const channel = new KernelChannel({ targetId: 'm1', tool: 'story_control', tools: ['story_edit'], dispatcher: new Dispatcher(registry), send: m => sent.push(m) });
+  await channel.receive({ type: 'control', requestId: 'e1', tool: 'story_edit', edit: 'replace', key: 'site', step: { key: 'site', title: 'From a cell', root } });
+  expect(sent[0]).toMatchObject({ requestId: 'e1', ok: true, structuredContent: { story: { index: 1, revision: 1 } } });
+  expect(story.metas.map(m => m.title)).toEqual(['overview', 'From a cell']);
+  expect(story.log).toEqual([expect.objectContaining({ source: 'kernel', summary: 'replace step 2 ("site")' })]);
+  await channel.receive({ type: 'control', requestId: 'e2', tool: 'render_panel', content: {} });
+  expect(sent[1]).toMatchObject({ requestId: 'e2', ok: false, error: { code: 'INVALID_INPUT', where: '/tool' } });
+  expect(story.revision).toBe(1);
+});

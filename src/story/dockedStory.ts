@@ -1,0 +1,84 @@
+/**
+ * Stories that the page owns, docked in JupyterLab's main area (`open: true`
+ * of `story_create` / `story_template_create`): the same `StoryModel` and
+ * `StoryView` as a cell's Story, made without a kernel (no comm: nothing is
+ * sent to a kernel), listed by `observe` and driven by `story_control` /
+ * `story_edit` through the Dispatcher, as docked Viewers are
+ * (`../viewer/dockedViewer.ts`).
+ */
+import type { JupyterFrontEnd } from '@jupyterlab/application';
+import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
+import type { Message } from '@lumino/messaging';
+import { Panel } from '@lumino/widgets';
+import type { IMolspacePage } from '../tokens';
+import { StoryModel } from './storyModel';
+import type { StoryOpener } from './storyOpener';
+import { StoryView } from './storyView';
+
+/** How long `open` waits for the first step to be drawn, ms (it returns either way). */
+const FIRST_DRAW_WAIT_MS = 15_000;
+
+let docked = 0;
+
+/** The main-area tab of a docked Story: closing it disposes it (a plain Lumino widget would only detach). */
+class DockedStoryPanel extends Panel {
+  protected onCloseRequest(msg: Message): void {
+    super.onCloseRequest(msg);
+    this.dispose();
+  }
+}
+
+/** The opener of this page: main-area docking, descriptions through JupyterLab's rendermime. */
+export function dockedStoryOpener(app: JupyterFrontEnd, page: IMolspacePage, rendermime: IRenderMimeRegistry | null): StoryOpener {
+  class DockedStoryModel extends StoryModel {
+    get services(): IMolspacePage {
+      return page;
+    }
+    get rendermime(): IRenderMimeRegistry | null {
+      return rendermime;
+    }
+  }
+  return {
+    async open({ path, story }) {
+      const id = `molspace-story-${++docked}-${Math.random().toString(36).slice(2, 8)}`;
+      const attrs = story.format === 'mvsx' && story.mvsx ? { _mvsx: story.mvsx } : { _mvsj: JSON.stringify(story.data) };
+      const model = new DockedStoryModel(attrs, { model_id: id, widget_manager: null } as never);
+      const view = new StoryView({ model } as never);
+      const holder = new DockedStoryPanel();
+      holder.id = id;
+      holder.title.label = story.title || path;
+      holder.title.caption = path;
+      holder.title.closable = true;
+      holder.addClass('molspace-docked-story');
+      holder.addWidget(view.luminoWidget);
+      view.render();
+      holder.disposed.connect(() => {
+        view.remove();
+        model.close();
+      });
+      app.shell.add(holder, 'main', { mode: 'split-right' });
+      app.shell.activateById(id);
+      await whenReady(model, FIRST_DRAW_WAIT_MS);
+      return model;
+    }
+  };
+}
+
+/** Resolves once the model is ready or has an error, or after `ms` (a hidden page draws nothing). */
+function whenReady(model: StoryModel, ms: number): Promise<void> {
+  return new Promise<void>(resolve => {
+    const done = () => {
+      if (model.get('ready') || model.get('error')) {
+        clearTimeout(timer);
+        model.off('change:ready change:error', done);
+        resolve();
+      }
+    };
+    const timer = setTimeout(() => {
+      model.off('change:ready change:error', done);
+      resolve();
+    }, ms);
+    model.on('change:ready change:error', done);
+    done();
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * What `open: true` of `story_create` / `story_template_create` needs from the
+ * page: dock a page-owned Story in the main area. The `molspace:authoring`
+ * plugin provides it (`./dockedStory.ts`); a page without it (e.g. a test
+ * Dispatcher) answers with a located error before anything is written.
+ */
+import { MolspaceError } from '../contract';
+import type { ParsedStory } from './storySource';
+import type { StoryTarget } from './storyTarget';
+
+export interface StoryOpener {
+  /**
+   * Dock a Story of a checked file in the main area; resolves once its first
+   * step is drawn (or failed: the target's `error` then says why).
+   */
+  open(source: { path: string; story: ParsedStory }): Promise<StoryTarget>;
+}
+
+let current: StoryOpener | null = null;
+
+/** Set by the `molspace:authoring` plugin once JupyterLab has restored. */
+export function setStoryOpener(opener: StoryOpener | null): void {
+  current = opener;
+}
+
+/** @throws MolspaceError `INTERNAL` at `/open` when this page cannot dock Stories. */
+export function storyOpener(): StoryOpener {
+  if (!current) {
+    throw new MolspaceError(
+      'INTERNAL',
+      'This page cannot show Stories in the main area (the molspace:authoring plugin is not running).',
+      '/open',
+      'Reload the JupyterLab page, or create without open and show the file with molspace.Story(path) in a cell.'
+    );
+  }
+  return current;
+}

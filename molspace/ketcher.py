@@ -337,6 +337,9 @@ class Ketcher(PageWidget):
     def to_viewer(self, **kwargs: Any) -> Any:
         """A :class:`molspace.Viewer` of the editor's molecule with 3D coordinates (SDF), embedded by RDKit.
 
+        The molecule is the one the page last reported (:attr:`molfile`), or,
+        before the page has reported any, the one the editor was made with.
+
         Raises
         ------
         KetcherControlError
@@ -352,7 +355,14 @@ class Ketcher(PageWidget):
             ) from e
         from .viewer import Viewer
 
-        mol = Chem.MolFromMolBlock(self.molfile, removeHs=False) if self.atoms else None
+        if self.atoms:
+            mol = Chem.MolFromMolBlock(self.molfile, removeHs=False)
+        elif self.structure_revision == 0 and self._initial:
+            # Not reported by the page yet (e.g. under Run All): the structure the editor was made with.
+            initial = self._initial
+            mol = Chem.MolFromMolBlock(initial, removeHs=False) if "\n" in initial else Chem.MolFromSmiles(initial)
+        else:
+            mol = None
         if mol is None:
             raise KetcherControlError(
                 "VALIDATION_FAILED",

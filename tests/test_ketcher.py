@@ -131,6 +131,11 @@ class TestToViewer:
         assert back.GetNumConformers() == 1 and back.GetConformer().Is3D()
         assert Chem.MolToSmiles(Chem.RemoveHs(back)) == Chem.MolToSmiles(mol)
 
+    def test_before_the_page_reports_the_initial_structure_is_used(self):
+        v = Ketcher("CCO").to_viewer()
+        back = Chem.MolFromMolBlock(v._data.decode(), removeHs=False)
+        assert Chem.MolToSmiles(Chem.RemoveHs(back)) == "CCO" and back.GetConformer().Is3D()
+
     def test_an_empty_editor_is_located(self):
         with pytest.raises(KetcherControlError) as e:
             Ketcher().to_viewer()

@@ -1,0 +1,31 @@
+/**
+ * The workspace demo notebook (examples/workspace.ipynb) runs end to end as a
+ * new user runs it: a Viewer, a Ketcher editor, its molecule sent to a 3D
+ * Viewer, and a report panel, all listed by an agent's observe.
+ */
+import * as path from 'path';
+import { expect, test } from '@jupyterlab/galata';
+import { ROOT, call, mcpClient } from './helpers';
+
+test('the workspace notebook shows a Viewer, a Ketcher editor, its 3D copy and a panel; an agent observes them', async ({ page, tmpPath }) => {
+  await page.contents.uploadFile(path.join(ROOT, 'examples', 'workspace.ipynb'), `${tmpPath}/workspace.ipynb`);
+  await page.contents.uploadFile(path.join(ROOT, 'examples', 'data', '1cbs.cif'), `${tmpPath}/data/1cbs.cif`);
+  await page.notebook.openByPath(`${tmpPath}/workspace.ipynb`);
+  await page.notebook.activate('workspace.ipynb');
+  // The editor cell must have loaded before the 3D cell reads its molfile: run up to it first.
+  await page.notebook.runCellByCell({ onAfterCellRun: async () => undefined });
+  await expect(page.locator('.molspace-ketcher').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+  const client = await mcpClient();
+  try {
+    const [observed] = await call(client, 'observe');
+    const kinds = observed.widgets.map((w: { kind: string }) => w.kind).sort();
+    expect(kinds).toEqual(['ketcher', 'panel', 'viewer', 'viewer']);
+    const editor = observed.widgets.find((w: { kind: string }) => w.kind === 'ketcher');
+    expect(editor.summary).toContain('C20 H28 O2');
+    const viewers = observed.widgets.filter((w: { kind: string }) => w.kind === 'viewer');
+    expect(viewers.some((v: { summary: string }) => v.summary.includes('1 ligand (REA A 200)'))).toBe(true);
+    expect(viewers.some((v: { title: string }) => v.title === 'retinoic acid (3D)')).toBe(true);
+  } finally {
+    await client.close();
+  }
+});

@@ -57,8 +57,9 @@ test.describe('activity panel and WebMCP', () => {
     await uploadDemo(page, tmpPath);
     const story = await runNotebook(page, `${tmpPath}/demo.ipynb`);
     await expect(story.locator('.molspace-story-step')).toHaveText('step 2 of 3');
-    // Tools that act on a widget kind are offered while one is live; the others (observe, open) always.
+    // Tools that act on a widget kind are offered while one is live; the others (observe, open, ketcher_open, ...) always.
     await expect.poll(async () => (await page.webmcp.tools()).map(t => t.name).sort()).toEqual([
+      'ketcher_open',
       'observe',
       'open',
       'story_control',
@@ -98,6 +99,6 @@ test.describe('activity panel and WebMCP', () => {
     await runCell(page, 'story.close()');
     await expect
       .poll(async () => (await page.webmcp.tools()).map(t => t.name).sort())
-      .toEqual(['observe', 'open', 'story_create', 'story_validate']);
+      .toEqual(['ketcher_open', 'observe', 'open', 'story_create', 'story_validate']);
   });
 });

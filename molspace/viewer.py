@@ -24,7 +24,19 @@ from .errors import ViewerControlError
 from .structure_source import normalize_structure_source
 
 #: Traits only the page may change; the kernel reads them.
-_PAGE_OWNED = ("ready", "error", "revision", "composition", "view", "last_change", "summary", "undo_steps", "redo_steps")
+_PAGE_OWNED = (
+    "ready",
+    "error",
+    "revision",
+    "composition",
+    "view",
+    "last_change",
+    "summary",
+    "undo_steps",
+    "redo_steps",
+    "undo_label",
+    "redo_label",
+)
 
 #: The operations of ``act`` (the contract's ``ViewerAction``), with their required fields.
 OPERATIONS: dict[str, tuple[str, ...]] = {
@@ -151,6 +163,8 @@ class Viewer(PageWidget):
     summary = Unicode("", help="One line: what the Viewer shows.").tag(sync=True)
     undo_steps = Int(0, help="Steps undo() can take back (each act batch is one step).").tag(sync=True)
     redo_steps = Int(0, help="Steps redo() can apply again.").tag(sync=True)
+    undo_label = Unicode("", help="What undo() takes back and who made it, e.g. 'focus ligand (agent)'.").tag(sync=True)
+    redo_label = Unicode("", help="What redo() applies again and who made it.").tag(sync=True)
 
     def __init__(self, source: Any, format: str | None = None, title: str | None = None, **kwargs: Any):  # noqa: A002
         normalized = normalize_structure_source(source, format)

@@ -36,6 +36,9 @@ import { viewerSummary } from './viewerText';
 import type { ResourcePolicy } from '../story/resourcePolicy';
 import { WidgetPresence } from '../dispatcher/widgetPresence';
 
+/** Who made an undo step, as its button says it. */
+const SOURCE_LABELS: Record<ChangeSource, string> = { ui: 'button', kernel: 'cell', agent: 'agent', play: 'playback', load: 'load' };
+
 /** How long a change waits for the live views to draw it, ms. */
 const DRAW_WAIT_MS = 25_000;
 
@@ -70,6 +73,9 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
   /** Views before each applied batch (undo), and views undone (redo); newest last. */
   declare private _past: ViewerViewState[];
   declare private _future: ViewerViewState[];
+  /** What each step in `_past` / `_future` did and who asked, for the undo and redo buttons; newest last. */
+  declare private _pastLabels: string[];
+  declare private _futureLabels: string[];
   declare private _drawn: { promise: Promise<void>; resolve: () => void };
 
   abstract get services(): IMolspacePage;
@@ -99,7 +105,9 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       last_change: null,
       summary: '',
       undo_steps: 0,
-      redo_steps: 0
+      redo_steps: 0,
+      undo_label: '',
+      redo_label: ''
     };
   }
 
@@ -111,6 +119,8 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     this._waiters = [];
     this._past = [];
     this._future = [];
+    this._pastLabels = [];
+    this._futureLabels = [];
     let resolveDrawn = () => undefined as void;
     this._drawn = { promise: new Promise<void>(r => (resolveDrawn = r)), resolve: () => resolveDrawn() };
     this._kernel = new KernelChannel({
@@ -270,14 +280,20 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     if (step === 'undo') {
       this._past.pop();
       this._future.push(current);
+      this._futureLabels.push(this._pastLabels.pop() ?? '');
     } else if (step === 'redo') {
       this._future.pop();
       this._past.push(current);
+      this._pastLabels.push(this._futureLabels.pop() ?? '');
     } else {
       this._past.push(current);
+      this._pastLabels.push(`${summary} (${SOURCE_LABELS[source]})`);
       this._future = [];
+      this._futureLabels = [];
     }
-    this._past.splice(0, Math.max(0, this._past.length - LIMITS.viewerUndoSteps));
+    const over = Math.max(0, this._past.length - LIMITS.viewerUndoSteps);
+    this._past.splice(0, over);
+    this._pastLabels.splice(0, over);
     this.services.registry.touch(this.model_id);
     const drawn = this._whenDrawn(entry.revision);
     this.set({
@@ -286,6 +302,8 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       last_change: entry,
       undo_steps: this._past.length,
       redo_steps: this._future.length,
+      undo_label: this._pastLabels[this._pastLabels.length - 1] ?? '',
+      redo_label: this._futureLabels[this._futureLabels.length - 1] ?? '',
       ready: this._views.size === 0 ? this.get('ready') : false
     });
     this.set({ summary: this.describe() });

@@ -81,7 +81,7 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
       }
     });
 
-    this.listenTo(this.model, 'change:summary change:undo_steps change:redo_steps', () => this.updateText());
+    this.listenTo(this.model, 'change:summary change:undo_steps change:redo_steps change:undo_label change:redo_label', () => this.updateText());
     this.listenTo(this.model, 'change:error', () => this.updateError());
     this.listenTo(this.model, 'change:view', () => this.enqueue(() => this.draw()));
     this.resizeObserver = new ResizeObserver(() => this.viewer?.resize());
@@ -136,6 +136,11 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
     const { undo, redo } = this.model.state();
     this.els.undo.disabled = undo === 0;
     this.els.redo.disabled = redo === 0;
+    // Each undo step says what it takes back and who made it (a button, a cell, an agent).
+    const undoLabel: string = this.model.get('undo_label') || '';
+    const redoLabel: string = this.model.get('redo_label') || '';
+    this.els.undo.title = undo === 0 ? 'Nothing to undo' : `Undo: ${undoLabel}`;
+    this.els.redo.title = redo === 0 ? 'Nothing to redo' : `Redo: ${redoLabel}`;
   }
 
   private updateError(): void {

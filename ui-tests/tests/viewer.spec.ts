@@ -270,6 +270,8 @@ test('undo and redo: one step per batch, from the widget, a cell and an agent', 
       ]
     });
     await expect(undo).toBeEnabled();
+    // the step says what it takes back and who made it
+    await expect(undo).toHaveAttribute('title', /^Undo: .*surface.*\(agent\)$/);
     // the button takes back the whole batch as one step
     await undo.click();
     await expect.poll(async () => (await call(client, 'viewer_observe', { target }))[0].viewer.redo).toBe(1);
@@ -278,10 +280,11 @@ test('undo and redo: one step per batch, from the widget, a cell and an agent', 
     expect(undone.view.background).toBeNull();
     expect(undone.viewer).toMatchObject({ revision: 2, undo: 0, redo: 1 });
     await expect(redo).toBeEnabled();
+    await expect(redo).toHaveAttribute('title', /^Redo: .*\(agent\)$/);
     // a cell redoes it
     await runCell(page, 'v.redo()');
     await expect.poll(async () => (await call(client, 'viewer_observe', { target }))[0].view.background).toBe('#202040');
-    expect(await runCell(page, 'print(v.undo_steps, v.redo_steps, v.revision)')).toBe('1 0 3');
+    expect(await runCell(page, 'print(v.undo_steps, v.redo_steps, v.revision, v.undo_label.endswith("(agent)"))')).toBe('1 0 3 True');
     // an agent with nothing to redo gets a located NOT_FOUND
     const [none, isError] = await call(client, 'act', { target, actions: [{ op: 'redo' }] });
     expect(isError).toBe(true);

@@ -7,6 +7,7 @@
  * `base_url` (JupyterHub included) and from nowhere else.
  */
 import { MolspaceError } from '../contract';
+import { MODULE_VERSION } from '../version';
 import { EditorSnapshot, FRAME_TAG, FrameEvent, FrameReply, type FrameOp } from './frameMessages';
 
 declare const __webpack_public_path__: string;
@@ -16,10 +17,16 @@ export const FRAME_START_MS = 90_000;
 /** How long one request may take once the editor is ready, ms (the frame retries an engine call once within it). */
 export const FRAME_REQUEST_MS = 30_000;
 
-/** The URL of the editor frame's page. */
+/**
+ * The URL of the editor frame's page. Jupyter serves extension assets as
+ * immutable for a year; the page's own name carries no hash, so the version
+ * in the query makes an upgraded molspace load its new frame.
+ */
 export function ketcherFrameUrl(): string {
   const base = typeof __webpack_public_path__ === 'string' && __webpack_public_path__ ? __webpack_public_path__ : '/';
-  return new URL('ketcher/index.html', new URL(base, window.location.href)).href;
+  const url = new URL('ketcher/index.html', new URL(base, window.location.href));
+  url.searchParams.set('v', MODULE_VERSION);
+  return url.href;
 }
 
 /** What the frame reports once Ketcher and its Indigo engine answer. */

@@ -20,8 +20,8 @@
  *      kernel session kept).
  *    The same three again in a persistent profile (temp user-data dir, HTTP
  *    cache on disk, as a person's browser has) for MOLSPACE_BENCH_KETCHER_DISK_N
- *    rounds: Playwright's new contexts keep their HTTP cache in memory, where an
- *    entry as large as the Indigo WASM is not kept.
+ *    rounds: in Playwright's new contexts (HTTP cache in memory) the Indigo WASM
+ *    was fetched again for every editor, in a persistent profile it was not.
  *    BASELINE, in the same page at the same moments: a cell
  *    `ipywidgets.Label("<marker>")` → the label's element is in the DOM. Its
  *    cold run is the first widget of the page (it loads the widget manager's
@@ -142,7 +142,7 @@ function recordRequests(context) {
     const t = req.timing();
     list.push({
       url: req.url(),
-      body: sizes?.responseBodySize ?? 0,
+      body: Math.max(0, sizes?.responseBodySize ?? 0),
       status: resp?.status() ?? 0,
       encoding: resp?.headers()['content-encoding'] ?? '',
       endEpoch: t.startTime > 0 && t.responseEnd >= 0 ? t.startTime + t.responseEnd : NaN

@@ -237,7 +237,8 @@ test('the dark theme keeps the editor readable: status text contrasts, the drawi
       }
       return 'rgb(255, 255, 255)'; // the frame's canvas: Chromium paints an unstyled document white
     };
-    const canvas = document.querySelector('[data-testid="ketcher-canvas"]');
+    // The molecules editor's canvas (the macromolecules editor's, hidden, has one too).
+    const canvas = Array.from(document.querySelectorAll('[data-testid="ketcher-canvas"]')).find(c => c.getClientRects().length > 0) ?? null;
     // Bonds: the most common stroke colour of the canvas's paths.
     const strokes = new Map<string, number>();
     for (const p of Array.from(canvas?.querySelectorAll('path') ?? [])) {

@@ -203,6 +203,8 @@ test('the dark theme keeps the editor readable: status text contrasts, the drawi
   await page.evaluate(() => (window as any).jupyterapp.commands.execute('apputils:change-theme', { theme: 'JupyterLab Dark' }));
   await expect(page.locator('body')).toHaveAttribute('data-jp-theme-light', 'false', { timeout: 30_000 });
   await expect(page.locator('body')).toHaveAttribute('data-jp-theme-name', 'JupyterLab Dark');
+  // JupyterLab shows its splash screen while it changes theme; it fades out after.
+  await expect(page.locator('#jupyterlab-splash')).toHaveCount(0);
 
   // The status line against the background it is drawn on (the first opaque one above it).
   const [text, background] = await e.locator('.molspace-ketcher-status').evaluate(node => {

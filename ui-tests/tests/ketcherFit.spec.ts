@@ -196,6 +196,24 @@ test("a person's edits reach the kernel after a mode switch and back, and after 
   expect(await runCell(page, 'print(k.last_change["source"], k.atoms)')).toBe('ui 15');
 });
 
+test('a monomer a person places in macromolecules mode reaches the kernel when they switch back', async ({ page }) => {
+  await newNotebookRun(page, 'ketcher-macro.ipynb', 'import molspace\nk = molspace.Ketcher("CCO", title="macro")\nk');
+  const e = editor(page, 'macro');
+  await ready(e);
+  const f = await editorFrame(e);
+  await switchMode(f, 'macromolecules');
+  // Alanine dragged from the monomer library's peptides onto the canvas.
+  await f.getByRole('tab', { name: 'Peptides' }).click();
+  const canvas = f.locator('[data-testid="ketcher-canvas"]:visible').first();
+  const box = (await canvas.boundingBox())!;
+  await f.getByTestId('A___Alanine').dragTo(canvas, { targetPosition: { x: box.width * 0.3, y: box.height * 0.3 } });
+  await switchMode(f, 'molecules');
+  await expect(e).toHaveAttribute('data-molspace-revision', '1', { timeout: 30_000 });
+  expect(await runCell(page, 'print(k.structure_revision, k.last_change["source"], k.atoms > 3, "monomer" in k.ket, k.smiles.startswith("CCO."))')).toBe(
+    '1 ui True True True'
+  );
+});
+
 test('the dark theme keeps the editor readable: status text contrasts, the drawing is dark on a light canvas', async ({ page }) => {
   await newNotebookRun(page, 'ketcher-dark.ipynb', 'import molspace\nk = molspace.Ketcher("c1ccccc1O", title="dark")\nk');
   const e = editor(page, 'dark');

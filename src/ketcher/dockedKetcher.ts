@@ -6,6 +6,7 @@
  * binds it to the shell (`./ketcherOpener.ts`).
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
+import type { Message } from '@lumino/messaging';
 import { Panel } from '@lumino/widgets';
 import type { IMolspacePage } from '../tokens';
 import { ketcherModelClass, type KetcherModel } from './ketcherModel';
@@ -13,6 +14,14 @@ import type { KetcherOpener } from './ketcherOpener';
 import { KetcherView } from './ketcherView';
 
 let docked = 0;
+
+/** The main-area tab of a docked editor: closing it disposes it (a plain Lumino widget would only detach). */
+class DockedKetcherPanel extends Panel {
+  protected onCloseRequest(msg: Message): void {
+    super.onCloseRequest(msg);
+    this.dispose();
+  }
+}
 
 /** The opener of this page: main-area docking. */
 export function dockedKetcherOpener(app: JupyterFrontEnd, page: IMolspacePage): KetcherOpener {
@@ -22,7 +31,7 @@ export function dockedKetcherOpener(app: JupyterFrontEnd, page: IMolspacePage): 
       const id = `molspace-ketcher-${++docked}-${Math.random().toString(36).slice(2, 8)}`;
       const model = new ModelClass({ _initial: value, _initial_format: format, title }, { model_id: id, widget_manager: null });
       const view = new KetcherView({ model } as never);
-      const holder = new Panel();
+      const holder = new DockedKetcherPanel();
       holder.id = id;
       holder.title.label = title;
       holder.title.closable = true;

@@ -6,6 +6,7 @@
  * JupyterLab's contents API, so the server's root confinement applies.
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
+import type { Message } from '@lumino/messaging';
 import { Panel } from '@lumino/widgets';
 import { LIMITS, MolspaceError } from '../contract';
 import type { IMolspacePage } from '../tokens';
@@ -17,6 +18,14 @@ import { ViewerView } from './viewerView';
 const FIRST_DRAW_WAIT_MS = 20_000;
 
 let docked = 0;
+
+/** The main-area tab of a docked Viewer: closing it disposes it (a plain Lumino widget would only detach). */
+class DockedViewerPanel extends Panel {
+  protected onCloseRequest(msg: Message): void {
+    super.onCloseRequest(msg);
+    this.dispose();
+  }
+}
 
 /** The opener of this page: contents API reads, main-area docking. */
 export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): StructureOpener {
@@ -57,7 +66,7 @@ export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): S
         { model_id: id, widget_manager: null }
       );
       const view = new ViewerView({ model } as never);
-      const holder = new Panel();
+      const holder = new DockedViewerPanel();
       holder.id = id;
       holder.title.label = source.title;
       holder.title.closable = true;

@@ -249,6 +249,23 @@ async function started(k: Ketcher): Promise<void> {
   }
 }
 
+/**
+ * Ketcher's mode switch (ketcher-react's Editor) sets `window.isPolymerEditorTurnedOn`, and
+ * moves the macromolecules editor's drawing into the molecules editor without a change event
+ * (Ketcher's `changeEvent` comes from the molecules editor's history only). Each switch is
+ * therefore treated as a possible change: what a person drew in macromolecules mode is
+ * reported once they switch back.
+ */
+let macromoleculesMode = false;
+Object.defineProperty(window, 'isPolymerEditorTurnedOn', {
+  configurable: true,
+  get: () => macromoleculesMode,
+  set: (on: unknown) => {
+    macromoleculesMode = Boolean(on);
+    onChange();
+  }
+});
+
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(

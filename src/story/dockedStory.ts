@@ -8,8 +8,7 @@
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
-import type { Message } from '@lumino/messaging';
-import { Panel } from '@lumino/widgets';
+import { dockView, dockedId } from '../dockedTab';
 import type { IMolspacePage } from '../tokens';
 import { StoryModel } from './storyModel';
 import type { StoryOpener } from './storyOpener';
@@ -17,16 +16,6 @@ import { StoryView } from './storyView';
 
 /** How long `open` waits for the first step to be drawn, ms (it returns either way). */
 const FIRST_DRAW_WAIT_MS = 15_000;
-
-let docked = 0;
-
-/** The main-area tab of a docked Story: closing it disposes it (a plain Lumino widget would only detach). */
-class DockedStoryPanel extends Panel {
-  protected onCloseRequest(msg: Message): void {
-    super.onCloseRequest(msg);
-    this.dispose();
-  }
-}
 
 /** The opener of this page: main-area docking, descriptions through JupyterLab's rendermime. */
 export function dockedStoryOpener(app: JupyterFrontEnd, page: IMolspacePage, rendermime: IRenderMimeRegistry | null): StoryOpener {
@@ -40,24 +29,11 @@ export function dockedStoryOpener(app: JupyterFrontEnd, page: IMolspacePage, ren
   }
   return {
     async open({ path, story }) {
-      const id = `molspace-story-${++docked}-${Math.random().toString(36).slice(2, 8)}`;
+      const id = dockedId('story');
       const attrs = story.format === 'mvsx' && story.mvsx ? { _mvsx: story.mvsx } : { _mvsj: JSON.stringify(story.data) };
       const model = new DockedStoryModel(attrs, { model_id: id, widget_manager: null } as never);
       const view = new StoryView({ model } as never);
-      const holder = new DockedStoryPanel();
-      holder.id = id;
-      holder.title.label = story.title || path;
-      holder.title.caption = path;
-      holder.title.closable = true;
-      holder.addClass('molspace-docked-story');
-      holder.addWidget(view.luminoWidget);
-      view.render();
-      holder.disposed.connect(() => {
-        view.remove();
-        model.close();
-      });
-      app.shell.add(holder, 'main', { mode: 'split-right' });
-      app.shell.activateById(id);
+      dockView(app, model, view, { id, label: story.title || path, caption: path, className: 'molspace-docked-story' });
       await whenReady(model, FIRST_DRAW_WAIT_MS);
       return model;
     }

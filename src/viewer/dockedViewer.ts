@@ -6,8 +6,7 @@
  * JupyterLab's contents API, so the server's root confinement applies.
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
-import type { Message } from '@lumino/messaging';
-import { Panel } from '@lumino/widgets';
+import { dockView, dockedId } from '../dockedTab';
 import { LIMITS, MolspaceError } from '../contract';
 import type { IMolspacePage } from '../tokens';
 import type { StructureOpener } from './structureOpener';
@@ -16,16 +15,6 @@ import { ViewerView } from './viewerView';
 
 /** How long `open` waits for the first frame, ms (it returns loaded either way). */
 const FIRST_DRAW_WAIT_MS = 20_000;
-
-let docked = 0;
-
-/** The main-area tab of a docked Viewer: closing it disposes it (a plain Lumino widget would only detach). */
-class DockedViewerPanel extends Panel {
-  protected onCloseRequest(msg: Message): void {
-    super.onCloseRequest(msg);
-    this.dispose();
-  }
-}
 
 /** The opener of this page: contents API reads, main-area docking. */
 export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): StructureOpener {
@@ -60,25 +49,13 @@ export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): S
     },
 
     async open(source) {
-      const id = `molspace-open-${++docked}-${Math.random().toString(36).slice(2, 8)}`;
+      const id = dockedId('open');
       const model = new ModelClass(
         { _data: source.bytes, format: source.format, source_name: source.name, title: source.title },
         { model_id: id, widget_manager: null }
       );
       const view = new ViewerView({ model } as never);
-      const holder = new DockedViewerPanel();
-      holder.id = id;
-      holder.title.label = source.title;
-      holder.title.closable = true;
-      holder.addClass('molspace-docked-viewer');
-      holder.addWidget(view.luminoWidget);
-      view.render();
-      holder.disposed.connect(() => {
-        view.remove();
-        model.close();
-      });
-      app.shell.add(holder, 'main', { mode: 'split-right' });
-      app.shell.activateById(id);
+      const holder = dockView(app, model, view, { id, label: source.title, className: 'molspace-docked-viewer' });
       try {
         await model.structureData();
       } catch {

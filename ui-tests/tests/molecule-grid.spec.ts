@@ -6,7 +6,8 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 import type { Page } from '@playwright/test';
-import { call, mcpClient } from './helpers';
+import * as path from 'path';
+import { call, mcpClient, ROOT, runCell } from './helpers';
 
 const HOSTILE = '<img src=x onerror="window.__pwned=\'grid\';alert(1)">';
 const BAD_SMILES = 'C1CC(N';
@@ -120,5 +121,33 @@ test.describe('molecule grid panels', () => {
     } finally {
       await client.close();
     }
+  });
+
+  test('a cell shows the first 60 molecules of cdk2.sdf read by RDKit as a grid inline', async ({ page, tmpPath }) => {
+    await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', 'cdk2.sdf'), `${tmpPath}/cdk2.sdf`);
+    await page.notebook.createNew('grid.ipynb');
+    await page.notebook.setCell(
+      0,
+      'code',
+      [
+        'import molspace',
+        'from rdkit import Chem',
+        'mols = [m for m in Chem.SDMolSupplier("cdk2.sdf") if m is not None][:60]',
+        'grid = molspace.Panel(mols, title="CDK2 ligands", panel_id="cdk2", page_size=30)',
+        'grid'
+      ].join('\n')
+    );
+    await page.notebook.runCell(0, true);
+    const cdk2 = page.locator('.molspace-panel[data-molspace-panel-id="cdk2"]');
+    await expect(cdk2).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    const count = Number(await runCell(page, 'print(len(mols))'));
+    expect(count).toBeGreaterThan(30);
+    await expect(cdk2.locator('.molspace-panel-page-label')).toHaveText(`Page 1 of 2 (${count} molecules)`);
+    await expect(cdk2.locator('.molspace-panel-molecule[data-molspace-depicted="true"]')).toHaveCount(30);
+    const first = await runCell(page, 'print(Chem.MolToSmiles(mols[0]), mols[0].GetProp("_Name"))');
+    const [smiles, name] = first.split(' ');
+    await expect(cdk2.locator('img.molspace-panel-molecule-image').first()).toHaveAttribute('alt', smiles);
+    await expect(cdk2.locator('.molspace-panel-molecule-name').first()).toHaveText(name);
+    expect(await runCell(page, 'print(grid.ready, grid.content["type"], bool(grid.error))')).toBe('True molecules False');
   });
 });

@@ -3,7 +3,8 @@
  * paged grid of cells, each a 2D depiction drawn by Indigo (`./depictor.ts`)
  * shown as an `<img>` of an SVG data URL (an image: no script of the SVG
  * runs) with the SMILES as alt text, the name and the properties as text
- * nodes only. A SMILES Indigo cannot read gets a note in its own cell.
+ * nodes only. A SMILES Indigo cannot read gets a note in its own cell. A
+ * click on a depiction asks the page to open that molecule (`ketcher_open`).
  *
  * Test hooks: `data-molspace-page` on the grid; on each cell
  * `data-molspace-index` and `data-molspace-depicted` (`pending`, `true`, `error`).
@@ -20,7 +21,10 @@ export const DEFAULT_PAGE_SIZE = 24;
  *
  * @returns once the first page's depictions are shown (or their notes).
  */
-export async function renderMolecules(host: HTMLElement, grid: MoleculesContent, depict: Depict): Promise<void> {
+/** A molecule of a grid a person asked to open (in a Ketcher editor). */
+export type OpenMolecule = (molecule: MoleculesContent['molecules'][number], index: number) => void;
+
+export async function renderMolecules(host: HTMLElement, grid: MoleculesContent, depict: Depict, open: OpenMolecule | null = null): Promise<void> {
   const pageSize = grid.pageSize ?? DEFAULT_PAGE_SIZE;
   const pages = Math.max(1, Math.ceil(grid.molecules.length / pageSize));
   const cells = el('div', 'molspace-panel-molecules-grid');
@@ -42,7 +46,7 @@ export async function renderMolecules(host: HTMLElement, grid: MoleculesContent,
     label.textContent = `Page ${page + 1} of ${pages} (${grid.molecules.length} molecules)`;
     previous.disabled = page === 0;
     next.disabled = page >= pages - 1;
-    const built = molecules.map((m, i) => cell(m, start + i));
+    const built = molecules.map((m, i) => cell(m, start + i, open));
     cells.replaceChildren(...built.map(b => b.node));
     let images: Depiction[];
     try {
@@ -60,7 +64,7 @@ export async function renderMolecules(host: HTMLElement, grid: MoleculesContent,
   await draw(0);
 }
 
-function cell(m: MoleculesContent['molecules'][number], index: number): { node: HTMLElement; show(d: Depiction): void } {
+function cell(m: MoleculesContent['molecules'][number], index: number, open: OpenMolecule | null): { node: HTMLElement; show(d: Depiction): void } {
   const node = el('figure', 'molspace-panel-molecule');
   node.setAttribute('role', 'listitem');
   node.dataset.molspaceIndex = String(index);
@@ -84,6 +88,20 @@ function cell(m: MoleculesContent['molecules'][number], index: number): { node: 
     caption.append(list);
   }
   node.append(picture, caption);
+  if (open !== null) {
+    // A click on the depiction opens the molecule in a docked Ketcher editor (through the Dispatcher).
+    picture.classList.add('molspace-panel-molecule-open');
+    picture.setAttribute('role', 'button');
+    picture.tabIndex = 0;
+    picture.title = 'Open in a Ketcher editor';
+    picture.addEventListener('click', () => open(m, index));
+    picture.addEventListener('keydown', e => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        open(m, index);
+      }
+    });
+  }
   return {
     node,
     show(d: Depiction) {

@@ -21,7 +21,7 @@
 import type { IRenderMime, IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import { MolspaceError, type LocatedError, type MoleculesContent, type PanelContent, type TableContent } from '../contract';
 import { depictSmiles, type Depict } from './depictor';
-import { renderMolecules } from './moleculeGrid';
+import { renderMolecules, type OpenMolecule } from './moleculeGrid';
 import { nextDirection, sortedOrder, type SortDirection } from './tableSort';
 
 /** The Vega-Lite mime type of JupyterLab's Vega renderer. */
@@ -38,6 +38,7 @@ export class PanelRenderer {
 
   constructor(
     private readonly _rendermime: () => IRenderMimeRegistry | null,
+    private readonly _open: OpenMolecule | null = null,
     private readonly _depict: Depict = depictSmiles
   ) {
     this.node = el('div', 'molspace-panel');
@@ -96,7 +97,7 @@ export class PanelRenderer {
       if (content.type === 'table') {
         renderTable(node, content);
       } else if (content.type === 'molecules') {
-        await renderMolecules(node, content, this._depict);
+        await renderMolecules(node, content, this._depict, this._open);
       } else {
         renderer = await this._mime(content, node);
       }

@@ -150,4 +150,28 @@ test.describe('molecule grid panels', () => {
     await expect(cdk2.locator('.molspace-panel-molecule-name').first()).toHaveText(name);
     expect(await runCell(page, 'print(grid.ready, grid.content["type"], bool(grid.error))')).toBe('True molecules False');
   });
+
+  test('a click on a depiction opens that molecule in a docked Ketcher editor', async ({ page }) => {
+    const client = await mcpClient();
+    try {
+      await expect.poll(async () => (await call(client, 'status'))[0].pageConnected, { timeout: 60_000 }).toBe(true);
+      const [, isError] = await call(client, 'render_panel', {
+        panelId: 'pick',
+        content: { type: 'molecules', molecules: [{ smiles: 'CCO', name: 'ethanol' }, { smiles: 'Oc1ccccc1', name: 'phenol' }] }
+      });
+      expect(isError).toBe(false);
+      const pick = page.locator('.molspace-panel[data-molspace-panel-id="pick"]');
+      await expect(pick.locator('.molspace-panel-molecule[data-molspace-depicted="true"]')).toHaveCount(2);
+      await pick.locator('.molspace-panel-molecule-open').nth(1).click();
+      const editor = page.locator('.molspace-ketcher', { has: page.locator('.molspace-ketcher-status', { hasText: 'phenol' }) });
+      await expect(editor).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+      const [observed] = await call(client, 'observe');
+      const ketcher = observed.widgets.find((w: any) => w.kind === 'ketcher');
+      expect(ketcher).toBeTruthy();
+      const [structure] = await call(client, 'ketcher_control', { target: ketcher.id, action: 'get_structure', format: 'smiles' });
+      expect(JSON.stringify(structure)).toMatch(/c1ccccc1|C1=CC=CC=C1/i);
+    } finally {
+      await client.close();
+    }
+  });
 });

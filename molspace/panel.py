@@ -35,9 +35,11 @@ class Panel(PageWidget):
 
     Parameters
     ----------
-    content : str, pandas.DataFrame, altair chart, or dict
-        Markdown text, a DataFrame (a sortable table), an Altair chart or a
-        Vega-Lite dict (a chart), or a contract ``PanelContent`` dict; see
+    content : str, pandas.DataFrame, altair chart, list, or dict
+        Markdown text, a DataFrame (a sortable table, or a molecule grid with
+        ``smiles_column=`` or an RDKit molecule column), an Altair chart or a
+        Vega-Lite dict (a chart), a list of SMILES or RDKit molecules (a
+        molecule grid), or a contract ``PanelContent`` dict; see
         :func:`molspace.panel_content.normalize_panel_content`.
     title : str, optional
         Shown above the content.
@@ -46,6 +48,12 @@ class Panel(PageWidget):
         the widget's model id. 1-64 of ``A-Z a-z 0-9 _ . -``.
     units : mapping, optional
         DataFrame tables: the unit of each column by name.
+    smiles_column, molecule_column, name_column : str, optional
+        Molecule grids from a DataFrame: the SMILES column, or the RDKit
+        molecule column (default: the first one), and the name column; other
+        columns become properties.
+    page_size : int, optional
+        Molecule grids: molecules per page (default 24).
 
     Raises
     ------
@@ -87,9 +95,20 @@ class Panel(PageWidget):
         title: str | None = None,
         panel_id: str | None = None,
         units: Mapping[str, str] | None = None,
+        smiles_column: str | None = None,
+        molecule_column: str | None = None,
+        name_column: str | None = None,
+        page_size: int | None = None,
         **kwargs: Any,
     ):
-        normalized = normalize_panel_content(content, units=units)
+        normalized = normalize_panel_content(
+            content,
+            units=units,
+            smiles_column=smiles_column,
+            molecule_column=molecule_column,
+            name_column=name_column,
+            page_size=page_size,
+        )
         if panel_id is not None:
             _check_panel_id(panel_id)
         super().__init__(_content=normalized, title=title or "", panel_id=panel_id or "", **kwargs)
@@ -108,6 +127,10 @@ class Panel(PageWidget):
         expected_revision: int | None = None,
         action_id: str | None = None,
         units: Mapping[str, str] | None = None,
+        smiles_column: str | None = None,
+        molecule_column: str | None = None,
+        name_column: str | None = None,
+        page_size: int | None = None,
     ) -> str:
         """Replace the content through the page's Dispatcher (``render_panel``).
 
@@ -131,7 +154,15 @@ class Panel(PageWidget):
         PanelContentError
             As for :class:`Panel`.
         """
-        message: dict[str, Any] = {"content": normalize_panel_content(content, units=units)}
+        content = normalize_panel_content(
+            content,
+            units=units,
+            smiles_column=smiles_column,
+            molecule_column=molecule_column,
+            name_column=name_column,
+            page_size=page_size,
+        )
+        message: dict[str, Any] = {"content": content}
         if title is not None:
             message["title"] = title
         if expected_revision is not None:
@@ -186,6 +217,19 @@ def static_fallback(content: Mapping[str, Any], title: str = "") -> dict[str, An
         )
         caption = f"<caption>{html.escape(title)}</caption>" if title else ""
         return {"text/html": f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"}
+    if kind == "molecules":
+        rows = "".join(
+            "<tr>"
+            + f"<td>{html.escape(str(m.get('name', '')))}</td><td><code>{html.escape(str(m.get('smiles', '')))}</code></td>"
+            + f"<td>{html.escape('; '.join(f'{k}: {v}' for k, v in (m.get('properties') or {}).items()))}</td>"
+            + "</tr>"
+            for m in content.get("molecules", [])
+        )
+        caption = f"<caption>{html.escape(title)}</caption>" if title else ""
+        return {
+            "text/html": f"<table>{caption}<thead><tr><th>name</th><th>SMILES</th><th>properties</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+        }
     return {}
 
 

@@ -5,7 +5,10 @@
   ``units=`` or ``df.attrs["units"]``; NaN/NaT → ``None``);
 - an Altair chart (any object with ``to_dict()`` giving a Vega-Lite dict) or a
   Vega-Lite ``dict`` → a chart (data inline);
-- a ``dict`` with ``"type"`` of ``"markdown"``, ``"table"`` or ``"chart"`` → as is.
+- a list of SMILES strings or RDKit molecules, or a DataFrame with
+  ``smiles_column=`` or an RDKit molecule column → a molecule grid
+  (:mod:`molspace.panel_molecules`);
+- a ``dict`` with ``"type"`` of ``"markdown"``, ``"table"``, ``"chart"`` or ``"molecules"`` → as is.
 
 Bounds are the contract's (``LIMITS["panel*"]``, read from the manifest); over
 one: :class:`~molspace.errors.PanelContentError` ``TOO_LARGE`` naming the
@@ -22,8 +25,9 @@ from typing import Any, Mapping
 
 from .contract import LIMITS
 from .errors import PanelContentError
+from .panel_molecules import check_molecules, is_rdkit_mol, molecules_from_dataframe, molecules_from_list
 
-_TYPES = ("markdown", "table", "chart")
+_TYPES = ("markdown", "table", "chart", "molecules")
 
 
 def _too_large(what: str, size: int, limit: str, where: str, fix: str) -> PanelContentError:
@@ -41,7 +45,15 @@ def _is_dataframe(obj: Any) -> bool:
     return type(obj).__name__ == "DataFrame" and type(obj).__module__.startswith("pandas")
 
 
-def normalize_panel_content(content: Any, *, units: Mapping[str, str] | None = None) -> dict[str, Any]:
+def normalize_panel_content(
+    content: Any,
+    *,
+    units: Mapping[str, str] | None = None,
+    smiles_column: str | None = None,
+    molecule_column: str | None = None,
+    name_column: str | None = None,
+    page_size: int | None = None,
+) -> dict[str, Any]:
     """Turn what a cell passes into the contract's ``PanelContent`` dict.
 
     Parameters
@@ -50,11 +62,17 @@ def normalize_panel_content(content: Any, *, units: Mapping[str, str] | None = N
         See the module docstring.
     units : mapping of str to str, optional
         Tables from a DataFrame: unit of each column by name (e.g. ``{"score": "kcal/mol"}``).
+    smiles_column, molecule_column, name_column : str, optional
+        Molecule grids from a DataFrame: the column of SMILES or of RDKit
+        molecules (default: the first RDKit molecule column, if any), and the
+        column naming each molecule.
+    page_size : int, optional
+        Molecule grids: molecules per page (default 24).
 
     Returns
     -------
     dict
-        ``{"type": "markdown" | "table" | "chart", ...}``, JSON-serialisable.
+        ``{"type": "markdown" | "table" | "chart" | "molecules", ...}``, JSON-serialisable.
 
     Raises
     ------
@@ -64,7 +82,27 @@ def normalize_panel_content(content: Any, *, units: Mapping[str, str] | None = N
     """
     if isinstance(content, str):
         return _markdown(content)
+    if isinstance(content, (list, tuple)):
+        if content and all(isinstance(m, str) or is_rdkit_mol(m) or m is None for m in content):
+            return molecules_from_list(content, page_size=page_size)
+        raise PanelContentError(
+            "UNSUPPORTED_FORMAT",
+            "a Panel shows a list only as a molecule grid: a list of SMILES strings or RDKit molecules",
+            "content",
+            "Pass a non-empty list of SMILES strings or RDKit Mols.",
+            {"types": sorted({type(m).__name__ for m in content})[:10]},
+        )
     if _is_dataframe(content):
+        if smiles_column is not None or molecule_column is not None or any(
+            is_rdkit_mol(v) for c in content.columns for v in content[c].head(5)
+        ):
+            return molecules_from_dataframe(
+                content,
+                smiles_column=smiles_column,
+                molecule_column=molecule_column,
+                name_column=name_column,
+                page_size=page_size,
+            )
         return table_from_dataframe(content, units=units)
     if isinstance(content, Mapping):
         if content.get("type") in _TYPES:
@@ -79,7 +117,7 @@ def normalize_panel_content(content: Any, *, units: Mapping[str, str] | None = N
         "UNSUPPORTED_FORMAT",
         f"a Panel cannot show a {type(content).__name__}",
         "content",
-        "Pass markdown text (str), a pandas DataFrame, an Altair chart or a Vega-Lite dict.",
+        "Pass markdown text (str), a pandas DataFrame, an Altair chart, a Vega-Lite dict, or a list of SMILES / RDKit Mols.",
         {"type": type(content).__name__},
     )
 
@@ -94,6 +132,8 @@ def _markdown(text: str) -> dict[str, Any]:
 
 def _checked(content: dict[str, Any]) -> dict[str, Any]:
     kind = content["type"]
+    if kind == "molecules":
+        return _json(check_molecules(content))
     if kind == "markdown":
         if not isinstance(content.get("markdown"), str):
             raise PanelContentError(

@@ -1,6 +1,7 @@
-// Build the Ketcher editor frame (src/ketcher/frame/, compiled by tsc into lib/) into the
-// extension's static assets: molspace/labextension/static/ketcher/ (docs/architecture.md,
-// "Ketcher"). Runs after the JupyterLab extension build, which empties static/.
+// Build the Ketcher editor frame (src/ketcher/frame/main.ts) and the depiction frame
+// (src/ketcher/frame/depict.ts: the Indigo engine only, no editor UI), compiled by tsc into lib/,
+// into the extension's static assets: molspace/labextension/static/ketcher/{index,depict}.html
+// (docs/architecture.md, "Ketcher", "Report panels"). Runs after the JupyterLab extension build, which empties static/.
 //   node scripts/build-ketcher-frame.mjs [--production]
 import { rspack } from '@rspack/core';
 import { createRequire } from 'node:module';
@@ -18,7 +19,7 @@ const config = {
   mode: production ? 'production' : 'development',
   devtool: false,
   context: root,
-  entry: { frame: './lib/ketcher/frame/main.js' },
+  entry: { frame: './lib/ketcher/frame/main.js', depict: './lib/ketcher/frame/depict.js' },
   target: 'web',
   output: {
     path: out,
@@ -54,7 +55,9 @@ compiler.run((err, stats) => {
     console.error(err ?? stats.toString({ all: false, errors: true }));
     process.exit(1);
   }
-  const entry = stats.toJson({ all: false, entrypoints: true, publicPath: false }).entrypoints.frame.assets.map(a => a.name);
+  const entrypoints = stats.toJson({ all: false, entrypoints: true, publicPath: false }).entrypoints;
+  const entry = entrypoints.frame.assets.map(a => a.name);
+  const depict = entrypoints.depict.assets.map(a => a.name);
   mkdirSync(out, { recursive: true });
   writeFileSync(
     join(out, 'index.html'),
@@ -70,6 +73,20 @@ ${entry.map(name => `<script defer src="${name}"></script>`).join('\n')}
 </html>
 `
   );
+  writeFileSync(
+    join(out, 'depict.html'),
+    `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>molspace depictions</title>
+${depict.map(name => `<script defer src="${name}"></script>`).join('\n')}
+</head>
+<body></body>
+</html>
+`
+  );
+  console.log(`depiction frame: ${depict.join(', ')}`);
   console.log(`ketcher frame: ${entry.join(', ')} -> ${out} (ketcher ${ketcherVersion})`);
   compiler.close(() => undefined);
 });

@@ -45,6 +45,14 @@ export const LIMITS = {
   panelChartDataValues: 5000,
   /** Longest panel title, characters. */
   panelTitleChars: 200,
+  /** Most molecules of one molecule-grid panel. Beyond it: `TOO_LARGE` (nothing is cut). */
+  panelMolecules: 500,
+  /** Longest SMILES of one grid molecule, characters. Beyond it: `TOO_LARGE`. */
+  panelSmilesChars: 2000,
+  /** Most properties of one grid molecule. Beyond it: `TOO_LARGE`. */
+  panelMoleculeProperties: 20,
+  /** Most molecules on one page of a molecule grid (`pageSize`'s maximum; default 24). */
+  panelMoleculePageSize: 100,
   /** Most docked panels open in one page. Beyond it: `TOO_LARGE` (close one or update one by panelId). */
   dockedPanels: 8,
   /** Steps listed by `story_validate` / `story_create` results. */

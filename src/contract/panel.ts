@@ -67,11 +67,34 @@ export const ChartContent = z
   })
   .strict();
 
-export const PanelContent = z.discriminatedUnion('type', [MarkdownContent, TableContent, ChartContent]);
+/** One molecule of a grid: a SMILES, an optional name and text/number properties. */
+export const GridMolecule = z
+  .object({
+    smiles: z.string().min(1).describe(`SMILES, at most ${LIMITS.panelSmilesChars} characters.`),
+    name: z.string().max(200).optional(),
+    properties: z
+      .record(z.string().min(1).max(200), z.union([z.string(), z.number()]))
+      .optional()
+      .describe(`Shown as text; at most ${LIMITS.panelMoleculeProperties}, each value at most ${LIMITS.panelCellChars} characters.`)
+  })
+  .strict();
+export type GridMolecule = z.infer<typeof GridMolecule>;
+
+/** A paged grid of 2D depictions (drawn by Indigo) with their properties. */
+export const MoleculesContent = z
+  .object({
+    type: z.literal('molecules'),
+    molecules: z.array(GridMolecule).describe(`At most ${LIMITS.panelMolecules} molecules (over: TOO_LARGE).`),
+    pageSize: z.number().int().min(1).max(LIMITS.panelMoleculePageSize).optional().describe('Molecules per page; default 24.')
+  })
+  .strict();
+
+export const PanelContent = z.discriminatedUnion('type', [MarkdownContent, TableContent, ChartContent, MoleculesContent]);
 export type PanelContent = z.infer<typeof PanelContent>;
 export type MarkdownContent = z.infer<typeof MarkdownContent>;
 export type TableContent = z.infer<typeof TableContent>;
 export type ChartContent = z.infer<typeof ChartContent>;
+export type MoleculesContent = z.infer<typeof MoleculesContent>;
 export type PanelType = PanelContent['type'];
 
 /** Where a panel shows: docked in the main area (page-owned) or inline in a notebook (a widget). */
@@ -91,7 +114,7 @@ export const PanelState = z.object({
   panelId: z.string(),
   title: z.string(),
   placement: PanelPlacement,
-  type: z.enum(['markdown', 'table', 'chart']),
+  type: z.enum(['markdown', 'table', 'chart', 'molecules']),
   ready: z.boolean().describe('True once the content is rendered.'),
   revision: z.number().int().min(0),
   error: LocatedError.nullable()
@@ -141,7 +164,7 @@ export type RenderPanelOutput = z.infer<typeof RenderPanelOutput>;
 export const RENDER_PANEL_TOOL: ToolSpec<typeof RenderPanelInput, typeof RenderPanelOutput, 'panel'> = {
   name: 'render_panel',
   description:
-    'Show one bounded artifact (markdown, table, or Vega-Lite chart with inline data) in a ' +
+    'Show one bounded artifact (markdown, table, Vega-Lite chart with inline data, or a molecule grid from SMILES) in a ' +
     `panel docked in JupyterLab (at most ${LIMITS.dockedPanels} per page), or replace the ` +
     'content of a panel by panelId/target (docked or a cell\'s inline one). Rendered by ' +
     "JupyterLab's sanitizing rendermime; no script runs. Returns once rendered.",

@@ -15,6 +15,7 @@ import {
   type PanelState
 } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
+import type { OpenMolecule } from './moleculeGrid';
 import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
 
@@ -58,11 +59,12 @@ export class DockedPanel implements PanelTarget {
     title: string,
     content: PanelContent,
     rendermime: IRenderMimeRegistry | null,
-    private readonly _registry: WidgetRegistry
+    private readonly _registry: WidgetRegistry,
+    openMolecule: OpenMolecule | null = null
   ) {
     this._title = title;
     this._content = content;
-    this.widget = new DockedPanelWidget(new PanelRenderer(() => rendermime));
+    this.widget = new DockedPanelWidget(new PanelRenderer(() => rendermime, openMolecule));
     this.widget.id = `molspace-panel-${panelId}`;
     this.widget.disposed.connect(() => this._registry.unregister(this.targetId));
     this._identity();

@@ -10,6 +10,7 @@ import {
   MolspaceError,
   type ChartContent,
   type ColumnType,
+  type MoleculesContent,
   type PanelContent,
   type TableCell,
   type TableContent
@@ -35,6 +36,9 @@ export async function checkPanelContent(content: PanelContent, where = '/content
     case 'chart':
       checkChartBounds(content, where);
       await checkChartSchema(content.spec, `${where}/spec`);
+      return;
+    case 'molecules':
+      checkMolecules(content, where);
       return;
   }
 }
@@ -229,4 +233,46 @@ export async function checkChartSchema(spec: Record<string, unknown>, where: str
 
 function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Bounds of a molecule grid: molecules, SMILES length, properties per
+ * molecule and property text (TOO_LARGE naming the limit). Whether Indigo
+ * reads each SMILES is shown per grid cell, not refused here.
+ */
+export function checkMolecules(grid: MoleculesContent, where: string): void {
+  const { molecules } = grid;
+  if (molecules.length > LIMITS.panelMolecules) {
+    throw tooLarge(
+      'The number of molecules',
+      molecules.length,
+      'panelMolecules',
+      `${where}/molecules`,
+      `Pass at most ${LIMITS.panelMolecules} molecules (e.g. the top ones by your sort key); nothing is cut for you.`
+    );
+  }
+  molecules.forEach((m, i) => {
+    const at = `${where}/molecules/${i}`;
+    if (m.smiles.length > LIMITS.panelSmilesChars) {
+      throw tooLarge(`The SMILES of molecule ${i}, in characters,`, m.smiles.length, 'panelSmilesChars', `${at}/smiles`, 'Pass a shorter SMILES (a small molecule).');
+    }
+    const properties = Object.entries(m.properties ?? {});
+    if (properties.length > LIMITS.panelMoleculeProperties) {
+      throw tooLarge(
+        `The number of properties of molecule ${i}`,
+        properties.length,
+        'panelMoleculeProperties',
+        `${at}/properties`,
+        `Pass at most ${LIMITS.panelMoleculeProperties} properties a molecule; show the rest in a table panel.`
+      );
+    }
+    for (const [key, value] of properties) {
+      if (typeof value === 'number' && !Number.isFinite(value)) {
+        throw new MolspaceError('VALIDATION_FAILED', `Property "${key}" of molecule ${i} is not a finite number.`, `${at}/properties/${escapePointer(key)}`, 'Pass a finite number or a string.', { property: key });
+      }
+      if (typeof value === 'string' && value.length > LIMITS.panelCellChars) {
+        throw tooLarge(`The text of property "${key}" of molecule ${i}, in characters,`, value.length, 'panelCellChars', `${at}/properties/${escapePointer(key)}`, 'Shorten the property text.');
+      }
+    }
+  });
 }

@@ -25,6 +25,7 @@ import type { IMolspacePage } from '../tokens';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
 import { notebookPathOf, renderMimeOf } from '../widgetManager';
 import { checkPanelContent } from './panelContent';
+import { ketcherOpener } from './openMolecule';
 import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
 import { policyRenderMime } from '../render/resourceSanitizer';
@@ -297,7 +298,7 @@ export class PanelView extends DOMWidgetView {
       // Images in panel markdown follow the Story resource hosts (src/render/resourceSanitizer.ts).
       const rendermime = renderMimeOf(this.model.widget_manager);
       return rendermime && policyRenderMime(rendermime, this.model.services.resourcePolicy);
-    });
+    }, ketcherOpener(this.model.services));
     this.el.append(this.renderer.node);
     this.model.viewShown(this);
     this.el.addEventListener('pointerdown', () => this.model.touch(), true);

@@ -7,7 +7,8 @@
  *   handlers and `javascript:` links, and no script tag is evaluated;
  * - a table built from text nodes only, sorted by a click on a column header;
  * - a Vega-Lite chart through the Vega renderer JupyterLab ships
- *   (`@jupyterlab/vega5-extension`, mime type `application/vnd.vegalite.v5+json`).
+ *   (`@jupyterlab/vega5-extension`, mime type `application/vnd.vegalite.v5+json`);
+ * - a molecule grid of Indigo depictions as images, properties as text (`./moleculeGrid.ts`).
  *
  * Whatever the content, it stays in its box: the body is a CSS containment
  * box (`contain: strict`-like, see `style/base.css`), so absolutely or fixed
@@ -18,7 +19,9 @@
  * `data-molspace-revision` (the revision last rendered), `data-molspace-ready`.
  */
 import type { IRenderMime, IRenderMimeRegistry } from '@jupyterlab/rendermime';
-import { MolspaceError, type LocatedError, type PanelContent, type TableContent } from '../contract';
+import { MolspaceError, type LocatedError, type MoleculesContent, type PanelContent, type TableContent } from '../contract';
+import { depictSmiles, type Depict } from './depictor';
+import { renderMolecules, type OpenMolecule } from './moleculeGrid';
 import { nextDirection, sortedOrder, type SortDirection } from './tableSort';
 
 /** The Vega-Lite mime type of JupyterLab's Vega renderer. */
@@ -33,7 +36,11 @@ export class PanelRenderer {
   private _seq = 0;
   private _disposed = false;
 
-  constructor(private readonly _rendermime: () => IRenderMimeRegistry | null) {
+  constructor(
+    private readonly _rendermime: () => IRenderMimeRegistry | null,
+    private readonly _open: OpenMolecule | null = null,
+    private readonly _depict: Depict = depictSmiles
+  ) {
     this.node = el('div', 'molspace-panel');
     this.node.setAttribute('data-molspace-ready', 'false');
     this.node.setAttribute('role', 'region');
@@ -89,6 +96,8 @@ export class PanelRenderer {
     try {
       if (content.type === 'table') {
         renderTable(node, content);
+      } else if (content.type === 'molecules') {
+        await renderMolecules(node, content, this._depict, this._open);
       } else {
         renderer = await this._mime(content, node);
       }
@@ -117,7 +126,7 @@ export class PanelRenderer {
     this._renderer = null;
   }
 
-  private async _mime(content: Exclude<PanelContent, TableContent>, node: HTMLElement): Promise<IRenderMime.IRenderer> {
+  private async _mime(content: Exclude<PanelContent, TableContent | MoleculesContent>, node: HTMLElement): Promise<IRenderMime.IRenderer> {
     const rendermime = this._rendermime();
     const mime = content.type === 'markdown' ? 'text/markdown' : VEGALITE_MIME;
     if (rendermime === null || !rendermime.mimeTypes.includes(mime)) {

@@ -39,12 +39,14 @@ export function panelSummary(state: PanelState, content: PanelContent | null): s
         ? `table, ${content.rows.length} rows × ${content.columns.length} columns`
         : content.type === 'chart'
           ? `Vega-Lite chart${typeof content.spec.mark === 'string' ? ` (${content.spec.mark})` : ''}`
-          : `markdown, ${content.markdown.length} characters`;
+          : content.type === 'molecules'
+            ? `molecule grid, ${content.molecules.length} molecules`
+            : `markdown, ${content.markdown.length} characters`;
   const error = state.error ? `; error ${state.error.code}: ${state.error.message}` : '';
   return `${state.placement} panel "${state.panelId}": ${what}${error}`;
 }
 
 /** A short title for content without one. */
 export function defaultTitle(content: PanelContent): string {
-  return content.type === 'markdown' ? 'Notes' : content.type === 'table' ? 'Table' : 'Chart';
+  return content.type === 'markdown' ? 'Notes' : content.type === 'table' ? 'Table' : content.type === 'molecules' ? 'Molecules' : 'Chart';
 }

@@ -23,19 +23,10 @@ import {
   type FrameReply,
   type KetcherFormat
 } from '../frameMessages';
+import { engine, messageOf, serial } from './engineQueue';
 
 /** The bundled Ketcher's version, set by the frame build. */
 declare const __KETCHER_VERSION__: string;
-
-/**
- * How long one engine call may take before it is tried again, ms. Ketcher's
- * standalone service drops the answer to a conversion that overlaps another
- * (its listener is a `once` keyed by event type), so the frame runs its own
- * engine calls one at a time, and retries one whose answer an overlapping
- * call of Ketcher's own UI took.
- */
-const ENGINE_WAIT_MS = 8000;
-const ENGINE_TRIES = 2;
 
 /** Quiet time after a person's last edit before it is reported, ms. */
 const CHANGE_SETTLE_MS = 150;
@@ -46,34 +37,6 @@ let knownKet = '';
 let settleTimer: ReturnType<typeof setTimeout> | null = null;
 /** Requests that arrived before the engine was ready; run once it is. */
 const pending: FrameRequest[] = [];
-
-let queue: Promise<unknown> = Promise.resolve();
-
-/** Run `work` after every earlier piece of work: no two of the frame's engine calls overlap. */
-function serial<T>(work: () => Promise<T>): Promise<T> {
-  const run = queue.then(work, work);
-  queue = run.catch(() => undefined);
-  return run;
-}
-
-/** One engine call, bounded in time and tried again once (see {@link ENGINE_WAIT_MS}). */
-async function engine<T>(call: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>(resolve => (timer = setTimeout(() => resolve('late'), ENGINE_WAIT_MS)));
-    try {
-      const result = await Promise.race([call(), late]);
-      if (result !== 'late') {
-        return result as T;
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-    if (attempt >= ENGINE_TRIES) {
-      throw new Error(`the Indigo engine did not answer within ${ENGINE_WAIT_MS / 1000} s (${ENGINE_TRIES} tries)`);
-    }
-  }
-}
 
 function post(message: FrameEvent | FrameReply): void {
   window.parent.postMessage(message, window.location.origin);
@@ -129,13 +92,6 @@ async function read(k: Ketcher, format: KetcherFormat): Promise<string> {
     case 'cml':
       return k.getCml();
   }
-}
-
-function messageOf(e: unknown): string {
-  if (e instanceof Error) {
-    return e.message;
-  }
-  return typeof e === 'string' ? e : JSON.stringify(e);
 }
 
 /** Indigo's input format for each molspace format name (so a stated format is checked, not guessed). */

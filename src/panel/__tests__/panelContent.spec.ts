@@ -134,3 +134,35 @@ describe('Vega-Lite charts', () => {
     expect(v4.code).toBe('UNSUPPORTED_FORMAT');
   });
 });
+
+describe('molecule grid bounds and types', () => {
+  const grid = (n: number, extra: Partial<{ smiles: string; properties: Record<string, string | number> }> = {}): PanelContent => ({
+    type: 'molecules',
+    molecules: Array.from({ length: n }, () => ({ smiles: 'CCO', ...extra }))
+  });
+
+  it('accepts a grid at the molecule bound', async () => {
+    await expect(checkPanelContent(grid(LIMITS.panelMolecules), '/content')).resolves.toBeUndefined();
+  });
+
+  it('refuses one molecule over the bound with TOO_LARGE naming the limit', async () => {
+    const err = await failure(grid(LIMITS.panelMolecules + 1));
+    expect(err).toMatchObject({ code: 'TOO_LARGE', where: '/content/molecules' });
+    expect(err.details).toMatchObject({ limit: 'panelMolecules', max: LIMITS.panelMolecules, size: LIMITS.panelMolecules + 1 });
+  });
+
+  it('refuses a long SMILES, too many properties and a long property, located', async () => {
+    const long = await failure(grid(2, { smiles: 'C'.repeat(LIMITS.panelSmilesChars + 1) }));
+    expect(long).toMatchObject({ code: 'TOO_LARGE', where: '/content/molecules/0/smiles', details: { limit: 'panelSmilesChars' } });
+    const props = Object.fromEntries(Array.from({ length: LIMITS.panelMoleculeProperties + 1 }, (_, i) => [`p${i}`, i]));
+    const many = await failure(grid(1, { properties: props }));
+    expect(many).toMatchObject({ code: 'TOO_LARGE', where: '/content/molecules/0/properties', details: { limit: 'panelMoleculeProperties' } });
+    const text = await failure(grid(1, { properties: { 'a/b': 'x'.repeat(LIMITS.panelCellChars + 1) } }));
+    expect(text).toMatchObject({ code: 'TOO_LARGE', where: '/content/molecules/0/properties/a~1b', details: { limit: 'panelCellChars' } });
+  });
+
+  it('refuses a property that is not a finite number', async () => {
+    const err = await failure(grid(1, { properties: { score: Number.NaN } }));
+    expect(err).toMatchObject({ code: 'VALIDATION_FAILED', where: '/content/molecules/0/properties/score' });
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The page's depiction service for molecule-grid panels: one hidden
+ * depiction frame (`static/ketcher/depict.html`, Indigo only) per page,
+ * created on the first request, so nothing loads on JupyterLab's start path
+ * (docs/architecture.md, "Report panels"). Depictions are cached by SMILES.
+ */
+import { ketcherFrameUrl } from '../ketcher/ketcherFrameHost';
+import { DEPICT_BATCH, DEPICT_TAG, DepictEvent, DepictReply, type Depiction } from '../ketcher/depictMessages';
+
+/** How long the frame may take to load Indigo, ms. */
+export const DEPICT_START_MS = 90_000;
+/** How long one batch may take, ms. */
+export const DEPICT_BATCH_MS = 120_000;
+
+export type Depict = (smiles: string[]) => Promise<Depiction[]>;
+
+/** The URL of the depiction frame's page (beside the editor frame's). */
+export function depictFrameUrl(): string {
+  return new URL('depict.html', ketcherFrameUrl()).href;
+}
+
+class DepictFrame {
+  private readonly _node: HTMLIFrameElement;
+  private readonly _ready: Promise<void>;
+  private readonly _pending = new Map<number, (images: Depiction[] | Error) => void>();
+  private readonly _cache = new Map<string, Depiction>();
+  private _nextId = 1;
+
+  constructor() {
+    this._node = document.createElement('iframe');
+    this._node.className = 'molspace-depict-frame';
+    this._node.title = 'molspace depictions (hidden)';
+    this._node.setAttribute('aria-hidden', 'true');
+    this._node.tabIndex = -1;
+    this._node.style.cssText = 'position:absolute;width:0;height:0;border:0;visibility:hidden;';
+    let started: { resolve: () => void; reject: (e: Error) => void };
+    this._ready = new Promise<void>((resolve, reject) => (started = { resolve, reject }));
+    this._ready.catch(() => undefined);
+    const timer = setTimeout(() => started.reject(new Error(`the depiction engine did not start within ${DEPICT_START_MS / 1000} s`)), DEPICT_START_MS);
+    window.addEventListener('message', (event: MessageEvent) => {
+      if (event.source !== this._node.contentWindow || event.origin !== window.location.origin) {
+        return;
+      }
+      const reply = DepictReply.safeParse(event.data);
+      if (reply.success) {
+        this._pending.get(reply.data.id)?.(reply.data.images);
+        this._pending.delete(reply.data.id);
+        return;
+      }
+      const e = DepictEvent.safeParse(event.data);
+      if (e.success) {
+        clearTimeout(timer);
+        if (e.data.event === 'ready') {
+          started.resolve();
+        } else {
+          started.reject(new Error(`the depiction engine failed to start: ${e.data.error}`));
+        }
+      }
+    });
+    this._node.src = depictFrameUrl();
+    document.body.append(this._node);
+  }
+
+  async depict(smiles: string[]): Promise<Depiction[]> {
+    const missing = [...new Set(smiles.filter(s => !this._cache.has(s)))];
+    if (missing.length) {
+      await this._ready;
+      for (let i = 0; i < missing.length; i += DEPICT_BATCH) {
+        const batch = missing.slice(i, i + DEPICT_BATCH);
+        const images = await this._request(batch);
+        batch.forEach((s, j) => this._cache.set(s, images[j] ?? { svg: null, error: 'no depiction returned' }));
+      }
+    }
+    return smiles.map(s => this._cache.get(s)!);
+  }
+
+  private _request(smiles: string[]): Promise<Depiction[]> {
+    const id = this._nextId++;
+    return new Promise<Depiction[]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this._pending.delete(id);
+        reject(new Error(`the depiction engine did not answer within ${DEPICT_BATCH_MS / 1000} s`));
+      }, DEPICT_BATCH_MS);
+      this._pending.set(id, answer => {
+        clearTimeout(timer);
+        if (answer instanceof Error) {
+          reject(answer);
+        } else {
+          resolve(answer);
+        }
+      });
+      this._node.contentWindow?.postMessage({ tag: DEPICT_TAG, id, smiles }, window.location.origin);
+    });
+  }
+}
+
+let frame: DepictFrame | null = null;
+
+/** Depict SMILES with the page's one depiction frame (made on first use). Rejects when the engine does not start. */
+export const depictSmiles: Depict = smiles => {
+  frame ??= new DepictFrame();
+  return frame.depict(smiles);
+};

@@ -1,0 +1,177 @@
+/**
+ * Molecule-grid panels end to end: an agent (official TypeScript MCP client)
+ * docks a grid of SMILES; the page's one hidden depiction frame (Indigo) draws
+ * each as an SVG image, paged; a SMILES Indigo cannot read shows a note in its
+ * cell; hostile names and properties are text; over a bound: TOO_LARGE.
+ */
+import { expect, test } from '@jupyterlab/galata';
+import type { Page } from '@playwright/test';
+import * as path from 'path';
+import { call, mcpClient, ROOT, runCell } from './helpers';
+
+const HOSTILE = '<img src=x onerror="window.__pwned=\'grid\';alert(1)">';
+const BAD_SMILES = 'C1CC(N';
+
+/** 60 molecules: alkyl chains with a varying head group, one bad SMILES (index 1), one hostile name/property (index 2). */
+function molecules(): { smiles: string; name?: string; properties?: Record<string, string | number> }[] {
+  const heads = ['O', 'N', 'C(=O)O', 'c1ccccc1', 'Cl', 'C#N'];
+  const list = Array.from({ length: 60 }, (_, i) => ({
+    smiles: 'C'.repeat(1 + (i % 10)) + heads[i % heads.length],
+    name: `mol-${i}`,
+    properties: { index: i, series: i % 2 ? 'odd' : 'even' } as Record<string, string | number>
+  }));
+  list[1] = { smiles: BAD_SMILES, name: 'broken', properties: { index: 1, series: 'odd' } };
+  list[2] = { smiles: 'c1ccccc1O', name: HOSTILE, properties: { index: 2, note: HOSTILE } };
+  return list;
+}
+
+function grid(page: Page) {
+  return page.locator('.molspace-panel[data-molspace-panel-id="grid"]');
+}
+
+test.describe('molecule grid panels', () => {
+  test('an agent docks a paged grid of Indigo depictions; bad SMILES and hostile text stay in their cells', async ({ page }) => {
+    const dialogs: string[] = [];
+    page.on('dialog', d => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    // Nothing of the depiction engine loads before the first grid.
+    await expect(page.locator('iframe.molspace-depict-frame')).toHaveCount(0);
+    const client = await mcpClient();
+    try {
+      const tools = await client.listTools();
+      expect(tools.tools.map(t => t.name)).toContain('render_panel');
+      await expect.poll(async () => (await call(client, 'status'))[0].pageConnected, { timeout: 60_000 }).toBe(true);
+      const list = molecules();
+      const [result, isError] = await call(client, 'render_panel', {
+        panelId: 'grid',
+        title: 'Candidates',
+        content: { type: 'molecules', molecules: list, pageSize: 24 }
+      });
+      expect(isError).toBe(false);
+      expect(result).toMatchObject({ created: true, panel: { panelId: 'grid', type: 'molecules', ready: true, error: null } });
+      await expect(page.locator('iframe.molspace-depict-frame')).toHaveCount(1);
+
+      const cells = grid(page).locator('.molspace-panel-molecule');
+      await expect(cells).toHaveCount(24);
+      await expect(grid(page).locator('.molspace-panel-page-label')).toHaveText('Page 1 of 3 (60 molecules)');
+      // Every readable SMILES is an <img> of an SVG data URL, alt = the SMILES.
+      const images = grid(page).locator('img.molspace-panel-molecule-image');
+      await expect(images).toHaveCount(23);
+      const srcs = await images.evaluateAll(els => els.map(e => (e as HTMLImageElement).getAttribute('src') ?? ''));
+      for (const src of srcs) {
+        expect(src).toMatch(/^data:image\/svg\+xml;base64,[A-Za-z0-9+/=]{200,}$/);
+        expect(atob(src.slice(src.indexOf(',') + 1))).toContain('<svg');
+      }
+      await expect(cells.nth(0).locator('img')).toHaveAttribute('alt', list[0].smiles);
+      await expect
+        .poll(() => images.evaluateAll(els => els.every(e => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth > 0)))
+        .toBe(true);
+
+      // The bad SMILES: a located note in its own cell, the rest of the grid drawn.
+      await expect(cells.nth(1)).toHaveAttribute('data-molspace-depicted', 'error');
+      await expect(cells.nth(1).locator('.molspace-panel-molecule-note')).toContainText('Indigo cannot read this SMILES');
+      await expect(cells.nth(1).locator('.molspace-panel-molecule-note')).toContainText(`/content/molecules/1/smiles: ${BAD_SMILES}`);
+
+      // Hostile name and property: shown as text, no element made, no script run.
+      await expect(cells.nth(2).locator('.molspace-panel-molecule-name')).toHaveText(HOSTILE);
+      await expect(cells.nth(2).locator('dd').nth(1)).toHaveText(HOSTILE);
+      await expect(grid(page).locator('img[src="x"]')).toHaveCount(0);
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+      expect(dialogs).toEqual([]);
+
+      // Paging.
+      await grid(page).locator('.molspace-panel-page-next').click();
+      await expect(grid(page).locator('.molspace-panel-molecules-grid')).toHaveAttribute('data-molspace-page', '2');
+      await expect(cells.first()).toHaveAttribute('data-molspace-index', '24');
+      await expect(grid(page).locator('.molspace-panel-molecule[data-molspace-depicted="true"]')).toHaveCount(24);
+      await grid(page).locator('.molspace-panel-page-next').click();
+      await expect(cells).toHaveCount(12);
+      await expect(grid(page).locator('.molspace-panel-page-next')).toBeDisabled();
+      await expect(grid(page).locator('.molspace-panel-molecule[data-molspace-depicted="true"]')).toHaveCount(12);
+
+      // observe lists it.
+      const [observed] = await call(client, 'observe');
+      expect(JSON.stringify(observed)).toContain('molecule grid, 60 molecules');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('over a bound a grid is refused with TOO_LARGE naming the limit', async ({ page }) => {
+    const client = await mcpClient();
+    try {
+      await expect.poll(async () => (await call(client, 'status'))[0].pageConnected, { timeout: 60_000 }).toBe(true);
+      const many = Array.from({ length: 501 }, () => ({ smiles: 'C' }));
+      const [tooMany, e1] = await call(client, 'render_panel', { panelId: 'big', content: { type: 'molecules', molecules: many } });
+      expect(e1).toBe(true);
+      expect(tooMany).toMatchObject({ code: 'TOO_LARGE', where: '/content/molecules', details: { limit: 'panelMolecules', max: 500, size: 501 } });
+      const [longSmiles, e2] = await call(client, 'render_panel', {
+        panelId: 'big',
+        content: { type: 'molecules', molecules: [{ smiles: 'C' }, { smiles: 'C'.repeat(2001) }] }
+      });
+      expect(e2).toBe(true);
+      expect(longSmiles).toMatchObject({ code: 'TOO_LARGE', where: '/content/molecules/1/smiles', details: { limit: 'panelSmilesChars' } });
+      const props = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`p${i}`, i]));
+      const [tooManyProps, e3] = await call(client, 'render_panel', { panelId: 'big', content: { type: 'molecules', molecules: [{ smiles: 'C', properties: props }] } });
+      expect(e3).toBe(true);
+      expect(tooManyProps).toMatchObject({ code: 'TOO_LARGE', where: '/content/molecules/0/properties', details: { limit: 'panelMoleculeProperties' } });
+      await expect(page.locator('.molspace-panel[data-molspace-panel-id="big"]')).toHaveCount(0);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a cell shows the first 60 molecules of cdk2.sdf read by RDKit as a grid inline', async ({ page, tmpPath }) => {
+    await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', 'cdk2.sdf'), `${tmpPath}/cdk2.sdf`);
+    await page.notebook.createNew('grid.ipynb');
+    await page.notebook.setCell(
+      0,
+      'code',
+      [
+        'import molspace',
+        'from rdkit import Chem',
+        'mols = [m for m in Chem.SDMolSupplier("cdk2.sdf") if m is not None][:60]',
+        'grid = molspace.Panel(mols, title="CDK2 ligands", panel_id="cdk2", page_size=30)',
+        'grid'
+      ].join('\n')
+    );
+    await page.notebook.runCell(0, true);
+    const cdk2 = page.locator('.molspace-panel[data-molspace-panel-id="cdk2"]');
+    await expect(cdk2).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    const count = Number(await runCell(page, 'print(len(mols))'));
+    expect(count).toBeGreaterThan(30);
+    await expect(cdk2.locator('.molspace-panel-page-label')).toHaveText(`Page 1 of 2 (${count} molecules)`);
+    await expect(cdk2.locator('.molspace-panel-molecule[data-molspace-depicted="true"]')).toHaveCount(30);
+    const first = await runCell(page, 'print(Chem.MolToSmiles(mols[0]), mols[0].GetProp("_Name"))');
+    const [smiles, name] = first.split(' ');
+    await expect(cdk2.locator('img.molspace-panel-molecule-image').first()).toHaveAttribute('alt', smiles);
+    await expect(cdk2.locator('.molspace-panel-molecule-name').first()).toHaveText(name);
+    expect(await runCell(page, 'print(grid.ready, grid.content["type"], bool(grid.error))')).toBe('True molecules False');
+  });
+
+  test('a click on a depiction opens that molecule in a docked Ketcher editor', async ({ page }) => {
+    const client = await mcpClient();
+    try {
+      await expect.poll(async () => (await call(client, 'status'))[0].pageConnected, { timeout: 60_000 }).toBe(true);
+      const [, isError] = await call(client, 'render_panel', {
+        panelId: 'pick',
+        content: { type: 'molecules', molecules: [{ smiles: 'CCO', name: 'ethanol' }, { smiles: 'Oc1ccccc1', name: 'phenol' }] }
+      });
+      expect(isError).toBe(false);
+      const pick = page.locator('.molspace-panel[data-molspace-panel-id="pick"]');
+      await expect(pick.locator('.molspace-panel-molecule[data-molspace-depicted="true"]')).toHaveCount(2);
+      await pick.locator('.molspace-panel-molecule-open').nth(1).click();
+      const editor = page.locator('.molspace-ketcher', { has: page.locator('.molspace-ketcher-status', { hasText: 'phenol' }) });
+      await expect(editor).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+      const [observed] = await call(client, 'observe');
+      const ketcher = observed.widgets.find((w: any) => w.kind === 'ketcher');
+      expect(ketcher).toBeTruthy();
+      const [structure] = await call(client, 'ketcher_control', { target: ketcher.id, action: 'get_structure', format: 'smiles' });
+      expect(JSON.stringify(structure)).toMatch(/c1ccccc1|C1=CC=CC=C1/i);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -258,12 +258,24 @@ export const ViewerKernelControl = z
 const pageId = z.string().min(1).optional().describe('Page to run in; default: the most recently focused page.');
 const target = z.string().min(1).optional().describe('Model id of the Viewer (from `observe`); default: the most recently active Viewer.');
 
-export const ViewerObserveInput = z.object({ pageId, target }).strict();
+export const ViewerObserveInput = z
+  .object({
+    pageId,
+    target,
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('Skip this many entries of each composition list (models, chains, ligands): `nextOffset` of a previous call.')
+  })
+  .strict();
 export const ViewerObserveOutput = z.object({
   viewer: ViewerState,
-  composition: ViewerComposition.nullable().describe('null until the structure has loaded.'),
+  composition: ViewerComposition.nullable().describe('null until the structure has loaded; lists from `offset`, cut to the budget.'),
   view: ViewerViewState,
-  camera: ViewerCamera.nullable().describe('null when no live 3D view.')
+  camera: ViewerCamera.nullable().describe('null when no live 3D view.'),
+  nextOffset: z.number().int().nullable().describe('Call again with this offset for the rest of the lists; null: nothing left.')
 });
 
 export const ActInput = z.object({ pageId, target, ...ACT_FIELDS }).strict();

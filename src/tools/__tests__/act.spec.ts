@@ -250,3 +250,31 @@ test('labels, distances and transparency entries are bounded: TOO_LARGE naming t
   await run({ actions: labels.slice(0, 20) });
   expect(viewer.current.labels).toHaveLength(20);
 });
+
+test('viewer_observe stays within the read budget and pages the composition lists with nextOffset', async () => {
+  const big = structuredClone(viewer.data.composition);
+  big.chains = Array.from({ length: 100 }, (_, i) => ({ ...big.chains[0], label_asym_id: `L${i}`, auth_asym_id: `A${i}` }));
+  big.ligands = Array.from({ length: 100 }, (_, i) => ({ ...big.ligands[0], label_asym_id: `L${i}`, auth_seq_id: i }));
+  big.chainCount = 100;
+  big.ligandCount = 100;
+  viewer.composition = () => big;
+  const seen: string[] = [];
+  let offset: number | null = 0;
+  let calls = 0;
+  while (offset !== null) {
+    const r = await dispatcher.execute('viewer_observe', { target: 'v1', offset }, { source: 'agent' });
+    const out = r.structuredContent as any;
+    expect(new TextEncoder().encode(JSON.stringify(out)).length).toBeLessThanOrEqual(8192);
+    expect(out.composition.chainCount).toBe(100);
+    seen.push(...out.composition.chains.map((c: { label_asym_id: string }) => c.label_asym_id));
+    offset = out.nextOffset;
+    calls += 1;
+  }
+  expect(calls).toBeGreaterThan(1);
+  expect(seen).toEqual(big.chains.map(c => c.label_asym_id));
+  // A structure whose lists fit comes back whole, with nothing to page.
+  viewer.composition = () => viewer.data.composition;
+  const small = (await dispatcher.execute('viewer_observe', { target: 'v1' }, { source: 'agent' })).structuredContent as any;
+  expect(small.nextOffset).toBeNull();
+  expect(small.composition.chains).toHaveLength(viewer.data.composition.chains.length);
+});

@@ -6,6 +6,9 @@
 import { LIMITS, MolspaceError, type ComponentSelector, type ViewerAction, type ViewerViewState } from '../contract';
 import { lociDistance, requireMatch, requireOneAtom, type StructureData } from './structureData';
 import { selectorText } from './viewerText';
+import { initialView } from './initialView';
+
+export { initialView };
 
 /** What one `act` batch would do. */
 export interface ViewerPlan {
@@ -34,23 +37,6 @@ export type HistoryStep = 'push' | 'undo' | 'redo';
 export interface ViewerHistory {
   undo: ViewerViewState | null;
   redo: ViewerViewState | null;
-}
-
-/** The view of a newly loaded structure. */
-export function initialView(layers: ViewerViewState['layers']): ViewerViewState {
-  return {
-    layers,
-    colors: [],
-    transparency: [],
-    labels: [],
-    measurements: [],
-    mvs: null,
-    focus: null,
-    selection: null,
-    highlight: null,
-    background: null,
-    cameraResets: 0
-  };
 }
 
 /** Nodes of an MVS state's tree. */

@@ -33,6 +33,7 @@ import type { StructureData } from './structureData';
 import type { ViewerTarget } from './viewerTarget';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
 import { viewerSummary } from './viewerText';
+import { initialView } from './initialView';
 import type { ResourcePolicy } from '../story/resourcePolicy';
 import { WidgetPresence } from '../dispatcher/widgetPresence';
 
@@ -157,7 +158,6 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
 
   private async _read(): Promise<StructureData> {
     const { readStructure, defaultLayers } = await import('./structureData');
-    const { initialView } = await import('./viewerActions');
     const format = StructureFormat.safeParse(this.get('format'));
     const where = String(this.get('source_name') || '/data');
     try {
@@ -221,21 +221,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
 
   view(): ViewerViewState {
     const parsed = ViewerViewState.safeParse(this.get('view'));
-    return parsed.success
-      ? parsed.data
-      : {
-          layers: [],
-          colors: [],
-          transparency: [],
-          labels: [],
-          measurements: [],
-          mvs: null,
-          focus: null,
-          selection: null,
-          highlight: null,
-          background: null,
-          cameraResets: 0
-        };
+    return parsed.success ? parsed.data : initialView([]);
   }
 
   describe(): string {

@@ -21,7 +21,7 @@ from traitlets import Bool, Dict, Int, List, Unicode
 
 from ._version import MODULE_NAME, MODULE_VERSION_RANGE
 from .contract import LIMITS
-from .errors import KetcherControlError
+from .errors import KetcherControlError, MolspaceError
 from .page_widget import PageWidget
 
 #: Formats the editor reads and writes (the contract's ``KetcherFormat``).
@@ -343,40 +343,25 @@ class Ketcher(PageWidget):
         Raises
         ------
         KetcherControlError
-            ``VALIDATION_FAILED`` when the editor is empty or RDKit cannot embed
-            the molecule; ``UNSUPPORTED_FORMAT`` when RDKit is not installed.
+            As :func:`molspace.embedding.embed_3d`: ``VALIDATION_FAILED`` when the
+            editor is empty or RDKit cannot read or embed the molecule,
+            ``TOO_LARGE`` past its heavy-atom bound, ``UNSUPPORTED_FORMAT`` when
+            RDKit is not installed.
         """
-        try:
-            from rdkit import Chem
-            from rdkit.Chem import AllChem
-        except ImportError as e:
-            raise KetcherControlError(
-                "UNSUPPORTED_FORMAT", "3D coordinates need RDKit, which is not installed", "rdkit", "pip install rdkit"
-            ) from e
+        from .embedding import embed_3d
         from .viewer import Viewer
 
         if self.atoms:
-            mol = Chem.MolFromMolBlock(self.molfile, removeHs=False)
+            text = self.molfile
         elif self.structure_revision == 0 and self._initial:
             # Not reported by the page yet (e.g. under Run All): the structure the editor was made with.
-            initial = self._initial
-            mol = Chem.MolFromMolBlock(initial, removeHs=False) if "\n" in initial else Chem.MolFromSmiles(initial)
+            text = self._initial
         else:
-            mol = None
-        if mol is None:
-            raise KetcherControlError(
-                "VALIDATION_FAILED",
-                "the editor holds no molecule RDKit can read",
-                "molfile",
-                "Draw or set a molecule first (display the editor and let the cell finish).",
-            )
-        mol = Chem.AddHs(mol, addCoords=True)
-        if AllChem.EmbedMolecule(mol, randomSeed=0xC0FFEE) != 0:
-            raise KetcherControlError(
-                "VALIDATION_FAILED", "RDKit could not embed the molecule in 3D", "molfile", "Check the structure."
-            )
-        AllChem.MMFFOptimizeMolecule(mol)
-        sdf = Chem.MolToMolBlock(mol) + "$$$$\n"
+            text = ""
+        try:
+            sdf = embed_3d(text, where="molfile").sdf
+        except MolspaceError as e:
+            raise KetcherControlError(e.code, e.message, e.where, e.fix, e.details) from e
         kwargs.setdefault("title", f"{self.title} (3D)")
         return Viewer(sdf, format="sdf", **kwargs)
 

@@ -22,6 +22,7 @@ from traitlets import Float, Int, List, TraitError, Unicode, validate
 from ..agent_tokens import AgentTokenStore
 from .bridge_frames import BridgeFrames
 from .connect_hint import ConnectHint
+from .embed_handler import EMBED_PATH, Embed3dHandler
 from .handlers import BridgeHandler, McpHandler
 from .manifest import Manifest
 from .origin import OriginPolicy
@@ -128,7 +129,7 @@ class MolspaceGateway(ExtensionApp):
         self.observe(lambda change: setattr(self.pages, "call_timeout", change["new"]), names="call_timeout")
 
     def initialize_handlers(self) -> None:
-        """Register the two endpoints (base_url is prepended by ExtensionApp)."""
+        """Register the MCP endpoint, the page bridge and the page's 3D endpoint (base_url is prepended by ExtensionApp)."""
         self.handlers.extend(
             [
                 (
@@ -142,6 +143,7 @@ class MolspaceGateway(ExtensionApp):
                     },
                 ),
                 (BRIDGE_PATH, BridgeHandler, {"pages": self.pages, "frames": self.frames}),
+                (EMBED_PATH, Embed3dHandler),
             ]
         )
 

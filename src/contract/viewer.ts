@@ -309,6 +309,7 @@ export const OpenInput = z
     mirror: PdbMirror.default('rcsb').describe('With pdbId: the mirror.'),
     path: z.string().min(1).optional().describe('File path under the Jupyter root (contents API path).'),
     text: z.string().min(1).max(LIMITS.viewerInlineTextChars).optional().describe('Inline structure text; needs format.'),
+    ketcher: z.string().min(1).optional().describe("A Ketcher editor id: its molecule in 3D (SDF, embedded by the server's RDKit)."),
     format: StructureFormat.optional().describe('Default: from the path extension.'),
     title: z.string().max(200).optional()
   })
@@ -356,7 +357,8 @@ export const OPEN_TOOL = viewerTool({
   name: 'open',
   description:
     'Open a structure in a Viewer docked in the JupyterLab main area: a file path under the Jupyter root ' +
-    '(read through the contents API), inline text with a format, or a PDB ID (allow-listed mirrors, capped). ' +
+    '(read through the contents API), inline text with a format, a PDB ID (allow-listed mirrors, capped), ' +
+    "or a Ketcher editor's molecule in 3D. " +
     'Returns once loaded, with its composition.',
   runs: 'page',
   input: OpenInput,
@@ -364,7 +366,7 @@ export const OPEN_TOOL = viewerTool({
   annotations: { title: 'Open a structure', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   target: null,
   mutating: true,
-  errors: ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE']
+  errors: ['NOT_FOUND', 'STALE_TARGET', 'FORBIDDEN', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE']
 });
 
 export type ViewerObserveOutput = z.infer<typeof ViewerObserveOutput>;

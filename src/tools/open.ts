@@ -1,29 +1,71 @@
 /**
  * `open`: a structure from a path under the Jupyter root (read through
- * JupyterLab's contents API, so Jupyter's own root confinement applies) or
- * inline text, in a Viewer docked in the main area: a page-owned Viewer that
- * `observe` lists and `act` drives like any other.
+ * JupyterLab's contents API, so Jupyter's own root confinement applies),
+ * inline text, a PDB ID, or a Ketcher editor's molecule in 3D, in a Viewer
+ * docked in the main area: a page-owned Viewer that `observe` lists and
+ * `act` drives like any other.
  */
 import { MolspaceError, OPEN_TOOL } from '../contract';
+import type { WidgetRegistry } from '../dispatcher/registry';
 import { checkRootPath, formatOfPath, structureOpener } from '../viewer/structureOpener';
 import { defineTool } from './tool';
 
-export const open = defineTool(OPEN_TOOL, async ({ args }) => {
-  const given = [args.path, args.text, args.pdbId].filter(x => x !== undefined).length;
-  if (given !== 1) {
+const SOURCES = ['path', 'text', 'pdbId', 'ketcher'] as const;
+
+/**
+ * The molecule of the editor `id` as one SDF record in 3D (the server's RDKit).
+ *
+ * @throws MolspaceError at `/ketcher`: `NOT_FOUND`/`STALE_TARGET` for the id,
+ *   `VALIDATION_FAILED` for an empty editor or a drawing with no 3D form, and
+ *   the 3D endpoint's errors (`embed3d`).
+ */
+async function ketcherIn3d(registry: WidgetRegistry, id: string): Promise<{ bytes: Uint8Array; title: string; note: string }> {
+  const editor = registry.get(id, 'ketcher', '/ketcher');
+  await editor.whenLoaded();
+  const state = editor.state();
+  if (state.error) {
+    throw new MolspaceError(state.error.code, state.error.message, '/ketcher', state.error.fix, { ...state.error.details, target: id });
+  }
+  if (state.atoms === 0) {
+    throw new MolspaceError('VALIDATION_FAILED', `Ketcher editor ${id} is empty: there is no molecule to open in 3D.`, '/ketcher', 'Draw or set a molecule first (ketcher_control set_structure).', {
+      target: id
+    });
+  }
+  const molfile = await editor.export('molfile');
+  const { embed3d } = await import('../ketcher/embed3d');
+  const embedded = await embed3d(molfile, '/ketcher');
+  return {
+    bytes: new TextEncoder().encode(embedded.sdf),
+    title: `${state.title} (3D)`,
+    note: `Ketcher ${id}'s molecule at structure revision ${state.structureRevision} (${embedded.atoms} atoms with hydrogens${embedded.optimized ? ', MMFF94-optimised' : ''})`
+  };
+}
+
+export const open = defineTool(OPEN_TOOL, async ({ args, registry }) => {
+  const given = SOURCES.filter(k => args[k] !== undefined);
+  if (given.length !== 1) {
     throw new MolspaceError(
       'INVALID_INPUT',
-      'open takes exactly one of path, text or pdbId.',
-      args.path === undefined ? '/path' : args.text !== undefined ? '/text' : '/pdbId',
-      'Pass path (a file under the Jupyter root), text with format, or pdbId.',
-      {}
+      given.length ? `open takes one source; got ${given.join(' and ')}.` : 'open takes one of path, text, pdbId or ketcher; got none.',
+      `/${given[1] ?? 'path'}`,
+      'Pass path (a file under the Jupyter root), text with format, pdbId, or ketcher (an editor id).',
+      { given }
     );
   }
   const opener = structureOpener();
   let bytes: Uint8Array;
   let name: string;
   let format;
-  if (args.pdbId !== undefined) {
+  let what: string | undefined;
+  let title = args.title;
+  if (args.ketcher !== undefined) {
+    const sketch = await ketcherIn3d(registry, args.ketcher);
+    bytes = sketch.bytes;
+    format = 'sdf' as const;
+    name = '/ketcher';
+    what = sketch.note;
+    title = title ?? sketch.title;
+  } else if (args.pdbId !== undefined) {
     const { downloadPdbEntry } = await import('../viewer/pdbDownload');
     bytes = await downloadPdbEntry(args.pdbId, args.mirror);
     format = 'mmcif' as const;
@@ -41,7 +83,7 @@ export const open = defineTool(OPEN_TOOL, async ({ args }) => {
     bytes = new TextEncoder().encode(args.text);
     name = '/text';
   }
-  const title = args.title ?? args.path ?? (args.pdbId ? `PDB ${args.pdbId.toUpperCase()}` : `${format} text`);
+  title = title ?? args.path ?? (args.pdbId ? `PDB ${args.pdbId.toUpperCase()}` : `${format} text`);
   const viewer = await opener.open({ bytes, format, name, title });
   const state = viewer.state();
   if (state.error) {
@@ -52,6 +94,6 @@ export const open = defineTool(OPEN_TOOL, async ({ args }) => {
   }
   return {
     output: { viewer: state, composition: viewer.composition() },
-    text: `Opened ${args.pdbId ? `PDB ${args.pdbId}` : args.path ?? `inline ${format} text`} in Viewer ${viewer.targetId}: ${viewer.describe()}.`
+    text: `Opened ${what ?? (args.pdbId ? `PDB ${args.pdbId}` : args.path ?? `inline ${format} text`)} in Viewer ${viewer.targetId}: ${viewer.describe()}.`
   };
 });

@@ -84,6 +84,8 @@ class TestAgentTokenOnTheServer:
                 assert r.status_code == 403, (path, r.status_code)
             r = await http.post(server_root + "api/kernels", json={})
             assert r.status_code == 403
+            r = await http.post(server_root + "molspace/embed3d", json={"molfile": "CCO"})
+            assert r.status_code == 403
 
     async def test_revoked_and_unknown_tokens_are_refused(self, token_file: Path, mcp_url: str) -> None:
         store = AgentTokenStore(token_file)

@@ -246,3 +246,35 @@ test('round trips keep stereo, double-bond geometry, charges, isotopes and expli
   }
   expect(await runCell(page, 'print([r for r in results if not r[0]])')).toBe('[]');
 });
+
+test("an agent opens an editor's molecule in 3D in a Viewer, as one call; each bad source is located", async ({ page }) => {
+  const client = await mcpClient();
+  try {
+    const [opened] = await call(client, 'ketcher_open', { value: 'O=C(O)[C@@]([H])(N)C', title: 'sketch' });
+    const target = opened.editor.target;
+    await ready(editor(page, 'sketch'));
+    const [viewer, viewerError] = await call(client, 'open', { ketcher: target });
+    expect(viewerError, JSON.stringify(viewer)).toBe(false);
+    // 7 atoms drawn (one explicit H); RDKit's embedding adds the other six hydrogens.
+    expect(viewer.composition).toMatchObject({ format: 'sdf', modelCount: 1, atoms: 13 });
+    expect(viewer.viewer).toMatchObject({ title: 'sketch (3D)', ready: true, error: null });
+    const docked = page.locator(`#${viewer.viewer.target} .molspace-viewer`);
+    await expect(docked).toHaveAttribute('data-molspace-ready', 'true');
+    await expect(docked.locator('canvas').first()).toBeVisible();
+    await expect(docked.locator('.molspace-viewer-summary')).toContainText('13 atoms');
+
+    const expectError = async (args: Record<string, unknown>, code: string, where: string) => {
+      const [error, isError] = await call(client, 'open', args);
+      expect(isError, JSON.stringify(error)).toBe(true);
+      expect(error, JSON.stringify(error)).toMatchObject({ code, where });
+      expect(error.fix.length).toBeGreaterThan(0);
+    };
+    await expectError({ ketcher: 'no-such-editor' }, 'NOT_FOUND', '/ketcher');
+    await expectError({ ketcher: viewer.viewer.target }, 'NOT_FOUND', '/ketcher');
+    await expectError({ ketcher: target, text: 'CCO', format: 'sdf' }, 'INVALID_INPUT', '/ketcher');
+    await call(client, 'ketcher_control', { target, action: 'clear_structure' });
+    await expectError({ ketcher: target }, 'VALIDATION_FAILED', '/ketcher');
+  } finally {
+    await client.close();
+  }
+});

@@ -358,3 +358,31 @@ test('a docked Ketcher closed by its tab leaves observe, and ketcher_control nam
     await client.close();
   }
 });
+
+test('a structure set by an agent while the person is in macromolecules mode is what the editor holds after the switch back', async ({ page }) => {
+  await newNotebookRun(page, 'ketcher-macro-set.ipynb', 'import molspace\nk = molspace.Ketcher("CCO", title="macroset")\nk');
+  const e = editor(page, 'macroset');
+  await ready(e);
+  const f = await editorFrame(e);
+  await switchMode(f, 'macromolecules');
+  const client = await mcpClient();
+  try {
+    const target = await e.getAttribute('data-molspace-model');
+    const [set, setError] = await call(client, 'ketcher_control', { target, action: 'set_structure', value: 'c1ccccc1O', expectedRevision: 0 });
+    expect(setError, JSON.stringify(set)).toBe(false);
+    expect(set.editor).toMatchObject({ structureRevision: 1, atoms: 7 });
+    const phenol = async (smiles: string) =>
+      runCell(page, `from rdkit import Chem\nprint(Chem.CanonSmiles(${JSON.stringify(smiles)}) == Chem.CanonSmiles("Oc1ccccc1"))`);
+    const [got] = await call(client, 'ketcher_control', { target, action: 'get_structure' });
+    expect(await phenol(got.value), got.value).toBe('True');
+    const [inchi] = await call(client, 'ketcher_control', { target, action: 'get_structure', format: 'inchi' });
+    expect(inchi.value).toBe('InChI=1S/C6H6O/c7-6-4-2-1-3-5-6/h1-5,7H');
+    await switchMode(f, 'molecules');
+    // Back in molecules mode the editor, the kernel and the agent all hold the phenol.
+    const [after] = await call(client, 'ketcher_control', { target, action: 'get_structure' });
+    expect(await phenol(after.value), after.value).toBe('True');
+    expect(await runCell(page, 'print(k.atoms, k.formula)')).toBe('7 C6 H6 O');
+  } finally {
+    await client.close();
+  }
+});

@@ -13,7 +13,7 @@ import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Editor } from 'ketcher-react';
 import { StandaloneStructServiceProvider } from 'ketcher-standalone/dist/binaryWasm';
-import { ChemicalMimeType, type Ketcher } from 'ketcher-core';
+import { ChemicalMimeType, KetSerializer, type Ketcher } from 'ketcher-core';
 import 'ketcher-react/dist/index.css';
 import {
   EditorSnapshot,
@@ -50,22 +50,36 @@ async function optional(read: () => Promise<string>): Promise<string | null> {
   }
 }
 
+/**
+ * The KET converted by Indigo. In macromolecules mode Ketcher's own writers
+ * refuse most formats ("SMILES format is not available in macro mode") and
+ * its molecules-mode struct is stale, so the frame converts the KET, which
+ * Ketcher writes from whichever editor is shown.
+ */
+async function fromKet(k: Ketcher, outputFormat: ChemicalMimeType): Promise<string> {
+  const ket = await k.getKet();
+  return (await k.indigo.convert(ket, { inputFormat: ChemicalMimeType.KET, outputFormat })).struct;
+}
+
 async function snapshot(k: Ketcher): Promise<EditorSnapshot> {
-  const struct = k.editor.struct();
-  const atoms = struct.atoms.size;
   const ket = await engine(() => k.getKet());
+  // In macromolecules mode the drawing is the macromolecules editor's: count it from its KET.
+  const struct = macromoleculesMode ? new KetSerializer().deserialize(ket) : k.editor.struct();
+  const atoms = struct.atoms.size;
   let formula: string | null = null;
   if (atoms > 0) {
     try {
-      const calc = await engine(() => k.calculate({ struct: ket, properties: ['gross'] }));
+      // Indigo's calculate on the KET itself: Ketcher's `calculate` refuses macromolecules mode.
+      const calc = await engine(() => k.indigo.calculate(ket, { properties: ['gross'] }));
       formula = typeof calc.gross === 'string' ? calc.gross.replace(/<[^>]*>/g, '') : null;
     } catch {
       formula = null;
     }
   }
+  const smiles = () => (macromoleculesMode ? fromKet(k, ChemicalMimeType.DaylightSmiles) : k.getSmiles());
   return EditorSnapshot.parse({
     ket,
-    smiles: atoms > 0 ? await optional(() => k.getSmiles()) : '',
+    smiles: atoms > 0 ? await optional(smiles) : '',
     molfile: await optional(() => k.getMolfile()),
     atoms,
     bonds: struct.bonds.size,
@@ -73,7 +87,13 @@ async function snapshot(k: Ketcher): Promise<EditorSnapshot> {
   });
 }
 
+/** Formats Ketcher 3.18 writes in macromolecules mode too; the others are converted from its KET there. */
+const MACRO_MODE_WRITERS: ReadonlySet<KetcherFormat> = new Set(['molfile', 'molfile-v3000', 'ket']);
+
 async function read(k: Ketcher, format: KetcherFormat): Promise<string> {
+  if (macromoleculesMode && !MACRO_MODE_WRITERS.has(format)) {
+    return fromKet(k, INPUT_FORMATS[format]);
+  }
   switch (format) {
     case 'smiles':
       return k.getSmiles();

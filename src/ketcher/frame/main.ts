@@ -178,9 +178,10 @@ function onChange(): void {
     if (!k) {
       return;
     }
-    void serial(() => snapshot(k)).then(
+    // The KET alone first: a mode switch that changed nothing stops here, before Indigo is asked.
+    void serial(async () => ((await engine(() => k.getKet())) === knownKet ? null : snapshot(k))).then(
       s => {
-        if (s.ket !== knownKet) {
+        if (s && s.ket !== knownKet) {
           knownKet = s.ket;
           post({ tag: FRAME_TAG, event: 'changed', snapshot: s });
         }

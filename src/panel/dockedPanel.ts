@@ -16,6 +16,7 @@ import {
 } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import type { OpenMolecule } from './moleculeGrid';
+import type { FollowLink } from './panelLinks';
 import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
 
@@ -60,11 +61,12 @@ export class DockedPanel implements PanelTarget {
     content: PanelContent,
     rendermime: IRenderMimeRegistry | null,
     private readonly _registry: WidgetRegistry,
-    openMolecule: OpenMolecule | null = null
+    openMolecule: OpenMolecule | null = null,
+    followLink: FollowLink | null = null
   ) {
     this._title = title;
     this._content = content;
-    this.widget = new DockedPanelWidget(new PanelRenderer(() => rendermime, openMolecule));
+    this.widget = new DockedPanelWidget(new PanelRenderer(() => rendermime, openMolecule, undefined, followLink));
     this.widget.id = `molspace-panel-${panelId}`;
     this.widget.disposed.connect(() => this._registry.unregister(this.targetId));
     this._identity();

@@ -43,6 +43,7 @@ export class DockedPanelWidget extends Widget {
       button.textContent = 'Export…';
       button.title = 'Write this panel as a file under the Jupyter root';
       button.addEventListener('click', () => {
+        this.exportStatus.textContent = '';
         void onExport().then(line => {
           if (line !== null) {
             this.exportStatus.textContent = line;

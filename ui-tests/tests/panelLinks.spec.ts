@@ -282,3 +282,74 @@ test('an agent shows molecule grids from SDF (Indigo reads the records) and CSV;
     await client.close();
   }
 });
+
+/** The Jupyter root on disk, as the page knows it. */
+async function serverRoot(page: IJupyterLabPageFixture): Promise<string> {
+  return page.evaluate(() => JSON.parse(document.getElementById('jupyter-config-data')!.textContent!).serverRoot as string);
+}
+
+test('docked panels export as files under the root: by the agent (panel_export) and by the Export… button; refusals located', async ({ page, tmpPath }) => {
+  const client = await agent();
+  try {
+    const root = await serverRoot(page);
+    const onDisk = (p: string) => fs.readFileSync(path.join(root, p), 'utf8');
+    const table = { type: 'table', columns: [{ name: 'ligand' }, { name: 'score', type: 'number' }], rows: [['L1, "best"', -7.5], ['L2', null]] };
+    await call(client, 'render_panel', { panelId: 'scores', content: table });
+    await call(client, 'render_panel', { panelId: 'notes', content: { type: 'markdown', markdown: '# Notes\n\nStable pose.' } });
+    const spec = { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', data: { values: [{ a: 1 }] }, mark: 'point', encoding: { x: { field: 'a', type: 'quantitative' } } };
+    await call(client, 'render_panel', { panelId: 'chart', content: { type: 'chart', spec } });
+    await call(client, 'render_panel', { panelId: 'grid', content: { type: 'molecules', molecules: [{ smiles: 'CCO', name: 'ethanol', properties: { mw: 46.07 } }] } });
+
+    const cases: [string, string, string][] = [
+      ['scores', `${tmpPath}/out/scores.csv`, 'ligand,score\r\n"L1, ""best""",-7.5\r\nL2,\n'],
+      ['notes', `${tmpPath}/out/notes.md`, '# Notes\n\nStable pose.'],
+      ['grid', `${tmpPath}/out/grid.csv`, 'name,smiles,mw\r\nethanol,CCO,46.07\n']
+    ];
+    for (const [target, file, text] of cases) {
+      const [written, isError] = await call(client, 'panel_export', { target, path: file });
+      expect(isError, JSON.stringify(written)).toBe(false);
+      expect(written).toMatchObject({ path: file, panelId: target, replaced: false });
+      expect(onDisk(file)).toBe(text);
+    }
+    const [chart] = await call(client, 'panel_export', { target: 'chart', path: `${tmpPath}/out/chart.vl.json` });
+    expect(JSON.parse(onDisk(chart.path))).toEqual(spec);
+
+    // The rules of Story files: no overwrite without the flag, nothing outside the root, the type's ending.
+    const [exists] = await call(client, 'panel_export', { target: 'scores', path: `${tmpPath}/out/scores.csv` });
+    expect(exists).toMatchObject({ code: 'FORBIDDEN', where: '/overwrite' });
+    const [replaced] = await call(client, 'panel_export', { target: 'scores', path: `${tmpPath}/out/scores.csv`, overwrite: true });
+    expect(replaced).toMatchObject({ replaced: true });
+    const [outside] = await call(client, 'panel_export', { target: 'scores', path: `${tmpPath}/../../escape.csv` });
+    expect(outside).toMatchObject({ code: 'FORBIDDEN', where: '/path' });
+    const [absolute] = await call(client, 'panel_export', { target: 'scores', path: '/tmp/escape.csv' });
+    expect(absolute).toMatchObject({ code: 'FORBIDDEN', where: '/path' });
+    const [ending] = await call(client, 'panel_export', { target: 'scores', path: `${tmpPath}/scores.md` });
+    expect(ending).toMatchObject({ code: 'UNSUPPORTED_FORMAT', where: '/path' });
+    const [gone] = await call(client, 'panel_export', { target: 'no-such-panel', path: `${tmpPath}/x.csv` });
+    expect(gone).toMatchObject({ code: 'NOT_FOUND', where: '/target' });
+
+    // The person: Export… asks for a path, writes it through the Dispatcher (ui), asks before replacing.
+    const docked = page.locator('.molspace-docked-panel').filter({ has: panel(page, 'scores') });
+    await page.locator('.lm-TabBar-tab', { hasText: 'Table' }).first().click();
+    const exportAs = async (file: string) => {
+      await docked.locator('.molspace-panel-export').click();
+      const dialog = page.locator('.jp-Dialog');
+      await dialog.locator('input').fill(file);
+      await dialog.locator('.jp-mod-accept').click();
+    };
+    await exportAs(`${tmpPath}/ui/scores.csv`);
+    await expect(docked.locator('.molspace-panel-export-status')).toHaveText(`Exported to ${tmpPath}/ui/scores.csv`);
+    expect(onDisk(`${tmpPath}/ui/scores.csv`)).toBe(cases[0][2]);
+    await exportAs(`${tmpPath}/ui/scores.csv`);
+    await expect(page.locator('.jp-Dialog')).toContainText('Replace it with this panel?');
+    await page.locator('.jp-Dialog .jp-mod-accept').click();
+    await expect(docked.locator('.molspace-panel-export-status')).toHaveText(`Exported to ${tmpPath}/ui/scores.csv`);
+    await exportAs('../escape.csv');
+    await expect(docked.locator('.molspace-panel-export-status')).toContainText('FORBIDDEN at /path');
+    await page.locator('.jp-SideBar.jp-mod-right [title="molspace activity"], .jp-SideBar.jp-mod-right li[data-id="molspace-activity-panel"]').first().click();
+    const entries = page.locator('#molspace-activity .molspace-activity-entry[data-source="ui"]');
+    await expect.poll(async () => (await entries.allTextContents()).filter(t => t.includes('panel_export')).length).toBeGreaterThanOrEqual(4);
+  } finally {
+    await client.close();
+  }
+});

@@ -7,5 +7,5 @@ module.exports = {
   transform: {
     '^.+\\.[tj]sx?$': ['ts-jest', { tsconfig: { allowJs: true, esModuleInterop: true, module: 'commonjs', moduleResolution: 'node', target: 'ES2022', strict: true, skipLibCheck: true, isolatedModules: true } }]
   },
-  transformIgnorePatterns: ['/node_modules/(?!(molstar|@jupyterlab/apputils)/)']
+  transformIgnorePatterns: ['/node_modules/(?!(molstar|@jupyterlab/apputils|sdf-parser|ensure-string|dynamic-typing)/)']
 };

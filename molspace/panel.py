@@ -54,6 +54,21 @@ class Panel(PageWidget):
         columns become properties.
     page_size : int, optional
         Molecule grids: molecules per page (default 24).
+    viewer : molspace.Viewer or str, optional
+        DataFrames: the Viewer (or its widget id) a row's link focuses.
+    selector_column : str, optional
+        DataFrames: the column holding each row's MolViewSpec component
+        selector (``"ligand"``, ``{"label_asym_id": "A", "beg_auth_seq_id": 10}``
+        or a list of such dicts); a click on the row's *Focus* button runs
+        ``act`` focus on ``viewer`` through the page's Dispatcher (source ``ui``).
+    story : molspace.Story or str, optional
+        DataFrames: the Story (or its widget id) a row's link steps.
+    step_column : str, optional
+        DataFrames: the column holding each row's Story snapshot key; the
+        row's *Go to* button runs ``story_control`` goto. One of
+        ``selector_column`` / ``step_column``; the column is not shown, and a
+        missing cell (None/NaN) means no link. A link whose widget is gone
+        shows a located ``STALE_TARGET`` / ``NOT_FOUND`` in the panel.
 
     Raises
     ------
@@ -99,6 +114,10 @@ class Panel(PageWidget):
         molecule_column: str | None = None,
         name_column: str | None = None,
         page_size: int | None = None,
+        viewer: Any = None,
+        selector_column: str | None = None,
+        story: Any = None,
+        step_column: str | None = None,
         **kwargs: Any,
     ):
         normalized = normalize_panel_content(
@@ -108,6 +127,10 @@ class Panel(PageWidget):
             molecule_column=molecule_column,
             name_column=name_column,
             page_size=page_size,
+            viewer=viewer,
+            selector_column=selector_column,
+            story=story,
+            step_column=step_column,
         )
         if panel_id is not None:
             _check_panel_id(panel_id)
@@ -131,12 +154,18 @@ class Panel(PageWidget):
         molecule_column: str | None = None,
         name_column: str | None = None,
         page_size: int | None = None,
+        viewer: Any = None,
+        selector_column: str | None = None,
+        story: Any = None,
+        step_column: str | None = None,
     ) -> str:
         """Replace the content through the page's Dispatcher (``render_panel``).
 
         Parameters
         ----------
         content : as for :class:`Panel`
+        units, smiles_column, molecule_column, name_column, page_size, viewer, selector_column, story, step_column
+            As for :class:`Panel`.
         title : str, optional
         expected_revision : int, optional
             Refuse (``REVISION_CONFLICT`` in :attr:`last_result`) unless the panel is at this revision.
@@ -161,6 +190,10 @@ class Panel(PageWidget):
             molecule_column=molecule_column,
             name_column=name_column,
             page_size=page_size,
+            viewer=viewer,
+            selector_column=selector_column,
+            story=story,
+            step_column=step_column,
         )
         message: dict[str, Any] = {"content": content}
         if title is not None:

@@ -25,6 +25,7 @@ from typing import Any, Mapping
 
 from .contract import LIMITS
 from .errors import PanelContentError
+from .panel_links import split_links
 from .panel_molecules import check_molecules, is_rdkit_mol, molecules_from_dataframe, molecules_from_list
 
 _TYPES = ("markdown", "table", "chart", "molecules")
@@ -53,6 +54,10 @@ def normalize_panel_content(
     molecule_column: str | None = None,
     name_column: str | None = None,
     page_size: int | None = None,
+    viewer: Any = None,
+    selector_column: str | None = None,
+    story: Any = None,
+    step_column: str | None = None,
 ) -> dict[str, Any]:
     """Turn what a cell passes into the contract's ``PanelContent`` dict.
 
@@ -68,6 +73,11 @@ def normalize_panel_content(
         column naming each molecule.
     page_size : int, optional
         Molecule grids: molecules per page (default 24).
+    viewer, selector_column, story, step_column : optional
+        DataFrames only: one link per row, a click on which focuses the row's
+        MVS component selector (column ``selector_column``) in ``viewer``, or
+        goes to the row's step key (column ``step_column``) of ``story``
+        (:mod:`molspace.panel_links`).
 
     Returns
     -------
@@ -80,6 +90,18 @@ def normalize_panel_content(
         ``UNSUPPORTED_FORMAT`` for another type, ``TOO_LARGE`` over a bound
         (``details["limit"]`` names it), ``INVALID_INPUT`` for a malformed dict.
     """
+    link_args = {"viewer": viewer, "selector_column": selector_column, "story": story, "step_column": step_column}
+    if _is_dataframe(content):
+        content, links = split_links(content, **link_args)
+        return _with_links(_from_dataframe(content, units, smiles_column, molecule_column, name_column, page_size), links)
+    given = [k for k, v in link_args.items() if v is not None]
+    if given:
+        raise PanelContentError(
+            "INVALID_INPUT",
+            f"{given[0]}= attaches links to the rows of a DataFrame; this content is a {type(content).__name__}",
+            given[0],
+            "Pass a DataFrame, or put 'links' (tables) / 'link' (molecules) in a PanelContent dict.",
+        )
     if isinstance(content, str):
         return _markdown(content)
     if isinstance(content, (list, tuple)):
@@ -92,18 +114,6 @@ def normalize_panel_content(
             "Pass a non-empty list of SMILES strings or RDKit Mols.",
             {"types": sorted({type(m).__name__ for m in content})[:10]},
         )
-    if _is_dataframe(content):
-        if smiles_column is not None or molecule_column is not None or any(
-            is_rdkit_mol(v) for c in content.columns for v in content[c].head(5)
-        ):
-            return molecules_from_dataframe(
-                content,
-                smiles_column=smiles_column,
-                molecule_column=molecule_column,
-                name_column=name_column,
-                page_size=page_size,
-            )
-        return table_from_dataframe(content, units=units)
     if isinstance(content, Mapping):
         if content.get("type") in _TYPES:
             return _checked(dict(content))
@@ -120,6 +130,36 @@ def normalize_panel_content(
         "Pass markdown text (str), a pandas DataFrame, an Altair chart, a Vega-Lite dict, or a list of SMILES / RDKit Mols.",
         {"type": type(content).__name__},
     )
+
+
+def _with_links(content: dict[str, Any], links: list[dict[str, Any] | None] | None) -> dict[str, Any]:
+    if links is None:
+        return content
+    if content["type"] == "table":
+        return {**content, "links": links}
+    molecules = [m if link is None else {**m, "link": link} for m, link in zip(content["molecules"], links)]
+    return _json({**content, "molecules": molecules})
+
+
+def _from_dataframe(
+    content: Any,
+    units: Mapping[str, str] | None,
+    smiles_column: str | None,
+    molecule_column: str | None,
+    name_column: str | None,
+    page_size: int | None,
+) -> dict[str, Any]:
+    if smiles_column is not None or molecule_column is not None or any(
+        is_rdkit_mol(v) for c in content.columns for v in content[c].head(5)
+    ):
+        return molecules_from_dataframe(
+            content,
+            smiles_column=smiles_column,
+            molecule_column=molecule_column,
+            name_column=name_column,
+            page_size=page_size,
+        )
+    return table_from_dataframe(content, units=units)
 
 
 def _markdown(text: str) -> dict[str, Any]:

@@ -103,7 +103,12 @@ export const LIMITS = {
   /** Most labels, distances and transparency entries a Viewer's view holds, each. Beyond it: `TOO_LARGE`. */
   viewerAnnotations: 20,
   /** Most assets `story_create` packs into one .mvsx archive. */
-  storyAssets: 50
+  storyAssets: 50,
+  /**
+   * Largest SDF, CSV or TSV text of one molecule-grid panel, bytes (UTF-8).
+   * Beyond it: `TOO_LARGE`. The request bound (`max_request_bytes`, 1 MiB by default) applies too.
+   */
+  panelMoleculeFileBytes: 1024 * 1024
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

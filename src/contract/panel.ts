@@ -14,6 +14,7 @@ import { LocatedError } from './errors';
 import { LIMITS } from './limits';
 import { ChangeEntry } from './story';
 import type { ToolSpec } from './tools';
+import { ComponentSelector } from './viewer';
 
 /** Markdown, rendered by JupyterLab's rendermime with its sanitizer (untrusted). */
 export const MarkdownContent = z
@@ -40,6 +41,22 @@ export type TableColumn = z.infer<typeof TableColumn>;
 export const TableCell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export type TableCell = z.infer<typeof TableCell>;
 
+/** A widget id (as `observe` lists it) a link acts on. */
+const LinkTarget = z.string().min(1).max(128);
+
+/**
+ * What a click on a table row or grid cell does, through the Dispatcher as a
+ * `ui` call: `act` `{op: "focus", selector}` on a Viewer, or `story_control`
+ * `goto` `key` on a Story (docs/architecture.md, "Report panels").
+ */
+export const PanelLink = z
+  .discriminatedUnion('op', [
+    z.object({ op: z.literal('focus'), viewer: LinkTarget.describe('Viewer widget id.'), selector: ComponentSelector }).strict(),
+    z.object({ op: z.literal('goto'), story: LinkTarget.describe('Story widget id.'), key: z.string().min(1).max(200).describe('Snapshot key.') }).strict()
+  ])
+  .describe('Click: focus selector in a Viewer, or go to a Story step.');
+export type PanelLink = z.infer<typeof PanelLink>;
+
 /** A table: typed columns, rows of cells in column order. */
 export const TableContent = z
   .object({
@@ -50,7 +67,8 @@ export const TableContent = z
       .describe(
         `Rows of cells in column order; at most ${LIMITS.panelTableRows} rows and ` +
           `${LIMITS.panelTableCells} cells (over either: TOO_LARGE).`
-      )
+      ),
+    links: z.array(PanelLink.nullable()).optional().describe('Per row, by index (null: none); at most one per row.')
   })
   .strict();
 
@@ -75,16 +93,33 @@ export const GridMolecule = z
     properties: z
       .record(z.string().min(1).max(200), z.union([z.string(), z.number()]))
       .optional()
-      .describe(`Shown as text; at most ${LIMITS.panelMoleculeProperties}, each value at most ${LIMITS.panelCellChars} characters.`)
+      .describe(`Shown as text; at most ${LIMITS.panelMoleculeProperties}, each value at most ${LIMITS.panelCellChars} characters.`),
+    link: PanelLink.optional()
   })
   .strict();
 export type GridMolecule = z.infer<typeof GridMolecule>;
+
+/**
+ * Molecules as a file's text: SDF (data fields → properties, title line →
+ * name) or CSV/TSV with a SMILES column (other columns → properties). The
+ * page reads it into `molecules` (docs/architecture.md, "Report panels").
+ */
+export const MoleculeFile = z
+  .object({
+    format: z.enum(['sdf', 'csv', 'tsv']),
+    text: z.string().min(1).describe(`At most ${LIMITS.panelMoleculeFileBytes} bytes.`),
+    smilesColumn: z.string().min(1).max(200).optional().describe('CSV/TSV: default the column named smiles (any case).'),
+    nameColumn: z.string().min(1).max(200).optional().describe('Default: a column named name (any case); SDF: the title line.')
+  })
+  .strict();
+export type MoleculeFile = z.infer<typeof MoleculeFile>;
 
 /** A paged grid of 2D depictions (drawn by Indigo) with their properties. */
 export const MoleculesContent = z
   .object({
     type: z.literal('molecules'),
-    molecules: z.array(GridMolecule).describe(`At most ${LIMITS.panelMolecules} molecules (over: TOO_LARGE).`),
+    molecules: z.array(GridMolecule).optional().describe(`At most ${LIMITS.panelMolecules} molecules (over: TOO_LARGE); or file.`),
+    file: MoleculeFile.optional(),
     pageSize: z.number().int().min(1).max(LIMITS.panelMoleculePageSize).optional().describe('Molecules per page; default 24.')
   })
   .strict();
@@ -164,7 +199,7 @@ export type RenderPanelOutput = z.infer<typeof RenderPanelOutput>;
 export const RENDER_PANEL_TOOL: ToolSpec<typeof RenderPanelInput, typeof RenderPanelOutput, 'panel'> = {
   name: 'render_panel',
   description:
-    'Show one bounded artifact (markdown, table, Vega-Lite chart with inline data, or a molecule grid from SMILES) in a ' +
+    'Show one bounded artifact (markdown, table, Vega-Lite chart with inline data, or a molecule grid from SMILES, SDF, CSV or TSV) in a ' +
     `panel docked in JupyterLab (at most ${LIMITS.dockedPanels} per page), or replace the ` +
     'content of a panel by panelId/target (docked or a cell\'s inline one). Rendered by ' +
     "JupyterLab's sanitizing rendermime; no script runs. Returns once rendered.",

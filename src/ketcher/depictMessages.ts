@@ -2,7 +2,8 @@
  * The messages between a page and its hidden depiction frame
  * (`src/ketcher/frame/depict.ts`, one per page; docs/architecture.md,
  * "Report panels"): "depict these SMILES" → one SVG (base64) or Indigo's
- * error per SMILES. Every message is checked against these schemas; one that
+ * error per SMILES; "convert these molfiles (SDF records) to SMILES" → one
+ * SMILES or Indigo's error per molfile. Every message is checked against these schemas; one that
  * does not parse is dropped.
  */
 import { z } from 'zod';
@@ -38,3 +39,22 @@ export const DepictEvent = z.discriminatedUnion('event', [
   z.object({ tag: z.literal(DEPICT_TAG), event: z.literal('failed'), error: z.string() })
 ]);
 export type DepictEvent = z.infer<typeof DepictEvent>;
+
+/** Page → frame: convert these molfiles to SMILES, answered by one {@link ConvertReply} with the same `id`. */
+export const ConvertRequest = z.object({
+  tag: z.literal(DEPICT_TAG),
+  id: z.number(),
+  molfiles: z.array(z.string()).max(DEPICT_BATCH)
+});
+export type ConvertRequest = z.infer<typeof ConvertRequest>;
+
+/** One conversion: a SMILES, or Indigo's message for a molfile it cannot read. */
+export const Conversion = z.union([
+  z.object({ smiles: z.string().min(1), error: z.null() }),
+  z.object({ smiles: z.null(), error: z.string() })
+]);
+export type Conversion = z.infer<typeof Conversion>;
+
+/** Frame → page: the conversions of one request, in its order. */
+export const ConvertReply = z.object({ tag: z.literal(DEPICT_TAG), id: z.number(), smiles: z.array(Conversion) });
+export type ConvertReply = z.infer<typeof ConvertReply>;

@@ -3,9 +3,19 @@
  * depiction frame (`static/ketcher/depict.html`, Indigo only) per page,
  * created on the first request, so nothing loads on JupyterLab's start path
  * (docs/architecture.md, "Report panels"). Depictions are cached by SMILES.
+ * The same frame converts SDF records' molfiles to SMILES for grids read
+ * from SDF (`./moleculeFile.ts`).
  */
 import { ketcherFrameUrl } from '../ketcher/ketcherFrameHost';
-import { DEPICT_BATCH, DEPICT_TAG, DepictEvent, DepictReply, type Depiction } from '../ketcher/depictMessages';
+import {
+  ConvertReply,
+  DEPICT_BATCH,
+  DEPICT_TAG,
+  DepictEvent,
+  DepictReply,
+  type Conversion,
+  type Depiction
+} from '../ketcher/depictMessages';
 
 /** How long the frame may take to load Indigo, ms. */
 export const DEPICT_START_MS = 90_000;
@@ -13,6 +23,9 @@ export const DEPICT_START_MS = 90_000;
 export const DEPICT_BATCH_MS = 120_000;
 
 export type Depict = (smiles: string[]) => Promise<Depiction[]>;
+
+/** Molfiles (SDF records) to SMILES, one {@link Conversion} each, in order. */
+export type ToSmiles = (molfiles: string[]) => Promise<Conversion[]>;
 
 /** The URL of the depiction frame's page (beside the editor frame's). */
 export function depictFrameUrl(): string {
@@ -22,7 +35,7 @@ export function depictFrameUrl(): string {
 class DepictFrame {
   private readonly _node: HTMLIFrameElement;
   private readonly _ready: Promise<void>;
-  private readonly _pending = new Map<number, (images: Depiction[] | Error) => void>();
+  private readonly _pending = new Map<number, (answer: unknown[] | Error) => void>();
   private readonly _cache = new Map<string, Depiction>();
   private _nextId = 1;
 
@@ -47,6 +60,12 @@ class DepictFrame {
         this._pending.delete(reply.data.id);
         return;
       }
+      const converted = ConvertReply.safeParse(event.data);
+      if (converted.success) {
+        this._pending.get(converted.data.id)?.(converted.data.smiles);
+        this._pending.delete(converted.data.id);
+        return;
+      }
       const e = DepictEvent.safeParse(event.data);
       if (e.success) {
         clearTimeout(timer);
@@ -67,16 +86,27 @@ class DepictFrame {
       await this._ready;
       for (let i = 0; i < missing.length; i += DEPICT_BATCH) {
         const batch = missing.slice(i, i + DEPICT_BATCH);
-        const images = await this._request(batch);
+        const images = (await this._request({ smiles: batch })) as Depiction[];
         batch.forEach((s, j) => this._cache.set(s, images[j] ?? { svg: null, error: 'no depiction returned' }));
       }
     }
     return smiles.map(s => this._cache.get(s)!);
   }
 
-  private _request(smiles: string[]): Promise<Depiction[]> {
+  async toSmiles(molfiles: string[]): Promise<Conversion[]> {
+    await this._ready;
+    const out: Conversion[] = [];
+    for (let i = 0; i < molfiles.length; i += DEPICT_BATCH) {
+      const batch = molfiles.slice(i, i + DEPICT_BATCH);
+      const answers = (await this._request({ molfiles: batch })) as Conversion[];
+      batch.forEach((_, j) => out.push(answers[j] ?? { smiles: null, error: 'no conversion returned' }));
+    }
+    return out;
+  }
+
+  private _request(body: { smiles: string[] } | { molfiles: string[] }): Promise<unknown[]> {
     const id = this._nextId++;
-    return new Promise<Depiction[]>((resolve, reject) => {
+    return new Promise<unknown[]>((resolve, reject) => {
       const timer = setTimeout(() => {
         this._pending.delete(id);
         reject(new Error(`the depiction engine did not answer within ${DEPICT_BATCH_MS / 1000} s`));
@@ -89,7 +119,7 @@ class DepictFrame {
           resolve(answer);
         }
       });
-      this._node.contentWindow?.postMessage({ tag: DEPICT_TAG, id, smiles }, window.location.origin);
+      this._node.contentWindow?.postMessage({ tag: DEPICT_TAG, id, ...body }, window.location.origin);
     });
   }
 }
@@ -100,4 +130,10 @@ let frame: DepictFrame | null = null;
 export const depictSmiles: Depict = smiles => {
   frame ??= new DepictFrame();
   return frame.depict(smiles);
+};
+
+/** Convert molfiles to SMILES with the page's one depiction frame (made on first use). Rejects when the engine does not start. */
+export const molfilesToSmiles: ToSmiles = molfiles => {
+  frame ??= new DepictFrame();
+  return frame.toSmiles(molfiles);
 };

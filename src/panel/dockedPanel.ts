@@ -16,17 +16,43 @@ import {
 } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import type { OpenMolecule } from './moleculeGrid';
+import type { ExportPanel } from './exportFromUi';
+import type { FollowLink } from './panelLinks';
 import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
 
 /** The Lumino widget of a docked panel in the main area. */
 export class DockedPanelWidget extends Widget {
   readonly renderer: PanelRenderer;
+  /** The *Export…* button and its outcome line (`./exportFromUi.ts`); absent without an exporter. */
+  readonly exportStatus: HTMLElement;
 
-  constructor(renderer: PanelRenderer) {
+  constructor(renderer: PanelRenderer, onExport: (() => Promise<string | null>) | null = null) {
     super();
     this.renderer = renderer;
     this.addClass('molspace-docked-panel');
+    this.exportStatus = document.createElement('span');
+    this.exportStatus.className = 'molspace-panel-export-status';
+    this.exportStatus.setAttribute('role', 'status');
+    if (onExport !== null) {
+      const bar = document.createElement('div');
+      bar.className = 'molspace-panel-actions';
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'molspace-panel-export';
+      button.textContent = 'Export…';
+      button.title = 'Write this panel as a file under the Jupyter root';
+      button.addEventListener('click', () => {
+        this.exportStatus.textContent = '';
+        void onExport().then(line => {
+          if (line !== null) {
+            this.exportStatus.textContent = line;
+          }
+        });
+      });
+      bar.append(button, this.exportStatus);
+      this.node.append(bar);
+    }
     this.node.append(renderer.node);
     this.title.closable = true;
   }
@@ -60,11 +86,16 @@ export class DockedPanel implements PanelTarget {
     content: PanelContent,
     rendermime: IRenderMimeRegistry | null,
     private readonly _registry: WidgetRegistry,
-    openMolecule: OpenMolecule | null = null
+    openMolecule: OpenMolecule | null = null,
+    followLink: FollowLink | null = null,
+    exportPanel: ExportPanel | null = null
   ) {
     this._title = title;
     this._content = content;
-    this.widget = new DockedPanelWidget(new PanelRenderer(() => rendermime, openMolecule));
+    this.widget = new DockedPanelWidget(
+      new PanelRenderer(() => rendermime, openMolecule, undefined, followLink),
+      exportPanel && (() => exportPanel(this.targetId, this.panelId, this._content))
+    );
     this.widget.id = `molspace-panel-${panelId}`;
     this.widget.disposed.connect(() => this._registry.unregister(this.targetId));
     this._identity();

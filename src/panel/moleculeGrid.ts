@@ -4,14 +4,16 @@
  * shown as an `<img>` of an SVG data URL (an image: no script of the SVG
  * runs) with the SMILES as alt text, the name and the properties as text
  * nodes only. A SMILES Indigo cannot read gets a note in its own cell. A
- * click on a depiction asks the page to open that molecule (`ketcher_open`).
+ * click on a depiction asks the page to open that molecule (`ketcher_open`);
+ * a molecule's `link` is a button under its properties (`./panelLinks.ts`).
  *
  * Test hooks: `data-molspace-page` on the grid; on each cell
  * `data-molspace-index` and `data-molspace-depicted` (`pending`, `true`, `error`).
  */
-import type { MoleculesContent } from '../contract';
+import type { GridMolecule, MoleculesContent } from '../contract';
 import type { Depiction } from '../ketcher/depictMessages';
 import type { Depict } from './depictor';
+import type { LinkButton } from './panelRenderer';
 
 /** Molecules per page when the content does not say. */
 export const DEFAULT_PAGE_SIZE = 24;
@@ -22,11 +24,18 @@ export const DEFAULT_PAGE_SIZE = 24;
  * @returns once the first page's depictions are shown (or their notes).
  */
 /** A molecule of a grid a person asked to open (in a Ketcher editor). */
-export type OpenMolecule = (molecule: MoleculesContent['molecules'][number], index: number) => void;
+export type OpenMolecule = (molecule: GridMolecule, index: number) => void;
 
-export async function renderMolecules(host: HTMLElement, grid: MoleculesContent, depict: Depict, open: OpenMolecule | null = null): Promise<void> {
+export async function renderMolecules(
+  host: HTMLElement,
+  grid: MoleculesContent,
+  depict: Depict,
+  open: OpenMolecule | null = null,
+  linkButton: LinkButton | null = null
+): Promise<void> {
+  const all = grid.molecules ?? [];
   const pageSize = grid.pageSize ?? DEFAULT_PAGE_SIZE;
-  const pages = Math.max(1, Math.ceil(grid.molecules.length / pageSize));
+  const pages = Math.max(1, Math.ceil(all.length / pageSize));
   const cells = el('div', 'molspace-panel-molecules-grid');
   cells.setAttribute('role', 'list');
   const pager = el('div', 'molspace-panel-pager');
@@ -41,12 +50,12 @@ export async function renderMolecules(host: HTMLElement, grid: MoleculesContent,
     page = p;
     const seq = ++drawn;
     const start = page * pageSize;
-    const molecules = grid.molecules.slice(start, start + pageSize);
+    const molecules = all.slice(start, start + pageSize);
     cells.setAttribute('data-molspace-page', String(page + 1));
-    label.textContent = `Page ${page + 1} of ${pages} (${grid.molecules.length} molecules)`;
+    label.textContent = `Page ${page + 1} of ${pages} (${all.length} molecules)`;
     previous.disabled = page === 0;
     next.disabled = page >= pages - 1;
-    const built = molecules.map((m, i) => cell(m, start + i, open));
+    const built = molecules.map((m, i) => cell(m, start + i, open, linkButton));
     cells.replaceChildren(...built.map(b => b.node));
     let images: Depiction[];
     try {
@@ -64,7 +73,12 @@ export async function renderMolecules(host: HTMLElement, grid: MoleculesContent,
   await draw(0);
 }
 
-function cell(m: MoleculesContent['molecules'][number], index: number, open: OpenMolecule | null): { node: HTMLElement; show(d: Depiction): void } {
+function cell(
+  m: GridMolecule,
+  index: number,
+  open: OpenMolecule | null,
+  linkButton: LinkButton | null
+): { node: HTMLElement; show(d: Depiction): void } {
   const node = el('figure', 'molspace-panel-molecule');
   node.setAttribute('role', 'listitem');
   node.dataset.molspaceIndex = String(index);
@@ -86,6 +100,10 @@ function cell(m: MoleculesContent['molecules'][number], index: number, open: Ope
       list.append(dt, dd);
     }
     caption.append(list);
+  }
+  const link = m.link && linkButton ? linkButton(m.link, `/content/molecules/${index}/link`) : null;
+  if (link) {
+    caption.append(link);
   }
   node.append(picture, caption);
   if (open !== null) {

@@ -106,6 +106,15 @@ export function checkTable(table: TableContent, where: string): void {
       `Pass fewer rows or columns: at most ${LIMITS.panelTableCells} cells.`
     );
   }
+  if (table.links !== undefined && table.links.length > rows.length) {
+    throw new MolspaceError(
+      'VALIDATION_FAILED',
+      `The table has ${table.links.length} links but ${rows.length} rows; a link belongs to the row of its index.`,
+      `${where}/links/${rows.length}`,
+      'Pass at most one link per row, in row order (null for a row without one).',
+      { links: table.links.length, rows: rows.length }
+    );
+  }
   const names = new Set<string>();
   columns.forEach((c, i) => {
     if (names.has(c.name)) {
@@ -241,7 +250,7 @@ function escapePointer(key: string): string {
  * reads each SMILES is shown per grid cell, not refused here.
  */
 export function checkMolecules(grid: MoleculesContent, where: string): void {
-  const { molecules } = grid;
+  const molecules = grid.molecules ?? [];
   if (molecules.length > LIMITS.panelMolecules) {
     throw tooLarge(
       'The number of molecules',

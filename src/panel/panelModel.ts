@@ -26,6 +26,7 @@ import { MODULE_NAME, MODULE_VERSION } from '../version';
 import { notebookPathOf, renderMimeOf } from '../widgetManager';
 import { checkPanelContent } from './panelContent';
 import { ketcherOpener } from './openMolecule';
+import { linkFollower } from './panelLinks';
 import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
 import { policyRenderMime } from '../render/resourceSanitizer';
@@ -298,7 +299,7 @@ export class PanelView extends DOMWidgetView {
       // Images in panel markdown follow the Story resource hosts (src/render/resourceSanitizer.ts).
       const rendermime = renderMimeOf(this.model.widget_manager);
       return rendermime && policyRenderMime(rendermime, this.model.services.resourcePolicy);
-    }, ketcherOpener(this.model.services));
+    }, ketcherOpener(this.model.services), undefined, linkFollower(this.model.services));
     this.el.append(this.renderer.node);
     this.model.viewShown(this);
     this.el.addEventListener('pointerdown', () => this.model.touch(), true);

@@ -8,7 +8,9 @@
  * - a table built from text nodes only, sorted by a click on a column header;
  * - a Vega-Lite chart through the Vega renderer JupyterLab ships
  *   (`@jupyterlab/vega5-extension`, mime type `application/vnd.vegalite.v5+json`);
- * - a molecule grid of Indigo depictions as images, properties as text (`./moleculeGrid.ts`).
+ * - a molecule grid of Indigo depictions as images, properties as text (`./moleculeGrid.ts`);
+ * - links of table rows and grid cells as buttons (`./panelLinks.ts`); a
+ *   refused link shows its located error in the panel (`.molspace-panel-link-error`).
  *
  * Whatever the content, it stays in its box: the body is a CSS containment
  * box (`contain: strict`-like, see `style/base.css`), so absolutely or fixed
@@ -19,9 +21,10 @@
  * `data-molspace-revision` (the revision last rendered), `data-molspace-ready`.
  */
 import type { IRenderMime, IRenderMimeRegistry } from '@jupyterlab/rendermime';
-import { MolspaceError, type LocatedError, type MoleculesContent, type PanelContent, type TableContent } from '../contract';
+import { MolspaceError, type LocatedError, type MoleculesContent, type PanelContent, type PanelLink, type TableContent } from '../contract';
 import { depictSmiles, type Depict } from './depictor';
 import { renderMolecules, type OpenMolecule } from './moleculeGrid';
+import { linkLabel, linkTitle, type FollowLink } from './panelLinks';
 import { nextDirection, sortedOrder, type SortDirection } from './tableSort';
 
 /** The Vega-Lite mime type of JupyterLab's Vega renderer. */
@@ -32,6 +35,7 @@ export class PanelRenderer {
   private readonly _title: HTMLElement;
   private readonly _error: HTMLElement;
   private readonly _body: HTMLElement;
+  private readonly _linkError: HTMLElement;
   private _renderer: IRenderMime.IRenderer | null = null;
   private _seq = 0;
   private _disposed = false;
@@ -39,7 +43,8 @@ export class PanelRenderer {
   constructor(
     private readonly _rendermime: () => IRenderMimeRegistry | null,
     private readonly _open: OpenMolecule | null = null,
-    private readonly _depict: Depict = depictSmiles
+    private readonly _depict: Depict = depictSmiles,
+    private readonly _follow: FollowLink | null = null
   ) {
     this.node = el('div', 'molspace-panel');
     this.node.setAttribute('data-molspace-ready', 'false');
@@ -48,8 +53,11 @@ export class PanelRenderer {
     this._error = el('div', 'molspace-panel-error');
     this._error.setAttribute('role', 'alert');
     this._error.hidden = true;
+    this._linkError = el('div', 'molspace-panel-link-error');
+    this._linkError.setAttribute('role', 'alert');
+    this._linkError.hidden = true;
     this._body = el('div', 'molspace-panel-body');
-    this.node.append(this._title, this._error, this._body);
+    this.node.append(this._title, this._error, this._linkError, this._body);
     // Content never leaves the panel: no form is submitted, no link navigates the page.
     this._body.addEventListener('submit', e => e.preventDefault(), true);
     this._body.addEventListener('click', e => guardLink(e), true);
@@ -63,21 +71,37 @@ export class PanelRenderer {
 
   /** Show a located error (null: none). */
   showError(error: LocatedError | null): void {
-    this._error.replaceChildren();
-    this._error.hidden = error === null;
     this.node.classList.toggle('molspace-panel-has-error', error !== null);
-    if (error === null) {
-      return;
+    showLocated(this._error, error);
+  }
+
+  /** The button of a link at `where`: a click follows it and shows a refusal in the panel. */
+  private _linkButton = (link: PanelLink, where: string): HTMLButtonElement | null => {
+    const follow = this._follow;
+    if (follow === null) {
+      return null;
     }
-    const code = el('strong', 'molspace-panel-error-code');
-    code.textContent = error.code;
-    const message = el('div', 'molspace-panel-error-message');
-    message.append(code, document.createTextNode(` ${error.message}`));
-    const where = el('div', 'molspace-panel-error-where');
-    where.textContent = `Where: ${error.where}`;
-    const fix = el('div', 'molspace-panel-error-fix');
-    fix.textContent = `Fix: ${error.fix}`;
-    this._error.append(message, where, fix);
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'molspace-panel-link';
+    b.textContent = linkLabel(link);
+    b.title = linkTitle(link);
+    b.dataset.molspaceLink = where;
+    b.dataset.molspaceLinkState = 'idle';
+    b.addEventListener('click', e => {
+      e.stopPropagation();
+      b.dataset.molspaceLinkState = 'running';
+      void follow(link, where).then(error => {
+        b.dataset.molspaceLinkState = error === null ? 'done' : 'error';
+        showLocated(this._linkError, error);
+      });
+    });
+    return b;
+  };
+
+  /** Test hook and UI: the located error of the last link click (null: it worked). */
+  get linkErrorNode(): HTMLElement {
+    return this._linkError;
   }
 
   /**
@@ -95,9 +119,9 @@ export class PanelRenderer {
     let renderer: IRenderMime.IRenderer | null = null;
     try {
       if (content.type === 'table') {
-        renderTable(node, content);
+        renderTable(node, content, this._linkButton);
       } else if (content.type === 'molecules') {
-        await renderMolecules(node, content, this._depict, this._open);
+        await renderMolecules(node, content, this._depict, this._open, this._linkButton);
       } else {
         renderer = await this._mime(content, node);
       }
@@ -156,6 +180,27 @@ export class PanelRenderer {
   }
 }
 
+/** Show `error` in `host` as text: code, message, where, fix (null: hide it). */
+function showLocated(host: HTMLElement, error: LocatedError | null): void {
+  host.replaceChildren();
+  host.hidden = error === null;
+  if (error === null) {
+    return;
+  }
+  const code = el('strong', 'molspace-panel-error-code');
+  code.textContent = error.code;
+  const message = el('div', 'molspace-panel-error-message');
+  message.append(code, document.createTextNode(` ${error.message}`));
+  const where = el('div', 'molspace-panel-error-where');
+  where.textContent = `Where: ${error.where}`;
+  const fix = el('div', 'molspace-panel-error-fix');
+  fix.textContent = `Fix: ${error.fix}`;
+  host.append(message, where, fix);
+}
+
+/** Make the button of the link at `where` (null: links are not followed here). */
+export type LinkButton = (link: PanelLink, where: string) => HTMLElement | null;
+
 /** A link click inside a panel: only `http(s):` (new tab, as JupyterLab sets it) and `#fragment` links act. */
 function guardLink(e: MouseEvent): void {
   const link = e.target instanceof Element ? e.target.closest('a') : null;
@@ -182,7 +227,9 @@ function guardLink(e: MouseEvent): void {
 }
 
 /** Build a sortable table from text nodes only. */
-export function renderTable(host: HTMLElement, table: TableContent): void {
+export function renderTable(host: HTMLElement, table: TableContent, linkButton: LinkButton | null = null): void {
+  const links = table.links ?? [];
+  const hasLinks = linkButton !== null && links.some(l => l !== null && l !== undefined);
   const element = document.createElement('table');
   element.className = 'molspace-panel-table';
   const head = document.createElement('thead');
@@ -202,12 +249,22 @@ export function renderTable(host: HTMLElement, table: TableContent): void {
       }
       tr.append(td);
     });
+    if (hasLinks) {
+      const td = document.createElement('td');
+      td.className = 'molspace-panel-link-cell';
+      const link = links[i];
+      const b = link ? linkButton!(link, `/content/links/${i}`) : null;
+      if (b) {
+        td.append(b);
+      }
+      tr.append(td);
+    }
     return tr;
   });
   const draw = () => {
     const order = sort === null ? rows.map((_, i) => i) : sortedOrder(table.rows, sort.column, table.columns[sort.column].type, sort.direction);
     body.replaceChildren(...order.map(i => rows[i]));
-    headRow.querySelectorAll('th').forEach((th, c) => {
+    headRow.querySelectorAll('th[data-type]').forEach((th, c) => {
       th.setAttribute('aria-sort', sort?.column === c ? sort.direction : 'none');
     });
   };
@@ -227,6 +284,13 @@ export function renderTable(host: HTMLElement, table: TableContent): void {
     th.append(button);
     headRow.append(th);
   });
+  if (hasLinks) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.className = 'molspace-panel-link-head';
+    th.textContent = 'Link';
+    headRow.append(th);
+  }
   head.append(headRow);
   element.append(head, body);
   draw();

@@ -40,7 +40,7 @@ export function panelSummary(state: PanelState, content: PanelContent | null): s
         : content.type === 'chart'
           ? `Vega-Lite chart${typeof content.spec.mark === 'string' ? ` (${content.spec.mark})` : ''}`
           : content.type === 'molecules'
-            ? `molecule grid, ${content.molecules.length} molecules`
+            ? `molecule grid, ${(content.molecules ?? []).length} molecules`
             : `markdown, ${content.markdown.length} characters`;
   const error = state.error ? `; error ${state.error.code}: ${state.error.message}` : '';
   return `${state.placement} panel "${state.panelId}": ${what}${error}`;

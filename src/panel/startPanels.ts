@@ -11,13 +11,15 @@ import { policyRenderMime } from '../render/resourceSanitizer';
 import { DockedPanel } from './dockedPanel';
 import { setPanelHost } from './panelHost';
 import { ketcherOpener } from './openMolecule';
+import { linkFollower } from './panelLinks';
+import { panelExporter } from './exportFromUi';
 
 export function startPanels(page: IMolspacePage, shell: JupyterFrontEnd.IShell, app: IRenderMimeRegistry | null): void {
   // Images in panel markdown follow the Story resource hosts (src/render/resourceSanitizer.ts).
   const rendermime = app && policyRenderMime(app, page.resourcePolicy);
   setPanelHost(page.registry, {
     dock(panelId, title, content) {
-      const panel = new DockedPanel(panelId, title, content, rendermime, page.registry, ketcherOpener(page));
+      const panel = new DockedPanel(panelId, title, content, rendermime, page.registry, ketcherOpener(page), linkFollower(page), panelExporter(page));
       page.registry.register(panel);
       shell.add(panel.widget, 'main', { mode: 'split-right', activate: false });
       return panel;

@@ -16,6 +16,7 @@ import { open } from './open';
 import { ketcherControl } from './ketcherControl';
 import { ketcherOpen } from './ketcherOpen';
 import type { PageTool } from './tool';
+import { panelExport } from './panelExport';
 
 export const PAGE_TOOLS: readonly PageTool[] = [
   observe,
@@ -29,5 +30,6 @@ export const PAGE_TOOLS: readonly PageTool[] = [
   act,
   open,
   ketcherControl,
-  ketcherOpen
+  ketcherOpen,
+  panelExport
 ];

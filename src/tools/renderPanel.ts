@@ -12,6 +12,7 @@ import {
   RENDER_PANEL_TOOL,
   RenderPanelInput,
   WIDGET_KIND_INFO,
+  type PanelContent,
   type RenderPanelOutput
 } from '../contract';
 import { invalidInput } from '../dispatcher/invalidInput';
@@ -79,20 +80,33 @@ async function run(args: RenderPanelInput, bound: PanelTarget | null, env: ToolE
   if (!existing) {
     checkCreatable(registry, args);
   }
-  await checkPanelContent(args.content, '/content');
-  const kind = args.content.type;
+  const content = await resolveContent(args.content);
+  await checkPanelContent(content, '/content');
+  const kind = content.type;
   if (existing) {
     const before = existing.state();
     const summary = `render_panel: ${kind} in panel "${existing.panelId}"`;
-    const entry = await existing.applyContent({ content: args.content, title: args.title }, source, summary);
+    const entry = await existing.applyContent({ content, title: args.title }, source, summary);
     return answer({ panel: existing.state(), created: false, previousRevision: before.revision, changes: [entry], replayed: false }, summary);
   }
   const host = panelHostOf(registry)!;
   const panelId = args.panelId ?? newPanelId(registry);
-  const docked = host.dock(panelId, args.title ?? defaultTitle(args.content), args.content);
+  const docked = host.dock(panelId, args.title ?? defaultTitle(content), content);
   const summary = `render_panel: docked ${kind} panel "${panelId}" opened`;
   const entry = await docked.open(source, summary);
   return answer({ panel: docked.state(), created: true, previousRevision: null, changes: [entry], replayed: false }, summary);
+}
+
+/**
+ * A molecule grid given as a file's text, read into its `molecules` form
+ * (`../panel/moleculeFile.ts`, loaded on first use with its parsers).
+ */
+async function resolveContent(content: PanelContent): Promise<PanelContent> {
+  if (content.type !== 'molecules' || (content.file === undefined && content.molecules !== undefined)) {
+    return content;
+  }
+  const [{ resolveMoleculeFile }, { molfilesToSmiles }] = await Promise.all([import('../panel/moleculeFile'), import('../panel/depictor')]);
+  return resolveMoleculeFile(content, '/content', molfilesToSmiles);
 }
 
 /** @throws MolspaceError why no new panel can be opened for these arguments. */

@@ -1,7 +1,7 @@
 /**
  * The depiction frame: Ketcher's standalone Indigo engine without any editor
  * UI, in a hidden document of its own (one per page), answering "depict these
- * SMILES" with SVG (messages: `../depictMessages.ts`; docs/architecture.md,
+ * SMILES" with SVG and "convert these molfiles" with SMILES (messages: `../depictMessages.ts`; docs/architecture.md,
  * "Report panels").
  *
  * Built by `scripts/build-ketcher-frame.mjs` into `static/ketcher/depict.html`
@@ -9,11 +9,20 @@
  * bundle's own URL.
  */
 import { StandaloneStructServiceProvider } from 'ketcher-standalone/dist/binaryWasm';
-import type { StructService } from 'ketcher-core';
-import { DEPICT_TAG, DepictRequest, type Depiction, type DepictEvent, type DepictReply } from '../depictMessages';
+import { ChemicalMimeType, type StructService } from 'ketcher-core';
+import {
+  ConvertRequest,
+  DEPICT_TAG,
+  DepictRequest,
+  type Conversion,
+  type ConvertReply,
+  type Depiction,
+  type DepictEvent,
+  type DepictReply
+} from '../depictMessages';
 import { engine, messageOf, serial } from './engineQueue';
 
-function post(message: DepictEvent | DepictReply): void {
+function post(message: DepictEvent | DepictReply | ConvertReply): void {
   window.parent.postMessage(message, window.location.origin);
 }
 
@@ -35,6 +44,16 @@ async function depictOne(service: StructService, smiles: string): Promise<Depict
     return { svg, error: null };
   } catch (e) {
     return { svg: null, error: messageOf(e) };
+  }
+}
+
+async function convertOne(service: StructService, molfile: string): Promise<Conversion> {
+  try {
+    const answer = await serial(() => engine(() => service.convert({ struct: molfile, output_format: ChemicalMimeType.DaylightSmiles })));
+    const smiles = answer.struct.trim();
+    return smiles ? { smiles, error: null } : { smiles: null, error: 'Indigo read no atoms' };
+  } catch (e) {
+    return { smiles: null, error: messageOf(e) };
   }
 }
 
@@ -61,6 +80,12 @@ async function start(): Promise<void> {
   const info = await serial(() => engine(() => service.info()));
   window.addEventListener('message', (event: MessageEvent) => {
     if (event.source !== window.parent || event.origin !== window.location.origin) {
+      return;
+    }
+    const convert = ConvertRequest.safeParse(event.data);
+    if (convert.success) {
+      const { id, molfiles } = convert.data;
+      void Promise.all(molfiles.map(m => convertOne(service, m))).then(smiles => post({ tag: DEPICT_TAG, id, smiles }));
       return;
     }
     const request = DepictRequest.safeParse(event.data);

@@ -1,0 +1,71 @@
+/**
+ * Panel links: the contract (reusing act's MVS component selector), the
+ * one-link-per-row bound, the Dispatcher call a click makes and the located
+ * error a refused link shows. Galata clicks them on a real Viewer and Story
+ * (ui-tests/tests/panelLinks.spec.ts); the table DOM is in panelLinksTable.spec.ts.
+ */
+import { MolspaceError, PanelContent, PanelLink } from '../../contract';
+import { Dispatcher } from '../../dispatcher/dispatcher';
+import { WidgetRegistry } from '../../dispatcher/registry';
+import { checkPanelContent } from '../panelContent';
+import { linkCall, linkFollower } from '../panelLinks';
+
+const focus = { op: 'focus', viewer: 'v1', selector: { auth_asym_id: 'A', auth_seq_id: 200 } } as const;
+const goto = { op: 'goto', story: 's1', key: 'surface' } as const;
+
+describe('PanelLink', () => {
+  it('takes act selectors (static, expression, list) and Story keys', () => {
+    expect(PanelLink.parse(focus)).toEqual(focus);
+    expect(PanelLink.parse({ ...focus, selector: 'ligand' }).op).toBe('focus');
+    expect(PanelLink.parse({ ...focus, selector: [{ label_asym_id: 'A' }, { label_asym_id: 'B' }] }).op).toBe('focus');
+    expect(PanelLink.parse(goto)).toEqual(goto);
+  });
+
+  it('refuses a selector act refuses, and mixed fields', () => {
+    expect(PanelLink.safeParse({ ...focus, selector: 'everything' }).success).toBe(false);
+    expect(PanelLink.safeParse({ ...focus, selector: { auth_seq_id: 'ten' } }).success).toBe(false);
+    expect(PanelLink.safeParse({ ...goto, selector: 'ligand' }).success).toBe(false);
+    expect(PanelLink.safeParse({ op: 'goto', story: 's1' }).success).toBe(false);
+  });
+
+  it('is the act focus / story_control goto call', () => {
+    expect(linkCall(focus)).toEqual({ tool: 'act', args: { target: 'v1', actions: [{ op: 'focus', selector: focus.selector }] } });
+    expect(linkCall(goto)).toEqual({ tool: 'story_control', args: { target: 's1', action: 'goto', key: 'surface' } });
+  });
+});
+
+describe('table links bound', () => {
+  const table = (links: unknown[]) =>
+    PanelContent.parse({ type: 'table', columns: [{ name: 'a' }], rows: [['x'], ['y']], links });
+
+  it('accepts one link or null per row, fewer than rows too', async () => {
+    await expect(checkPanelContent(table([focus, null]))).resolves.toBeUndefined();
+    await expect(checkPanelContent(table([goto]))).resolves.toBeUndefined();
+  });
+
+  it('refuses more links than rows, at the first extra link', async () => {
+    const e = await checkPanelContent(table([focus, null, goto])).catch(x => x);
+    expect(e).toBeInstanceOf(MolspaceError);
+    expect(e.toJSON()).toMatchObject({ code: 'VALIDATION_FAILED', where: '/content/links/2', details: { links: 3, rows: 2 } });
+  });
+});
+
+describe('linkFollower', () => {
+  it('runs the call through the Dispatcher as source ui and re-locates a refusal under the link', async () => {
+    const registry = new WidgetRegistry();
+    const dispatcher = new Dispatcher(registry);
+    const calls: { tool: string; source: string; ok: boolean }[] = [];
+    dispatcher.executed.connect((_, e) => calls.push({ tool: e.tool, source: e.source, ok: e.ok }));
+    const follow = linkFollower({ dispatcher });
+    const missing = await follow(focus, '/content/links/2');
+    expect(missing).toMatchObject({ code: 'NOT_FOUND', where: '/content/links/2/viewer', details: { toolWhere: '/target', tool: 'act' } });
+    expect(missing!.message).toContain('Viewer v1');
+    registry.retire('s1', 'its tab was closed');
+    const stale = await follow(goto, '/content/molecules/0/link');
+    expect(stale).toMatchObject({ code: 'STALE_TARGET', where: '/content/molecules/0/link/story', details: { tool: 'story_control' } });
+    expect(calls).toEqual([
+      { tool: 'act', source: 'ui', ok: false },
+      { tool: 'story_control', source: 'ui', ok: false }
+    ]);
+  });
+});

@@ -673,28 +673,6 @@ export async function captureMolstarViewer(context) {
   });
 }
 
-/**
- * Every live `ArrayBuffer` of the page's main world after a garbage
- * collection (DevTools `Runtime.queryObjects`): their byte lengths, for
- * counting copies of known payloads.
- */
-export async function arrayBufferSizes(page) {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    await cdp.send('HeapProfiler.collectGarbage');
-    const proto = await cdp.send('Runtime.evaluate', { expression: 'ArrayBuffer.prototype' });
-    const { objects } = await cdp.send('Runtime.queryObjects', { prototypeObjectId: proto.result.objectId });
-    const { result } = await cdp.send('Runtime.callFunctionOn', {
-      objectId: objects.objectId,
-      functionDeclaration: 'function () { return this.map(b => b.byteLength); }',
-      returnByValue: true
-    });
-    return result.value;
-  } finally {
-    await cdp.detach();
-  }
-}
-
 // ------------------------------------------------------------------ subject comparisons
 
 /**

@@ -11,9 +11,6 @@
  * - page JS heap after a forced GC (DevTools `Runtime.getHeapUsage`);
  * - GPU memory estimate (bench/lib.mjs `instrumentWebgl`: sizes passed to
  *   WebGL allocation calls in live contexts, plus drawing buffers);
- * - ArrayBuffers in the page of the archive's size (the comm buffer and any
- *   copy of the .mvsx bytes) and of the unpacked structure's size (Mol*'s
- *   MVSX assets), counted by `Runtime.queryObjects`;
  * - in the kernel: RSS (`/proc/self/status`) and Python allocations traced by
  *   `tracemalloc` since before the Stories, grouped by where they were
  *   allocated; blocks of at least the archive's size are listed (the MVSX
@@ -29,7 +26,6 @@ import * as path from 'node:path';
 import {
   PORTS,
   ROOT,
-  arrayBufferSizes,
   execCell,
   fmtLoad,
   instrumentWebgl,
@@ -115,7 +111,6 @@ try {
       await waitSettled(page, 1500, 60_000, '__molspaceBenchInstanced');
       const heap = await jsHeap(page);
       const gpu = await page.evaluate(() => window.__molspaceBenchGpu());
-      const buffers = await arrayBufferSizes(page);
       const views = await page.evaluate(() => {
         const all = [...document.querySelectorAll('.molspace-story')];
         return {
@@ -151,33 +146,25 @@ try {
         heap: heap.used,
         gpu,
         views,
-        pageBuffers: {
-          archiveSized: buffers.filter(b => b >= MVSX_BYTES && b < MVSX_BYTES + 16384).length,
-          archiveExact: buffers.filter(b => b === MVSX_BYTES).length,
-          structureExact: buffers.filter(b => b === CIF_BYTES).length,
-          total: buffers.reduce((a, b) => a + b, 0)
-        },
         kernel,
         saved,
         refused: offline.refused
       };
       results.push(r);
-      log(`N=${n}: heap ${(heap.used / 1e6).toFixed(1)} MB, GPU est. ${(gpu.total / 1e6).toFixed(1)} MB in ${gpu.liveContexts} live contexts, views ${JSON.stringify(views)}, page buffers ${JSON.stringify(r.pageBuffers)}, kernel traced ${(kernel.traced / 1e3).toFixed(0)} kB rss ${(kernel.rss / 1e3).toFixed(0)} kB, saved ${JSON.stringify(saved)}, ${fmtLoad(load)}`);
+      log(`N=${n}: heap ${(heap.used / 1e6).toFixed(1)} MB, GPU est. ${(gpu.total / 1e6).toFixed(1)} MB in ${gpu.liveContexts} live contexts, views ${JSON.stringify(views)}, kernel traced ${(kernel.traced / 1e3).toFixed(0)} kB rss ${(kernel.rss / 1e3).toFixed(0)} kB, saved ${JSON.stringify(saved)}, ${fmtLoad(load)}`);
     } finally {
       await context.close();
     }
   }
   const base = results.find(r => r.n === 0);
   console.log(`\nMemory (archive ${MVSX_BYTES} B, unpacked structure ${CIF_BYTES} B; ${fmtLoad(loadStart)} at start, ${fmtLoad(loadAvg())} at end):`);
-  console.log('N    JS heap MB  (+/Story)   GPU est. MB  live/parked   kernel traced kB (/Story)  kernel RSS kB (/Story)  page .mvsx-size buffers  unpacked-cif buffers  saved state base64 kB');
+  console.log('N    JS heap MB  (+/Story)   GPU est. MB  live/parked   kernel traced kB (/Story)  kernel RSS kB (/Story)  saved state base64 kB');
   for (const r of results) {
     const per = (v, b) => (base && r.n > 0 ? ((v - b) / r.n) : NaN);
     console.log(
       `${String(r.n).padEnd(4)} ${(r.heap / 1e6).toFixed(1).padStart(8)}  (${(per(r.heap, base?.heap) / 1e6).toFixed(2).padStart(6)})   ${(r.gpu.total / 1e6).toFixed(1).padStart(9)}    ${r.views.live}/${r.views.parked}`.padEnd(70) +
         `${(r.kernel.traced / 1e3).toFixed(0).padStart(8)} (${(per(r.kernel.traced, base?.kernel.traced) / 1e3).toFixed(1)})`.padEnd(27) +
         `${(r.kernel.rss / 1e3).toFixed(0).padStart(8)} (${(per(r.kernel.rss, base?.kernel.rss) / 1e3).toFixed(1)})`.padEnd(24) +
-        `${r.pageBuffers.archiveSized} (${r.pageBuffers.archiveExact} exact)`.padEnd(25) +
-        `${r.pageBuffers.structureExact}`.padEnd(22) +
         `${r.saved ? (r.saved.base64Chars / 1e3).toFixed(0) : 'n/a'}   load ${r.load.toFixed(1)}`
     );
   }

@@ -44,6 +44,8 @@ import {
 } from './lib.mjs';
 
 const COUNTS = (process.env.MOLSPACE_BENCH_MEM_COUNTS || '0,1,10,20').split(',').map(Number);
+/** Longest wait for each Story to draw once scrolled into view, ms (then the next one is scrolled to). */
+const STORY_MS = Number(process.env.MOLSPACE_BENCH_MEM_STORY_MS || 90_000);
 const MVSX = path.join(ROOT, 'examples', 'data', '1cbs-story.mvsx');
 const MVSX_BYTES = fs.statSync(MVSX).size;
 const CIF_BYTES = fs.statSync(path.join(ROOT, 'examples', 'data', '1cbs.cif')).size; // the archive's 1cbs.cif, unpacked
@@ -109,9 +111,9 @@ try {
               return el.getAttribute('data-molspace-ready') === 'true' || el.classList.contains('molspace-story-has-error');
             },
             i,
-            { timeout: 90_000, polling: 100 }
+            { timeout: STORY_MS, polling: 100 }
           )
-          .catch(() => log(`N=${n}: Story ${i} not ready within 90 s (counted as it is)`));
+          .catch(() => log(`N=${n}: Story ${i} not ready within ${STORY_MS / 1000} s (counted as it is)`));
       }
       await waitSettled(page, 1500, 60_000, '__molspaceBenchInstanced');
       const heap = await jsHeap(page);

@@ -128,6 +128,7 @@ ${fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'fi
 \`\`\`bash
 bash scripts/test.sh     # once: installs molspace, builds the labextension, Debian's chromium
 bash bench/run.sh        # all four (~20–30 min here); or e.g. bash bench/run.sh mcp_roundtrip
+node bench/memory.mjs    # run directly, figures in the dated sections below (also structure.mjs, ketcher.mjs)
 \`\`\`
 
 \`bench/\` is its own npm package (\`playwright\` used as a library with \`/usr/bin/chromium\`, the official

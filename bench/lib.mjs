@@ -94,6 +94,8 @@ export async function startServer({ port, molspace = true, name = 'server' }) {
     `c.ServerApp.root_dir = ${JSON.stringify(root)}`,
     `c.IdentityProvider.token = ${JSON.stringify(TOKEN)}`,
     `c.LabApp.workspaces_dir = ${JSON.stringify(path.join(tmp, 'workspaces'))}`,
+    // Settings changed by a benchmark (e.g. ipywidgets' saveState) stay in the temp dir.
+    `c.LabApp.user_settings_dir = ${JSON.stringify(path.join(tmp, 'settings'))}`,
     'c.LabApp.expose_app_in_browser = True',
     'c.LabApp.news_url = None',
     'c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"',
@@ -243,15 +245,18 @@ export async function newContext(browser) {
 /**
  * Wait until the page issued no WebGL draw call for `quietMs` (Mol* keeps
  * refining a new step for several frames; on SwiftShader each takes ~1 s and
- * blocks the page's main thread). Returns the ms waited.
+ * blocks the page's main thread). Returns the ms waited. `counter`: the
+ * window property to watch (`__molspaceBenchInstanced` of
+ * {@link instrumentWebgl} also counts same-origin frames' draws).
  */
-export async function waitSettled(page, quietMs = 1500, timeoutMs = 90_000) {
+export async function waitSettled(page, quietMs = 1500, timeoutMs = 90_000, counter = '__molspaceBenchDraws') {
   const t0 = performance.now();
-  let last = await page.evaluate(() => window.__molspaceBenchDraws);
+  const read = () => page.evaluate(c => window[c] ?? 0, counter);
+  let last = await read();
   let quietSince = performance.now();
   while (performance.now() - t0 < timeoutMs) {
     await sleep(250);
-    const now = await page.evaluate(() => window.__molspaceBenchDraws);
+    const now = await read();
     if (now !== last) {
       last = now;
       quietSince = performance.now();
@@ -338,4 +343,443 @@ export async function callTool(client, name, args = {}) {
     throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent ?? result.content)}`);
   }
   return result.structuredContent;
+}
+
+// ------------------------------------------------------------------ machine load
+
+/** The 1-, 5- and 15-minute load averages (`/proc/loadavg`), as printed by `uptime`. */
+export function loadAvg() {
+  try {
+    const [one, five, fifteen] = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
+    return { one, five, fifteen };
+  } catch {
+    return { one: NaN, five: NaN, fifteen: NaN };
+  }
+}
+
+export const fmtLoad = l => `load ${l.one.toFixed(2)} / ${l.five.toFixed(2)} / ${l.fifteen.toFixed(2)}`;
+
+/** `{p50, p95, n}` of each field of a list of records (fields that are numbers in every record). */
+export function summaries(records) {
+  const keys = new Set(records.flatMap(r => Object.keys(r).filter(k => typeof r[k] === 'number')));
+  return Object.fromEntries([...keys].map(k => [k, summary(records.map(r => r[k]).filter(v => typeof v === 'number'))]));
+}
+
+// ------------------------------------------------------------------ offline pages
+
+/** Where Mol*'s prebuilt `build/` (viewer, mvs-stories) lies: the bundled molstar of the repository. */
+export const MOLSTAR_BUILD = path.join(ROOT, 'node_modules', 'molstar', 'build');
+
+const CONTENT_TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.json': 'application/json', '.wasm': 'application/wasm', '.map': 'application/json', '.ico': 'image/x-icon', '.png': 'image/png', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.woff': 'font/woff' };
+
+/**
+ * Keep `context` offline: requests to `localhost` / `127.0.0.1`, `blob:` and
+ * `data:` go through; `https://cdn.jsdelivr.net/npm/molstar@<any>/build/<path>`
+ * (what molviewspec's `molstar_notebook` HTML loads) is answered from
+ * {@link MOLSTAR_BUILD}; every other request is aborted and counted.
+ *
+ * @returns `{served, refused}`: lists of URLs, filled as the page runs.
+ */
+export async function keepOffline(context) {
+  const seen = { served: [], refused: [] };
+  await context.route(
+    url => !['localhost', '127.0.0.1'].includes(url.hostname) && !['blob:', 'data:'].includes(url.protocol),
+    async route => {
+      const url = new URL(route.request().url());
+      const m = url.hostname === 'cdn.jsdelivr.net' && /^\/npm\/molstar@[^/]+\/build\/(.+)$/.exec(url.pathname);
+      const file = m && path.join(MOLSTAR_BUILD, path.normalize(m[1]));
+      if (file && file.startsWith(MOLSTAR_BUILD) && fs.existsSync(file)) {
+        seen.served.push(url.href);
+        await route.fulfill({ status: 200, body: fs.readFileSync(file), headers: { 'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream', 'access-control-allow-origin': '*' } });
+      } else {
+        seen.refused.push(url.href);
+        await route.abort('internetdisconnected');
+      }
+    }
+  );
+  return seen;
+}
+
+// ------------------------------------------------------------------ notebooks
+
+/** Write a notebook of code cells (sources) to `root/name` for the Python 3 kernel. */
+export function writeNotebook(root, name, sources) {
+  fs.writeFileSync(
+    path.join(root, name),
+    JSON.stringify({
+      cells: sources.map((source, i) => ({ cell_type: 'code', execution_count: null, id: `c${i}`, metadata: {}, outputs: [], source })),
+      metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' } },
+      nbformat: 4,
+      nbformat_minor: 5
+    })
+  );
+}
+
+/**
+ * Put `source` into cell `index` of the current notebook and run it; resolve
+ * with ms from just before `notebook:run-cell` to each milestone, all taken in
+ * the page:
+ * - `reply`: the kernel's execute reply;
+ * - `shown`: an element matching `shownSelector` (not present before) is in the DOM;
+ * - `geometry`: the first instanced WebGL draw call after the run (Mol* draws
+ *   every representation instanced; its empty-scene and post-processing
+ *   passes are not), in this page or any same-origin frame;
+ * - `ready`: `readyCheck` (a function source, evaluated in the page with the
+ *   new element, or `null`) returned true.
+ * - `anyDraw`: the first WebGL draw call of any kind after the run;
+ * Waits for `ready` (when given) else for `geometryKey` (`geometry` or
+ * `anyDraw`), at most `timeoutMs`.
+ */
+export async function timeCell(page, index, source, { shownSelector, readyCheck = null, timeoutMs = 120_000, geometryKey = 'geometry' }) {
+  return page.evaluate(
+    async ({ index, source, shownSelector, readyCheck, timeoutMs, geometryKey }) => {
+      const app = window.jupyterapp;
+      const nb = app.shell.currentWidget.content;
+      while (nb.widgets.length <= index) {
+        nb.model.sharedModel.insertCell(nb.widgets.length, { cell_type: 'code', source: '' });
+      }
+      const old = new Set(document.querySelectorAll(shownSelector));
+      nb.activeCellIndex = index;
+      nb.deselectAll();
+      nb.activeCell.model.sharedModel.setSource(source);
+      const check = readyCheck ? new Function('el', `return (${readyCheck})(el);`) : null;
+      const marks = {};
+      let t0 = 0;
+      const done = new Promise((resolve, reject) => {
+        const tick = () => {
+          const now = performance.now() - t0;
+          const el = [...document.querySelectorAll(shownSelector)].find(e => !old.has(e));
+          if (el) marks.shown ??= now;
+          if (marks.geometry === undefined && window.__molspaceBenchFirstInstanced != null) {
+            marks.geometry = window.__molspaceBenchFirstInstanced - t0;
+          }
+          if (marks.anyDraw === undefined && window.__molspaceBenchFirstDraw != null) {
+            marks.anyDraw = window.__molspaceBenchFirstDraw - t0;
+          }
+          if (el && check && marks.ready === undefined && check(el)) marks.ready = now;
+          const drawn = geometryKey === 'anyDraw' ? marks.anyDraw : marks.geometry;
+          if ((check ? marks.ready !== undefined : drawn !== undefined) && marks.reply !== undefined) {
+            resolve();
+            return;
+          }
+          if (now > timeoutMs) {
+            reject(new Error(`cell ${index} not ready within ${timeoutMs} ms: ${JSON.stringify(marks)}`));
+            return;
+          }
+          setTimeout(tick, 5);
+        };
+        setTimeout(tick, 0);
+      });
+      window.__molspaceBenchFirstInstanced = null;
+      window.__molspaceBenchFirstDraw = null;
+      t0 = performance.now();
+      await app.commands.execute('notebook:run-cell');
+      marks.reply = performance.now() - t0;
+      await done;
+      return marks;
+    },
+    { index, source, shownSelector, readyCheck, timeoutMs, geometryKey }
+  );
+}
+
+// ------------------------------------------------------------------ memory
+
+/**
+ * Counts, in every frame of pages of `context`, instanced WebGL draw calls
+ * (`__molspaceBenchInstanced`, time of the last in `__molspaceBenchInstancedAt`,
+ * of the first since `__molspaceBenchFirstInstanced` was last set to null in
+ * `__molspaceBenchFirstInstanced`; the top page's `performance.now()` for
+ * same-origin frames), the first non-instanced draw call since
+ * `__molspaceBenchFirstDraw` was set to null (three.js / NGL draw an empty
+ * scene with none) and an estimate
+ * of the GPU memory the page allocated (`__molspaceBenchGpu()`: bytes of live
+ * buffers, textures and renderbuffers, from the sizes passed to `bufferData`,
+ * `texImage2D/3D`, `texStorage2D/3D` and `renderbufferStorage*`, less those
+ * deleted, in contexts not lost (Mol* loses its context on dispose), plus
+ * each live context's drawing buffer at 4 B/pixel colour + 4 B
+ * depth-stencil. Textures are counted at 4 B per texel for 8-bit formats and
+ * 16 B for float RGBA; mipmaps and driver overhead are not counted).
+ */
+export async function instrumentWebgl(context) {
+  await context.addInitScript(() => {
+    const top = (() => {
+      try {
+        return window.top.performance ? window.top : window;
+      } catch {
+        return window;
+      }
+    })();
+    window.__molspaceBenchInstanced = 0;
+    const stamp = () => {
+      top.__molspaceBenchInstanced = (top.__molspaceBenchInstanced || 0) + 1;
+      top.__molspaceBenchInstancedAt = top.performance.now();
+      top.__molspaceBenchFirstInstanced ??= top.__molspaceBenchInstancedAt;
+      if (top !== window) window.__molspaceBenchInstanced++;
+    };
+    const sizes = new Map(); // gl -> Map(object -> bytes)
+    const bound = new WeakMap(); // gl -> Map(target -> object)
+    const contexts = new Set();
+    const bind = (gl, target, obj) => {
+      let m = bound.get(gl);
+      if (!m) bound.set(gl, (m = new Map()));
+      m.set(target, obj);
+    };
+    const current = (gl, target) => bound.get(gl)?.get(target);
+    const put = (gl, obj, bytes) => {
+      let m = sizes.get(gl);
+      if (!m) sizes.set(gl, (m = new Map()));
+      m.set(obj, bytes);
+    };
+    const drop = (gl, obj) => sizes.get(gl)?.delete(obj);
+    const bppOf = (gl, internal, type) => {
+      const F = gl.FLOAT;
+      const HF = gl.HALF_FLOAT ?? 0x140b;
+      if (type === F || [0x8814, 0x8815, 0x822e, 0x8230].includes(internal)) return [0x822e].includes(internal) ? 4 : 16; // RGBA32F/RGB32F
+      if (type === HF || [0x881a, 0x881b].includes(internal)) return 8;
+      return 4;
+    };
+    window.__molspaceBenchGpu = () => {
+      let bytes = 0;
+      let drawing = 0;
+      let live = 0;
+      for (const gl of contexts) {
+        if (gl.isContextLost && gl.isContextLost()) continue;
+        live++;
+        for (const v of sizes.get(gl)?.values() ?? []) bytes += v;
+        drawing += gl.drawingBufferWidth * gl.drawingBufferHeight * 8;
+      }
+      return { resources: bytes, drawingBuffers: drawing, liveContexts: live, contextsEver: contexts.size, total: bytes + drawing };
+    };
+    for (const P of [window.WebGL2RenderingContext?.prototype, window.WebGLRenderingContext?.prototype]) {
+      if (!P) continue;
+      for (const m of ['drawElementsInstanced', 'drawArraysInstanced']) {
+        const orig = P[m];
+        if (orig) P[m] = function (...a) { stamp(); return orig.apply(this, a); };
+      }
+      for (const m of ['drawElements', 'drawArrays']) {
+        const orig = P[m];
+        if (orig) P[m] = function (...a) { top.__molspaceBenchFirstDraw ??= top.performance.now(); return orig.apply(this, a); };
+      }
+      const wrap = (m, f) => {
+        const orig = P[m];
+        if (orig) P[m] = function (...a) { contexts.add(this); f(this, a); return orig.apply(this, a); };
+      };
+      wrap('bindBuffer', (gl, [t, b]) => bind(gl, t, b));
+      wrap('bufferData', (gl, [t, d]) => {
+        const b = current(gl, t);
+        if (b) put(gl, b, typeof d === 'number' ? d : d?.byteLength ?? 0);
+      });
+      wrap('deleteBuffer', (gl, [b]) => drop(gl, b));
+      wrap('bindTexture', (gl, [t, tex]) => bind(gl, t === gl.TEXTURE_CUBE_MAP_POSITIVE_X ? gl.TEXTURE_CUBE_MAP : t, tex));
+      wrap('texImage2D', (gl, a) => {
+        if (a.length < 8 || a[1] !== 0) return; // level 0 with explicit width/height only
+        const tex = current(gl, a[0] >= 0x8515 && a[0] <= 0x851a ? gl.TEXTURE_CUBE_MAP : a[0]);
+        if (tex) put(gl, tex, a[3] * a[4] * bppOf(gl, a[2], a[7]));
+      });
+      wrap('texImage3D', (gl, a) => {
+        if (a[1] !== 0) return;
+        const tex = current(gl, a[0]);
+        if (tex) put(gl, tex, a[3] * a[4] * a[5] * bppOf(gl, a[2], a[8]));
+      });
+      wrap('texStorage2D', (gl, [t, , internal, w, h]) => {
+        const tex = current(gl, t);
+        if (tex) put(gl, tex, w * h * bppOf(gl, internal, 0));
+      });
+      wrap('texStorage3D', (gl, [t, , internal, w, h, d]) => {
+        const tex = current(gl, t);
+        if (tex) put(gl, tex, w * h * d * bppOf(gl, internal, 0));
+      });
+      wrap('deleteTexture', (gl, [tex]) => drop(gl, tex));
+      wrap('bindRenderbuffer', (gl, [t, rb]) => bind(gl, t, rb));
+      wrap('renderbufferStorage', (gl, [t, internal, w, h]) => {
+        const rb = current(gl, t);
+        if (rb) put(gl, rb, w * h * bppOf(gl, internal, 0));
+      });
+      wrap('renderbufferStorageMultisample', (gl, [t, s, internal, w, h]) => {
+        const rb = current(gl, t);
+        if (rb) put(gl, rb, w * h * Math.max(1, s) * bppOf(gl, internal, 0));
+      });
+      wrap('deleteRenderbuffer', (gl, [rb]) => drop(gl, rb));
+    }
+  });
+}
+
+/** The page's JS heap after a forced garbage collection (Chromium DevTools protocol), bytes. */
+export async function jsHeap(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize, totalSize } = await cdp.send('Runtime.getHeapUsage');
+    return { used: usedSize, total: totalSize };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/**
+ * In every frame of `context`: when Mol*'s prebuilt viewer (`window.molstar`,
+ * build/viewer/molstar.js, what molviewspec's `molstar_notebook` HTML loads)
+ * appears, wrap `Viewer.create` so that after `viewer.loadMvsData(...)`
+ * resolves, the frame waits for Mol*'s next `didDraw` with an empty commit
+ * queue (the same condition molspace's `data-molspace-ready` waits for) and
+ * sets `window.__benchMvsReady` (top page's `performance.now()`).
+ */
+export async function captureMolstarViewer(context) {
+  await context.addInitScript(() => {
+    let value;
+    const topNow = () => {
+      try {
+        return window.top.performance.now();
+      } catch {
+        return performance.now();
+      }
+    };
+    Object.defineProperty(window, 'molstar', {
+      configurable: true,
+      get: () => value,
+      set(v) {
+        value = v;
+        const create = v?.Viewer?.create;
+        if (!create || v.Viewer.__benchWrapped) return;
+        v.Viewer.__benchWrapped = true;
+        v.Viewer.create = async function (...args) {
+          const viewer = await create.apply(this, args);
+          window.__benchViewer = viewer;
+          const load = viewer.loadMvsData.bind(viewer);
+          viewer.loadMvsData = async (...a) => {
+            const r = await load(...a);
+            const c3 = viewer.plugin.canvas3d;
+            await new Promise(resolve => {
+              let first = true;
+              const sub = c3.didDraw.subscribe(() => {
+                if (first) {
+                  first = false;
+                  return;
+                }
+                if (c3.commitQueueSize.value === 0) {
+                  sub.unsubscribe();
+                  resolve();
+                }
+              });
+              c3.requestDraw();
+            });
+            window.__benchMvsReady = topNow();
+            return r;
+          };
+          return viewer;
+        };
+      }
+    });
+  });
+}
+
+// ------------------------------------------------------------------ subject comparisons
+
+/**
+ * A subject of {@link compareSubjects} shown by a notebook cell: the
+ * notebook `<slug>.ipynb` in `server.root` has `setup` (run untimed) and
+ * `cell` (timed by {@link timeCell} with `shown`, `ready`, `geometryKey`).
+ */
+export function notebookSubject(server, { name, setup, cell, shown, ready = null, geometryKey = 'geometry' }) {
+  const nb = `${name.replace(/[^a-z0-9]+/gi, '_')}.ipynb`;
+  writeNotebook(server.root, nb, [setup, cell]);
+  return {
+    name,
+    async open(page) {
+      await openNotebook(page, server, nb);
+      const err = await execCell(page, 0, setup);
+      if (/Error/.test(err)) throw new Error(`${name}: ${setup} failed: ${err}`);
+    },
+    async time(page) {
+      const marks = await timeCell(page, 1, cell, { shownSelector: shown, readyCheck: ready, timeoutMs: 120_000, geometryKey });
+      if (geometryKey === 'anyDraw') marks.geometry = marks.anyDraw;
+      marks.canvas = await page.evaluate(sel => {
+        const els = [...document.querySelectorAll(sel)];
+        const el = els[els.length - 1];
+        const doc = el?.tagName === 'IFRAME' ? el.contentDocument : null;
+        const c = el?.tagName === 'CANVAS' ? el : (doc ?? el)?.querySelector('canvas');
+        return c ? `${c.clientWidth}x${c.clientHeight}` : null;
+      }, shown);
+      return marks;
+    }
+  };
+}
+
+/**
+ * Run every subject `runs` times, rotating the order each round (A B C, B C A,
+ * ...) so that load drift hits all alike; each subject in a NEW browser (no
+ * shared shader or HTTP cache), offline ({@link keepOffline}), instrumented
+ * ({@link instrumentWebgl}, {@link captureMolstarViewer}). Per run: `open`,
+ * then `time` cold, wait until no draw for 1.5 s, `time` warm. Records the
+ * 1-min load average with every figure (`loadAvg`).
+ *
+ * @returns `{raw: {name: [run]}, table: {name: {cold, warm: {key: summary}, errors}}}`
+ */
+export async function compareSubjects(subjects, runs) {
+  const raw = Object.fromEntries(subjects.map(s => [s.name, []]));
+  for (let i = 0; i < runs; i++) {
+    const order = subjects.map((_, k) => subjects[(k + i) % subjects.length]);
+    for (const s of order) {
+      const browser = await launchBrowser();
+      const context = await newContext(browser);
+      await instrumentWebgl(context);
+      await captureMolstarViewer(context);
+      const offline = await keepOffline(context);
+      const page = await context.newPage();
+      const settle = () => waitSettled(page, 1500, 60_000, '__molspaceBenchInstanced');
+      const out = {};
+      try {
+        await s.open(page);
+        for (const phase of ['cold', 'warm']) {
+          if (phase === 'warm') await settle();
+          const load = loadAvg();
+          out[phase] = { ...(await s.time(page, phase)), loadAvg: load.one };
+        }
+        await settle();
+        out.refused = offline.refused;
+        out.served = offline.served.length;
+        log(`run ${i + 1}/${runs} ${s.name}: cold ${JSON.stringify(roundMarks(out.cold))} warm ${JSON.stringify(roundMarks(out.warm))} refused ${offline.refused.length}`);
+      } catch (e) {
+        out.error = String(e?.message ?? e).slice(0, 2000);
+        out.refused = offline.refused;
+        log(`run ${i + 1}/${runs} ${s.name} FAILED: ${out.error.slice(0, 400)}`);
+      } finally {
+        raw[s.name].push(out);
+        await browser.close();
+      }
+    }
+  }
+  const table = {};
+  for (const s of subjects) {
+    const ok = raw[s.name].filter(r => !r.error);
+    table[s.name] = { errors: raw[s.name].filter(r => r.error).map(r => r.error) };
+    for (const phase of ['cold', 'warm']) {
+      const recs = ok.map(r => r[phase]);
+      const keys = [...new Set(recs.flatMap(r => Object.keys(r).filter(k => typeof r[k] === 'number')))];
+      table[s.name][phase] = Object.fromEntries(keys.map(k => [k, summary(recs.map(r => r[k]).filter(v => typeof v === 'number'))]));
+      table[s.name][phase].canvas = recs.map(r => r.canvas);
+      table[s.name][phase].loads = recs.map(r => r.loadAvg);
+    }
+  }
+  return { raw, table };
+}
+
+/** Print p50 `ready` and `geometry` per subject and phase, with ratios against `floor` and `ref`. */
+export function printComparison(table, { floor, ref }) {
+  const p = (name, phase, key) => table[name]?.[phase]?.[key]?.p50;
+  const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '—');
+  for (const phase of ['cold', 'warm']) {
+    console.log(`${phase}:  subject                 ready p50  geometry p50  ready/${floor ?? '-'}  geometry/${floor ?? '-'}  geometry/${ref}  ready/${ref}  load (1-min) per run`);
+    for (const name of Object.keys(table)) {
+      const r = p(name, phase, 'ready');
+      const g = p(name, phase, 'geometry');
+      console.log(
+        `       ${name.padEnd(22)} ${fmt(r, 0).padStart(9)}  ${fmt(g, 0).padStart(11)}  ${ratio(r, p(floor, phase, 'ready')).padStart(8)}  ${ratio(g, p(floor, phase, 'geometry')).padStart(10)}  ${ratio(g, p(ref, phase, 'geometry')).padStart(10)}  ${ratio(r, p(ref, phase, 'ready')).padStart(8)}   ${(table[name][phase].loads ?? []).map(x => x.toFixed(1)).join(' ')}${table[name].errors.length ? `  (${table[name].errors.length} failed)` : ''}`
+      );
+    }
+  }
+}
+
+function roundMarks(marks) {
+  return Object.fromEntries(Object.entries(marks ?? {}).map(([k, v]) => [k, typeof v === 'number' ? Math.round(v) : v]));
 }

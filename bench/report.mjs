@@ -54,13 +54,14 @@ if (mcp) {
 } else {
   row('1 MCP round trip', 'not run', '', '', '', '', '');
 }
-if (frame) {
-  const f = frame.floor;
-  const m = frame.molspace;
-  row('2 first frame, cold', 'floor: plain page, nav → step 0 drawn — baseline', ms(f.cold.total.p50), '—', '1.00×', '', `${frame.runs}`);
-  row('', 'molspace: run cell → `data-molspace-ready`', ms(m.cold.ready.p50), 'floor cold', x(frame.ratioCold), `≤ 1.3×: ${met(frame.aim.metCold)}`, `${frame.runs}`);
-  row('2 first frame, warm', 'floor: new viewer in the loaded page — baseline', ms(f.warm.total.p50), '—', '1.00×', '', `${frame.runs}`);
-  row('', 'molspace: cell re-run → `data-molspace-ready`', ms(m.warm.ready.p50), 'floor warm', x(frame.ratioWarm), `≤ 1.3×: ${met(frame.aim.metWarm)}`, `${frame.runs}`);
+if (frame?.table) {
+  const f = frame.table.floor;
+  const m = frame.table.molspace;
+  const r = (phase, name = 'molspace') => frame.table[name]?.[phase]?.ready?.p50 / f[phase].ready.p50;
+  row('2 first frame, cold', 'floor: the same Mol* work in a plain page, step 0 drawn — baseline', ms(f.cold.ready.p50), '—', '1.00×', '', `${frame.runs}`);
+  row('', 'molspace: run cell → `data-molspace-ready`', ms(m.cold.ready.p50), 'floor cold', x(r('cold')), `≤ 1.3×: ${met(r('cold') <= 1.3)}`, `${frame.runs}`);
+  row('2 first frame, warm', 'floor: new viewer in the loaded page — baseline', ms(f.warm.ready.p50), '—', '1.00×', '', `${frame.runs}`);
+  row('', 'molspace: cell re-run → `data-molspace-ready`', ms(m.warm.ready.p50), 'floor warm', x(r('warm')), `≤ 1.3×: ${met(r('warm') <= 1.3)}`, `${frame.runs}`);
 } else {
   row('2 first frame', 'not run', '', '', '', '', '');
 }
@@ -83,14 +84,12 @@ if (prop) {
 }
 
 const parts = [];
-if (frame) {
-  const f = frame.floor;
-  const m = frame.molspace;
+if (frame?.table) {
+  const f = frame.table.floor;
+  const m = frame.table.molspace;
   parts.push(
-    `- First frame, where the time goes (medians): floor cold = fetch .mvsx ${ms(f.cold.fetch.p50)} + parse ${ms(f.cold.parse.p50)} + create viewer ${ms(f.cold.create.p50)} + load step 0 ${ms(f.cold.load.p50)}, after ${ms(f.cold.total.p50 - f.cold.fetch.p50 - f.cold.parse.p50 - f.cold.create.p50 - f.cold.load.p50)} of page and bundle load (${(frame.floorBundleBytes / 1e6).toFixed(1)} MB, unminified like the dev labextension); ` +
-      `floor warm = fetch ${ms(f.warm.fetch.p50)} + parse ${ms(f.warm.parse.p50)} + create ${ms(f.warm.create.p50)} + load ${ms(f.warm.load.p50)}. ` +
-      `molspace cold: widget element shown at ${ms(m.cold.view.p50)}, Mol* canvas at ${ms(m.cold.canvas.p50)}, kernel execute reply at ${ms(m.cold.reply.p50)}, ready at ${ms(m.cold.ready.p50)}; ` +
-      `warm: element ${ms(m.warm.view.p50)}, canvas ${ms(m.warm.canvas.p50)}, reply ${ms(m.warm.reply.p50)}, ready ${ms(m.warm.ready.p50)}.`
+    `- First frame, where the time goes (p50): floor cold = import parser chunk ${ms(f.cold.importParser.p50)} + fetch .mvsx ${ms(f.cold.fetch.p50)} + parse ${ms(f.cold.parse.p50)} + import viewer chunk ${ms(f.cold.importViewer.p50)} + create viewer ${ms(f.cold.create.p50)} + load and draw step 0 ${ms(f.cold.load.p50)}; ` +
+      `molspace cold: widget element at ${ms(m.cold.shown.p50)}, kernel execute reply at ${ms(m.cold.reply.p50)}, first geometry drawn at ${ms(m.cold.geometry.p50)}, ready at ${ms(m.cold.ready.p50)}. Other subjects of the same run: \`bench/results/first_frame.json\`.`
   );
 }
 if (startup) {
@@ -129,6 +128,7 @@ ${fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'fi
 \`\`\`bash
 bash scripts/test.sh     # once: installs molspace, builds the labextension, Debian's chromium
 bash bench/run.sh        # all four (~20–30 min here); or e.g. bash bench/run.sh mcp_roundtrip
+node bench/memory.mjs    # run directly, figures in the dated sections below (also structure.mjs, ketcher.mjs)
 \`\`\`
 
 \`bench/\` is its own npm package (\`playwright\` used as a library with \`/usr/bin/chromium\`, the official
@@ -155,12 +155,13 @@ a temp root dir and \`allow_root\`, and stops them. Raw figures land in \`bench/
    has \`data-molspace-ready="true"\` (MutationObserver). Includes kernel execution (reading the .mvsx and
    sending its bytes over the comm), model and view creation, lazy chunks, parsing/validating the Story,
    creating the Mol* plugin (WebGL context) and loading and drawing step 0. \`import molspace\` ran before
-   and is not counted. Floor = a plain page with molspace's own \`MolstarStoryViewer\` and \`parseStory\`
-   bundled by esbuild against the same molstar: navigation start → \`viewer.load(story, 0)\` resolved
-   (which waits for a drawn frame) + one \`requestAnimationFrame\`; same canvas size (834×420).
-   Cold = new browser context (empty HTTP cache; for molspace the first Story in a freshly opened
-   JupyterLab, Mol* chunk downloaded then); warm = again in the same page after it stopped drawing (Mol*
-   code already loaded; a new viewer; for molspace the cell re-run replacing the widget).
+   and is not counted. Floor = a plain page (no JupyterLab) with molspace's own \`parseStory\` and
+   \`MolstarStoryViewer\` bundled by esbuild against the same molstar as production code and loaded as
+   lazy chunks, as the widget loads them: \`firstFrame()\` called in the loaded page → \`viewer.load(story, 0)\`
+   resolved, the moment the widget sets \`data-molspace-ready\`; same canvas size (834×420). Every subject
+   runs in a new browser process (nothing shared in the GPU process), in a rotated order each round.
+   Cold = the first of its kind in that browser (Mol* code not loaded); warm = again in the same page
+   after it stopped drawing (a new viewer; for molspace the cell re-run replacing the widget).
 3. **JupyterLab start** (\`bench/lab_startup.mjs\`): navigation start → \`window.jupyterapp.restored\`
    resolved on \`/lab\`, no notebook open, a new browser context per cold load and a reload for warm.
    Without molspace = the same installed labextensions minus molspace (a temp \`labextensions_path\`)
@@ -178,6 +179,14 @@ a temp root dir and \`allow_root\`, and stops them. Raw figures land in \`bench/
 
 ${fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'not_measured.md'), 'utf8').trim()}
 `;
-fs.mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
-fs.writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), doc);
+// Replace only this script's own section: hand-written sections (below the end marker) stay.
+const BEGIN = '<!-- bench/report.mjs: begin (this section is rewritten by bench/report.mjs; hand-written sections go after the end marker) -->';
+const END = '<!-- bench/report.mjs: end -->';
+const target = path.join(ROOT, 'docs', 'benchmarks.md');
+fs.mkdirSync(path.dirname(target), { recursive: true });
+const old = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
+const block = `${BEGIN}\n${doc.trimEnd()}\n${END}`;
+const at = old.indexOf(BEGIN);
+const end = old.indexOf(END);
+fs.writeFileSync(target, at >= 0 && end > at ? old.slice(0, at) + block + old.slice(end + END.length) : `${block}\n\n${old}`);
 console.log(`wrote docs/benchmarks.md (${[mcp, frame, startup, prop].filter(Boolean).length}/4 benchmarks)`);

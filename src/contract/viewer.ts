@@ -222,6 +222,8 @@ export const ViewerAction = z.discriminatedUnion('op', [
     .strict()
     .describe('Each selector must match exactly one atom; the distance (Å) is in the result.'),
   z.object({ op: z.literal('label'), ...sel, text: z.string().min(1).max(LIMITS.viewerLabelChars) }).strict(),
+  z.object({ op: z.literal('clear_labels') }).strict(),
+  z.object({ op: z.literal('clear_measurements') }).strict(),
   z
     .object({ op: z.literal('apply_mvs'), state: MvsState.nullable() })
     .strict()
@@ -310,6 +312,7 @@ export const OpenInput = z
     path: z.string().min(1).optional().describe('File path under the Jupyter root (contents API path).'),
     text: z.string().min(1).max(LIMITS.viewerInlineTextChars).optional().describe('Inline structure text; needs format.'),
     format: StructureFormat.optional().describe('Default: from the path extension.'),
+    mvs: MvsState.optional().describe('One MVS state, drawn as by act apply_mvs; its one download is the structure.'),
     title: z.string().max(200).optional()
   })
   .strict();

@@ -56,9 +56,8 @@ async function serve(page: IJupyterLabPageFixture): Promise<string[]> {
   return served;
 }
 
-test('an RDKit Mol and an MVS state are Viewer sources; open {mvs} docks one; bad MVS sources are located', async ({ page, tmpPath }) => {
-  const served = await serve(page);
-  await page.notebook.createNew('sources.ipynb');
+test('an RDKit Mol is a Viewer source: SDF read by Mol*, one model per conformer; without 3D coordinates embedded; located refusals', async ({ page }) => {
+  await page.notebook.createNew('rdkit.ipynb');
   await page.notebook.setCell(
     0,
     'code',
@@ -78,17 +77,24 @@ test('an RDKit Mol and an MVS state are Viewer sources; open {mvs} docks one; ba
   expect(await runCell(page, 'c = r.composition\nprint(r.format, r.source_name, c["modelCount"], c["atoms"], len(c["shownModels"]))')).toBe('sdf rdkit.Mol 3 12 3');
   // a 2D Mol: embedded by ETKDG, hydrogens added
   await runCell(page, 'f = molspace.Viewer(Chem.MolFromSmiles("c1ccccc1O"))\nf');
-  await expect(page.locator('.molspace-viewer').nth(1)).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
-  expect(await runCell(page, 'print(f.source_name, f.composition["modelCount"], f.composition["atoms"])')).toBe('rdkit.Mol (embedded with ETKDG) 1 13');
+  await expect
+    .poll(() => runCell(page, 'print(f.source_name, (f.composition or {}).get("modelCount"), (f.composition or {}).get("atoms"))'), { timeout: 90_000 })
+    .toBe('rdkit.Mol (embedded with ETKDG) 1 13');
   // an empty Mol fails in the cell, located
   expect(await runCell(page, 'try:\n    molspace.Viewer(Chem.Mol())\nexcept molspace.StructureSourceError as e:\n    print(e.to_dict()["code"], e.to_dict()["where"])')).toBe(
     'VALIDATION_FAILED source'
   );
+});
 
+test('an MVS state is a Viewer source (a cell) and an open source (an agent); its structure is fetched; bad ones are located', async ({ page }) => {
+  const served = await serve(page);
   // an MVS state (a molviewspec builder): drawn; its structure, fetched by the page, is the Viewer's own
-  await runCell(
-    page,
+  await page.notebook.createNew('mvs.ipynb');
+  await page.notebook.setCell(
+    0,
+    'code',
     [
+      'import molspace',
       'from molviewspec import create_builder',
       'b = create_builder()',
       `b.download(url="${HPV_URL}").parse(format="pdb").model_structure().component(selector="polymer").representation(type="cartoon")`,
@@ -96,27 +102,31 @@ test('an RDKit Mol and an MVS state are Viewer sources; open {mvs} docks one; ba
       's'
     ].join('\n')
   );
-  const mvsViewer = page.locator('.molspace-viewer').nth(2);
+  await page.notebook.runCell(0, true);
+  const mvsViewer = page.locator('.molspace-viewer').first();
   await expect(mvsViewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
   expect(served.length).toBeGreaterThan(0);
   expect(await runCell(page, 'print(s.composition["format"], s.composition["chainCount"] >= 2, s.view["mvs"]["root"]["children"][0]["params"]["url"][-8:])')).toBe(
     'pdb True 1hpv.pdb'
   );
-
-  // a state whose structure is not there: the Viewer shows a located error
-  await runCell(page, `bad = molspace.Viewer({"kind": "single", "metadata": {"version": "1"}, "root": {"kind": "root", "children": [{"kind": "download", "params": {"url": "https://files.rcsb.org/molspace-test/missing.pdb"}, "children": [{"kind": "parse", "params": {"format": "pdb"}}]}]}})\nbad`);
-  await expect
-    .poll(() => runCell(page, 'print((bad.error or {}).get("code"), (bad.error or {}).get("where"), (bad.error or {}).get("details", {}).get("status"))'))
-    .toBe('NOT_FOUND mvs 404');
+  const target = await runCell(page, 'print(s.model_id)');
 
   const client = await mcpClient();
   try {
-    const target = await runCell(page, 'print(s.model_id)');
     // selectors on the MVS source are checked against its structure (1hpv), drawn by Mol*
     const [focused, focusError] = await call(client, 'act', { target, actions: [{ op: 'focus', selector: APV }, { op: 'label', selector: APV, text: 'APV' }] });
     expect(focusError).toBe(false);
     expect(focused.applied[0].summary).toMatch(/^focus .*478.*atoms\)$/);
-    await expect(mvsViewer.locator('[data-molspace-labels]')).toHaveAttribute('data-molspace-labels', '1');
+    expect(await mvsViewer.locator('[data-molspace-labels]').getAttribute('data-molspace-labels')).toBe('1');
+
+    // a state whose structure is not there: the Viewer shows a located error
+    await runCell(
+      page,
+      'bad = molspace.Viewer({"kind": "single", "metadata": {"version": "1"}, "root": {"kind": "root", "children": [{"kind": "download", "params": {"url": "https://files.rcsb.org/molspace-test/missing.pdb"}, "children": [{"kind": "parse", "params": {"format": "pdb"}}]}]}})\nbad'
+    );
+    await expect
+      .poll(() => runCell(page, 'e = bad.error or {}\nprint(e.get("code"), e.get("where"), (e.get("details") or {}).get("status"))'), { timeout: 90_000 })
+      .toBe('NOT_FOUND mvs 404');
 
     // open {mvs}: the same, docked by an agent
     const [opened, openError] = await call(client, 'open', { mvs: hpvState() });

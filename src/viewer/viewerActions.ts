@@ -5,7 +5,7 @@
  * view state. The batch applies as one revision or not at all (docs/architecture.md).
  */
 import { LIMITS, MolspaceError, type ComponentSelector, type ViewerAction, type ViewerViewState } from '../contract';
-import { lociDistance, requireMatch, requireOneAtom, type StructureData } from './structureData';
+import { countMatches, lociDistance, requireMatch, requireOneAtom, type StructureData } from './structureData';
 import { selectorText } from './viewerText';
 import { initialView } from './initialView';
 
@@ -75,6 +75,7 @@ export function selectorKey(s: ComponentSelector): string {
  *   what `mvsData` throws there (the MVS state's structure cannot be read: none or several, fetch failed),
  *   `VALIDATION_FAILED` at `/actions/<i>/start` or `end` for a distance side that is not one atom,
  *   `TOO_LARGE` at `/actions/<i>/state` for an MVS state over `LIMITS.viewerMvsBytes`, and what `checkMvs` throws;
+ *   `VALIDATION_FAILED` there when a held distance is not one atom a side of the structure the `apply_mvs` draws;
  *   at `/actions/0/op` for an undo or redo with no step to take; `INVALID_INPUT` at `/actions/<i>/op`
  *   for an undo or redo that is not alone in its batch.
  */
@@ -226,6 +227,23 @@ export async function planActions(
           await checkMvs(a.state, `/actions/${i}/state`);
         }
         view.mvs = a.state === null ? null : structuredClone(a.state);
+        if (view.measurements.length) {
+          // Mol* draws distances on the structure drawn: each must still be one atom a side there
+          const now = await drawn(`/actions/${i}/state`);
+          for (const [k, m] of view.measurements.entries()) {
+            for (const side of ['start', 'end'] as const) {
+              if (countMatches(now.structures, m[side]) !== 1) {
+                throw new MolspaceError(
+                  'VALIDATION_FAILED',
+                  `The Viewer holds distance ${k} (${selectorText(m.start)} – ${selectorText(m.end)}), whose ${side} is not one atom of the structure this apply_mvs draws.`,
+                  `/actions/${i}/state`,
+                  'Put {"op": "clear_measurements"} before apply_mvs in the same batch, or measure again after it.',
+                  { measurement: k, side, selector: m[side] }
+                );
+              }
+            }
+          }
+        }
         applied.push({ op: a.op, summary: a.state === null ? 'draw the layers again (no MVS state)' : `draw an MVS state (${mvsNodeCount(a.state)} nodes)` });
         break;
       }

@@ -77,9 +77,8 @@ test('an RDKit Mol is a Viewer source: SDF read by Mol*, one model per conformer
   expect(await runCell(page, 'c = r.composition\nprint(r.format, r.source_name, c["modelCount"], c["atoms"], len(c["shownModels"]))')).toBe('sdf rdkit.Mol 3 12 3');
   // a 2D Mol: embedded by ETKDG, hydrogens added
   await runCell(page, 'f = molspace.Viewer(Chem.MolFromSmiles("c1ccccc1O"))\nf');
-  await expect
-    .poll(() => runCell(page, 'print(f.source_name, (f.composition or {}).get("modelCount"), (f.composition or {}).get("atoms"))'), { timeout: 90_000 })
-    .toBe('rdkit.Mol (embedded with ETKDG) 1 13');
+  await expect(page.locator('.molspace-viewer').nth(1)).toContainText('1 model, 0 polymer chains, 1 ligand (MOL A 1), 0 waters, 13 atoms', { timeout: 90_000 });
+  expect(await runCell(page, 'print(f.source_name, f.composition["modelCount"], f.composition["atoms"])')).toBe('rdkit.Mol (embedded with ETKDG) 1 13');
   // an empty Mol fails in the cell, located
   expect(await runCell(page, 'try:\n    molspace.Viewer(Chem.Mol())\nexcept molspace.StructureSourceError as e:\n    print(e.to_dict()["code"], e.to_dict()["where"])')).toBe(
     'VALIDATION_FAILED source'
@@ -223,11 +222,15 @@ test('after apply_mvs, selectors are checked against the structure it loads; cle
     // a state that loads two structures: selectors refused, saying why
     const two = hpvState();
     two.root.children.push({ ...structuredClone(two.root.children[0]), params: { url: 'https://files.rcsb.org/molspace-test/other.pdb' } });
-    const [refused, refusedError] = await call(client, 'act', { target, actions: [{ op: 'apply_mvs', state: two }, { op: 'focus', selector: APV }] });
+    const [refused, refusedError] = await call(client, 'act', { target, actions: [{ op: 'clear_measurements' }, { op: 'apply_mvs', state: two }, { op: 'focus', selector: APV }] });
     expect(refusedError).toBe(true);
-    expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', where: '/actions/1/selector', details: { urls: [HPV_URL, 'https://files.rcsb.org/molspace-test/other.pdb'] } });
-    // back to the Viewer's own file: its selectors again
-    const [back, backError] = await call(client, 'act', { target, actions: [{ op: 'apply_mvs', state: null }, { op: 'clear_measurements' }, { op: 'focus', selector: REA }] });
+    expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', where: '/actions/2/selector', details: { urls: [HPV_URL, 'https://files.rcsb.org/molspace-test/other.pdb'] } });
+    // back to the Viewer's own file with a 1hpv distance held: refused, saying to clear it first
+    const [held, heldError] = await call(client, 'act', { target, actions: [{ op: 'apply_mvs', state: null }] });
+    expect(heldError).toBe(true);
+    expect(held).toMatchObject({ code: 'VALIDATION_FAILED', where: '/actions/0/state', details: { measurement: 0 } });
+    // cleared first in the same batch: back, with the Viewer's own selectors
+    const [back, backError] = await call(client, 'act', { target, actions: [{ op: 'clear_measurements' }, { op: 'apply_mvs', state: null }, { op: 'focus', selector: REA }] });
     expect(backError).toBe(false);
     expect(back.view).toMatchObject({ mvs: null, focus: REA, measurements: [] });
     await expect(host).toHaveAttribute('data-molspace-measurements', '0');

@@ -65,9 +65,25 @@ test('after apply_mvs in the same batch, a selector is checked against the struc
     mvsData
   );
   expect(one.view.measurements[0].distance).toBeGreaterThan(1);
-  // back to the layers: the Viewer's own file again
-  const back = await planActions(drawn, actions([{ op: 'apply_mvs', state: null }, { op: 'focus', selector: { auth_comp_id: 'REA' } }]), cbs, undefined, accept, mvsData);
-  expect(back.view).toMatchObject({ mvs: null, focus: { auth_comp_id: 'REA' } });
+  // back to the layers while a 1hpv distance is held: refused (Mol* could not draw it on 1cbs), saying to clear it
+  await expect(planActions(one.view, actions([{ op: 'apply_mvs', state: null }]), cbs, undefined, accept, mvsData)).rejects.toMatchObject({
+    code: 'VALIDATION_FAILED',
+    where: '/actions/0/state',
+    details: { measurement: 0, side: 'end' }, // B 1 CA: 1cbs has one chain A, no B
+    fix: expect.stringContaining('clear_measurements')
+  });
+  const back = await planActions(
+    one.view,
+    actions([{ op: 'clear_measurements' }, { op: 'apply_mvs', state: null }, { op: 'focus', selector: { auth_comp_id: 'REA' } }]),
+    cbs,
+    undefined,
+    accept,
+    mvsData
+  );
+  expect(back.view).toMatchObject({ mvs: null, measurements: [], focus: { auth_comp_id: 'REA' } });
+  // a distance that exists in both structures stays
+  const both = { ...initialView([]), measurements: [{ start: { atom_index: 0 }, end: { atom_index: 1 }, distance: 1 }] };
+  await expect(planActions(both, actions([{ op: 'apply_mvs', state: HPV }]), cbs, undefined, accept, mvsData)).resolves.toMatchObject({ view: { mvs: HPV } });
 });
 
 test('without a reader for the drawn state, selectors are refused rather than checked against the wrong file', async () => {

@@ -7,20 +7,32 @@ extension and no ``format``, empty data, binary data for a text format, too
 large, a path outside the working directory), so the cell fails rather than
 the widget. A truncated or malformed file is refused by Mol* in the page and
 shows as ``viewer.error``.
+
+Two sources are not files: an RDKit ``Mol`` becomes SDF text here (one
+record per 3D conformer; embedded with ETKDG when it has none), and an MVS
+state (a dict, MVSJ text, a molviewspec builder ``Root`` or ``State``) is
+sent as the Viewer's first ``apply_mvs`` state, the page fetching the
+structure it downloads (docs/architecture.md, "Viewer").
 """
 
 from __future__ import annotations
 
+import io
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .contract import LIMITS, STRUCTURE_FORMATS
-from .errors import StructureSourceError
+from .errors import MolspaceError, StructureSourceError
 
 #: Largest structure accepted, bytes: the contract's ``viewerSourceBytes``.
 MAX_STRUCTURE_BYTES: int = LIMITS["viewerSourceBytes"]
+#: Largest MVS state accepted, bytes of JSON: the contract's ``viewerMvsBytes``.
+MAX_MVS_BYTES: int = LIMITS["viewerMvsBytes"]
+#: Seed of the ETKDG embedding of an RDKit Mol without 3D coordinates (the same Mol gives the same coordinates).
+EMBED_SEED: int = 0xC0FFEE
 FORMATS: tuple[str, ...] = tuple(STRUCTURE_FORMATS["formats"])
 EXTENSIONS: dict[str, str] = dict(STRUCTURE_FORMATS["extensions"])
 BINARY: frozenset[str] = frozenset(STRUCTURE_FORMATS["binary"])
@@ -37,12 +49,17 @@ class StructureSource:
     format : str
         One of :data:`FORMATS` (MVS ``parse`` format names: ``pdb``, ``mmcif``, ``sdf``, ...).
     name : str
-        Where it came from, for messages: the path as given, ``"text"`` or ``"bytes"``.
+        Where it came from, for messages: the path as given, ``"text"``, ``"bytes"``,
+        ``"rdkit.Mol"`` or ``"mvs"``.
+    mvs : dict or None
+        For an MVS source: the one MVS state (``{"kind": "single", "root", "metadata"}``).
     """
 
     data: bytes
     format: str
     name: str
+    #: An MVS state the Viewer draws (``apply_mvs``) with ``data`` empty: the page fetches its structure.
+    mvs: dict[str, Any] | None = None
 
 
 def _extensions_text() -> str:
@@ -158,15 +175,144 @@ def _read_path(path: Path, fmt: str | None) -> StructureSource:
     return StructureSource(data, format_, shown)
 
 
+def _molviewspec_state(value: Any) -> dict[str, Any] | None:
+    """The state of a molviewspec builder ``Root`` or ``State`` as a dict, else ``None``."""
+    try:
+        from molviewspec import State
+        from molviewspec.builder import Root
+    except ImportError:
+        return None
+    if isinstance(value, Root):
+        return json.loads(value.get_state().model_dump_json(exclude_none=True))
+    if isinstance(value, State):
+        return json.loads(value.model_dump_json(exclude_none=True))
+    return None
+
+
+def mvs_state_of(value: Any, where: str, error: type[MolspaceError] = StructureSourceError) -> dict[str, Any] | None:
+    """One MVS state as a dict, or ``None`` when ``value`` is not MVS at all.
+
+    Parameters
+    ----------
+    value : dict, str, molviewspec Root or State
+        A dict with ``root``, MVSJ text of one state (a ``str`` starting with ``{``),
+        a molviewspec builder ``Root`` (``create_builder()``) or ``State``.
+    where : str
+        Where the value was given, for errors (``"source"``, ``"state"``).
+    error : type
+        The :class:`MolspaceError` subclass to raise.
+
+    Raises
+    ------
+    MolspaceError
+        ``INVALID_INPUT`` for MVSJ text that is not JSON or a dict without ``root``;
+        ``UNSUPPORTED_FORMAT`` for a multi-state Story; ``TOO_LARGE`` over ``viewerMvsBytes``.
+    """
+    state = _molviewspec_state(value)
+    if state is None and isinstance(value, str) and value.lstrip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except ValueError as e:
+            raise error(
+                "INVALID_INPUT", f"the MVS state is not JSON: {e}", where, "Pass MVSJ text of one state, a dict or a molviewspec object."
+            ) from None
+    if state is None and isinstance(value, dict):
+        state = value
+    if state is None:
+        return None
+    if state.get("kind") == "multiple" or "snapshots" in state:
+        raise error(
+            "UNSUPPORTED_FORMAT",
+            "a Viewer draws one MVS state, not a multi-state Story",
+            f"{where}/kind",
+            "Pass one state ({kind: 'single', root, metadata}); show a Story with molspace.Story.",
+            {"kind": state.get("kind")},
+        )
+    if not isinstance(state.get("root"), dict):
+        raise error(
+            "INVALID_INPUT",
+            "an MVS state needs a root node",
+            f"{where}/root",
+            "Pass {'kind': 'single', 'root': {'kind': 'root', 'children': [...]}, 'metadata': {...}} or a molviewspec builder.",
+            {"keys": sorted(str(k) for k in state)[:20]},
+        )
+    size = len(json.dumps(state, separators=(",", ":")).encode("utf-8"))
+    if size > MAX_MVS_BYTES:
+        raise error(
+            "TOO_LARGE",
+            f"the MVS state is {size} bytes of JSON; a Viewer takes at most {MAX_MVS_BYTES}",
+            where,
+            "Reference structures by URL instead of inline data, or show the state as a Story (molspace.Story).",
+            {"bytes": size, "limit": MAX_MVS_BYTES},
+        )
+    return state
+
+
+def is_rdkit_mol(value: Any) -> bool:
+    """True for an RDKit ``Mol`` (or ``RWMol``), checked without importing RDKit."""
+    return type(value).__name__ in ("Mol", "RWMol", "EditableMol") and type(value).__module__.startswith("rdkit")
+
+
+def _from_rdkit(mol: Any) -> StructureSource:
+    """SDF of an RDKit Mol: one record per 3D conformer, or one ETKDG-embedded conformer (with hydrogens)."""
+    try:
+        from rdkit import Chem
+        from rdkit.Chem import AllChem
+    except ImportError:
+        raise StructureSourceError(
+            "UNSUPPORTED_FORMAT",
+            "an RDKit Mol needs RDKit to be written as SDF, and RDKit cannot be imported",
+            "source",
+            "pip install 'molspace[rdkit]', or pass the molecule as SDF text with format='sdf'.",
+            {"type": type(mol).__name__},
+        ) from None
+    if type(mol).__name__ == "EditableMol":
+        mol = mol.GetMol()
+    if mol.GetNumAtoms() == 0:
+        raise StructureSourceError(
+            "VALIDATION_FAILED", "the RDKit Mol has no atoms", "source", "Pass a molecule with atoms.", {"atoms": 0}
+        )
+    conformers = [c.GetId() for c in mol.GetConformers() if c.Is3D()]
+    embedded = False
+    if not conformers:
+        mol = Chem.AddHs(mol, addCoords=mol.GetNumConformers() > 0)
+        params = AllChem.ETKDGv3()
+        params.randomSeed = EMBED_SEED
+        if AllChem.EmbedMolecule(mol, params) != 0:
+            raise StructureSourceError(
+                "VALIDATION_FAILED",
+                f"the RDKit Mol ({Chem.MolToSmiles(Chem.RemoveHs(mol))}) has no 3D conformer and RDKit's ETKDG could not embed one",
+                "source",
+                "Embed it yourself (e.g. AllChem.EmbedMolecule(mol, useRandomCoords=True)) and pass the Mol, or pass 3D SDF text.",
+                {"atoms": mol.GetNumAtoms(), "conformers": 0},
+            )
+        conformers, embedded = [mol.GetConformer().GetId()], True
+    out = io.StringIO()
+    writer = Chem.SDWriter(out)
+    try:
+        for conf_id in conformers:
+            writer.write(mol, confId=conf_id)
+    finally:
+        writer.close()
+    data = out.getvalue().encode("utf-8")
+    _check_data(data, "sdf", "rdkit.Mol")
+    return StructureSource(data, "sdf", "rdkit.Mol (embedded with ETKDG)" if embedded else "rdkit.Mol")
+
+
+
 def normalize_structure_source(source: Any, format: str | None = None) -> StructureSource:  # noqa: A002
     """Turn what a cell passed into bytes and a format.
 
     Parameters
     ----------
-    source : str, os.PathLike or bytes
+    source : str, os.PathLike, bytes, rdkit.Chem.Mol, dict or molviewspec Root/State
         A path (relative to the notebook's working directory, which it must
         stay under), structure text (a ``str`` with a newline; needs
-        ``format``), or bytes (need ``format``).
+        ``format``), bytes (need ``format``), an RDKit ``Mol`` (SDF: one
+        record, so one model, per 3D conformer; without one, hydrogens are
+        added and ETKDG embeds it with :data:`EMBED_SEED`), or one MVS state
+        (a dict with ``root``, MVSJ text starting with ``{``, a molviewspec
+        ``Root`` or ``State``; see :func:`mvs_state_of`).
     format : str, optional
         One of :data:`FORMATS`; default: from the path's extension
         (``.pdb .ent .pdbqt .cif .mmcif .bcif .sdf .sd .mol .mol2 .xyz .gro``).
@@ -181,9 +327,25 @@ def normalize_structure_source(source: Any, format: str | None = None) -> Struct
         ``UNSUPPORTED_FORMAT`` (unknown format or extension, no extension and no
         ``format``, binary data for a text format), ``VALIDATION_FAILED`` (empty),
         ``NOT_FOUND`` (no such file), ``FORBIDDEN`` (outside the working
-        directory), ``TOO_LARGE`` (over ``viewerSourceBytes``), ``INVALID_INPUT``
-        (another type).
+        directory), ``TOO_LARGE`` (over ``viewerSourceBytes``, an MVS state over
+        ``viewerMvsBytes``), ``INVALID_INPUT`` (another type, an MVS state without
+        ``root``); for an RDKit Mol ``VALIDATION_FAILED`` (no atoms, ETKDG cannot
+        embed it) or ``UNSUPPORTED_FORMAT`` (RDKit cannot be imported). All at ``source``.
     """
+    if is_rdkit_mol(source):
+        return _from_rdkit(source)
+    if format is None or not isinstance(source, str):
+        state = mvs_state_of(source, "source")
+        if state is not None:
+            if format is not None:
+                raise StructureSourceError(
+                    "INVALID_INPUT",
+                    "an MVS state names its formats in its parse nodes; format= does not apply",
+                    "format",
+                    "Drop format=, or pass structure text or bytes with it.",
+                    {"format": format},
+                )
+            return StructureSource(b"", "", "mvs", state)
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         if format is None:
@@ -215,6 +377,6 @@ def normalize_structure_source(source: Any, format: str | None = None) -> Struct
         "INVALID_INPUT",
         f"a Viewer cannot show a {type(source).__name__}",
         "source",
-        "Pass a file path, structure text with format=, or bytes with format=.",
+        "Pass a file path, structure text or bytes with format=, an RDKit Mol, or an MVS state (dict, MVSJ, molviewspec builder).",
         {"type": type(source).__name__},
     )

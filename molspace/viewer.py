@@ -21,7 +21,7 @@ from traitlets import Bool, Bytes, Dict, Int, Unicode
 from ._version import MODULE_NAME, MODULE_VERSION_RANGE
 from .page_widget import PageWidget
 from .errors import ViewerControlError
-from .structure_source import normalize_structure_source
+from .structure_source import mvs_state_of, normalize_structure_source
 
 #: Traits only the page may change; the kernel reads them.
 _PAGE_OWNED = (
@@ -56,34 +56,18 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "measure_distance": ("start", "end"),
     "label": ("selector", "text"),
     "apply_mvs": ("state",),
+    "clear_labels": (),
+    "clear_measurements": (),
 }
 
 
 def _mvs_state(state: Any) -> dict[str, Any] | None:
     """One MVS state as a dict (``None`` passes through)."""
-    import json
-
-    if state is None or isinstance(state, dict):
-        return state
-    if isinstance(state, str):
-        try:
-            parsed = json.loads(state)
-        except ValueError as e:
-            raise ViewerControlError(
-                "INVALID_INPUT", f"the MVS state is not JSON: {e}", "state", "Pass MVSJ text of one state, a dict or a molviewspec object."
-            ) from None
-        if isinstance(parsed, dict):
-            return parsed
-    else:
-        try:
-            from molviewspec import State
-            from molviewspec.builder import Root
-        except ImportError:
-            State = Root = None  # noqa: N806
-        if Root is not None and isinstance(state, Root):
-            return json.loads(state.get_state().model_dump_json(exclude_none=True))
-        if State is not None and isinstance(state, State):
-            return json.loads(state.model_dump_json(exclude_none=True))
+    if state is None:
+        return None
+    parsed = mvs_state_of(state, "state", ViewerControlError)
+    if parsed is not None:
+        return parsed
     raise ViewerControlError(
         "INVALID_INPUT",
         f"apply_mvs takes one MVS state, not a {type(state).__name__}",
@@ -98,9 +82,13 @@ class Viewer(PageWidget):
 
     Parameters
     ----------
-    source : str, os.PathLike or bytes
+    source : str, os.PathLike, bytes, rdkit.Chem.Mol, dict or molviewspec Root/State
         A path under the notebook's working directory, structure text (a
-        ``str`` with newlines) or bytes; see
+        ``str`` with newlines) or bytes; an RDKit ``Mol`` (SDF, one model per
+        3D conformer, ETKDG-embedded when it has none); or one MVS state
+        (dict, MVSJ text, ``molviewspec.create_builder()`` or ``State``), drawn
+        as by :meth:`apply_mvs` over the structure it downloads, which the page
+        fetches (its hosts allow-listed); see
         :func:`molspace.structure_source.normalize_structure_source`.
     format : str, optional
         ``pdb``, ``pdbqt``, ``mmcif``, ``bcif``, ``sdf``, ``mol``, ``mol2``,
@@ -146,8 +134,9 @@ class Viewer(PageWidget):
     _view_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
 
     _data = Bytes(None, allow_none=True).tag(sync=True)
+    _mvs = Dict(None, allow_none=True, help="An MVS source: the state drawn first (apply_mvs).").tag(sync=True)
     format = Unicode("", help="Structure format (MVS parse format name).").tag(sync=True)
-    source_name = Unicode("", help="Where the structure came from: a path, 'text' or 'bytes'.").tag(sync=True)
+    source_name = Unicode("", help="Where the structure came from: a path, 'text', 'bytes', 'rdkit.Mol' or 'mvs'.").tag(sync=True)
     title = Unicode("").tag(sync=True)
 
     ready = Bool(False, help="True once the current view is drawn.").tag(sync=True)
@@ -170,7 +159,8 @@ class Viewer(PageWidget):
         normalized = normalize_structure_source(source, format)
         self.last_screenshot: bytes | None = None
         super().__init__(
-            _data=normalized.data,
+            _data=normalized.data or None,
+            _mvs=normalized.mvs,
             format=normalized.format,
             source_name=normalized.name,
             title=title if title is not None else normalized.name,
@@ -321,6 +311,14 @@ class Viewer(PageWidget):
     def label(self, selector: Any, text: str) -> str:
         """Show ``text`` (plain text, at most ``LIMITS["viewerLabelChars"]`` characters) on ``selector``."""
         return self.act([{"op": "label", "selector": selector, "text": text}])
+
+    def clear_labels(self) -> str:
+        """Remove every label (one undoable step)."""
+        return self.act([{"op": "clear_labels"}])
+
+    def clear_measurements(self) -> str:
+        """Remove every distance measurement (one undoable step)."""
+        return self.act([{"op": "clear_measurements"}])
 
     def apply_mvs(self, state: Any) -> str:
         """Draw an MVS state in place of the layers; ``None`` goes back to the layers.

@@ -81,7 +81,7 @@ export type ComponentExpression = z.infer<typeof ComponentExpression>;
 /** A MolViewSpec component selector: static, one expression, or a union of expressions. */
 export const ComponentSelector = z
   .union([StaticSelector, ComponentExpression, z.array(ComponentExpression).min(1).max(50)])
-  .describe('MolViewSpec component selector: "polymer"|"ligand"|"water"|"ion"|"all"|..., {auth_asym_id, auth_seq_id, beg_auth_seq_id, end_auth_seq_id, label_asym_id, label_comp_id, ...}, or a list of such objects.');
+  .describe('MolViewSpec component selector: static, one expression (fields intersect), or a list (a union).');
 export type ComponentSelector = z.infer<typeof ComponentSelector>;
 
 // ---------------------------------------------------------------- composition
@@ -220,16 +220,18 @@ export const ViewerAction = z.discriminatedUnion('op', [
   z
     .object({ op: z.literal('measure_distance'), start: ComponentSelector, end: ComponentSelector })
     .strict()
-    .describe('Each selector must match exactly one atom; the distance (Å) is in the result.'),
+    .describe('Each side one atom; distance (Å) in the result.'),
   z.object({ op: z.literal('label'), ...sel, text: z.string().min(1).max(LIMITS.viewerLabelChars) }).strict(),
+  z.object({ op: z.literal('clear_labels') }).strict(),
+  z.object({ op: z.literal('clear_measurements') }).strict(),
   z
     .object({ op: z.literal('apply_mvs'), state: MvsState.nullable() })
     .strict()
-    .describe('Draw an MVS state (validated, resources allow-listed) in place of the layers; null: back to the layers.'),
+    .describe('Draw an MVS state (checked as a Story) instead of the layers; later selectors match its structure. null: back.'),
   z.object({ op: z.literal('reset_camera') }).strict(),
   z.object({ op: z.literal('set_background'), color: HexColor }).strict(),
-  z.object({ op: z.literal('undo') }).strict().describe('Take back the last applied batch; alone in its batch.'),
-  z.object({ op: z.literal('redo') }).strict().describe('Apply the last undone batch again; alone in its batch.'),
+  z.object({ op: z.literal('undo') }).strict().describe('Alone in its batch.'),
+  z.object({ op: z.literal('redo') }).strict().describe('Alone in its batch.'),
   z
     .object({
       op: z.literal('screenshot'),
@@ -243,9 +245,9 @@ export type ViewerAction = z.infer<typeof ViewerAction>;
 /** The fields of one `act` call without `pageId` and `target`: what the kernel's `control` carries. */
 export const ACT_FIELDS = {
   actions: z.array(ViewerAction).min(1).max(LIMITS.actActions).describe('Applied in order, atomically: all or none.'),
-  dryRun: z.boolean().default(false).describe('Validate and report what would change; change nothing.'),
-  expectedRevision: z.number().int().min(0).optional().describe('Fail with REVISION_CONFLICT unless the viewer is at this revision.'),
-  actionId: z.string().min(1).max(128).optional().describe('Idempotency key: a retried actionId returns the first result.')
+  dryRun: z.boolean().default(false).describe('Validate and report only.'),
+  expectedRevision: z.number().int().min(0).optional().describe('REVISION_CONFLICT unless at this revision.'),
+  actionId: z.string().min(1).max(128).optional().describe('Idempotency key: a retry returns the first result.')
 };
 
 /** The kernel's `control` message of a Viewer (`molspace.Viewer.act`, `focus`, ...): `act` without `pageId` and `target`. */
@@ -311,6 +313,7 @@ export const OpenInput = z
     text: z.string().min(1).max(LIMITS.viewerInlineTextChars).optional().describe('Inline structure text; needs format.'),
     ketcher: z.string().min(1).optional().describe("A Ketcher editor id: its molecule in 3D (SDF, embedded by the server's RDKit)."),
     format: StructureFormat.optional().describe('Default: from the path extension.'),
+    mvs: MvsState.optional().describe('One MVS state, drawn as by act apply_mvs; its one download is the structure.'),
     title: z.string().max(200).optional()
   })
   .strict();
@@ -339,11 +342,8 @@ export const VIEWER_OBSERVE_TOOL = viewerTool({
 export const ACT_TOOL = viewerTool({
   name: 'act',
   description:
-    'Typed operations on a Viewer, applied atomically as one revision once drawn: focus, highlight, ' +
-    'clear_highlight, select, clear_selection, set_representation, set_color, set_transparency, measure_distance ' +
-    '(distance in Å), label, apply_mvs, reset_camera, set_background, ' +
-    'undo, redo (each batch is one step), screenshot (PNG image content). Selectors are MolViewSpec component selectors; one that matches nothing is ' +
-    'NOT_FOUND. dryRun validates only.',
+    'Typed operations on a Viewer, applied in order as one revision (all or none), returning once drawn; ' +
+    'undo/redo take back or redo one batch; screenshot adds PNG image content. A selector matching nothing: NOT_FOUND.',
   runs: 'page',
   input: ActInput,
   output: ActOutput,
@@ -358,7 +358,7 @@ export const OPEN_TOOL = viewerTool({
   description:
     'Open a structure in a Viewer docked in the JupyterLab main area: a file path under the Jupyter root ' +
     '(read through the contents API), inline text with a format, a PDB ID (allow-listed mirrors, capped), ' +
-    "or a Ketcher editor's molecule in 3D. " +
+    "one MVS state, or a Ketcher editor's molecule in 3D. " +
     'Returns once loaded, with its composition.',
   runs: 'page',
   input: OpenInput,

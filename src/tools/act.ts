@@ -13,8 +13,13 @@ export const act = defineWidgetTool(ACT_TOOL, async ({ args, target, source }) =
   const { checkMvsState } = await import('../viewer/viewerMvsCheck');
   const data = await target.structureData();
   const before = target.state();
-  const plan = await planActions(target.view(), args.actions, data, target.history(), (state, where) =>
-    checkMvsState(state, where, target.resourcePolicy())
+  const plan = await planActions(
+    target.view(),
+    args.actions,
+    data,
+    target.history(),
+    (state, where) => checkMvsState(state, where, target.resourcePolicy()),
+    (state, where) => target.mvsStructureData(state, where)
   );
   const summary = plan.applied.map(a => a.summary).join('; ');
   let changes: ChangeEntry[] = [];

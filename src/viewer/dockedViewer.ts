@@ -51,7 +51,7 @@ export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): S
     async open(source) {
       const id = dockedId('open');
       const model = new ModelClass(
-        { _data: source.bytes, format: source.format, source_name: source.name, title: source.title },
+        { _data: source.bytes, _mvs: source.mvs ?? null, format: source.format, source_name: source.name, title: source.title },
         { model_id: id, widget_manager: null }
       );
       const view = new ViewerView({ model } as never);

@@ -9,10 +9,10 @@ import type { ViewerTarget } from './viewerTarget';
 
 export interface StructureOpener {
   /**
-   * Dock a Viewer of `bytes` in the main area; resolves once it has loaded
+   * Dock a Viewer of `bytes` (or of an MVS state `mvs`, `bytes` empty) in the main area; resolves once it has loaded
    * (and, when the page is visible, drawn) or failed.
    */
-  open(source: { bytes: Uint8Array; format: StructureFormat; name: string; title: string }): Promise<ViewerTarget>;
+  open(source: { bytes: Uint8Array; format: StructureFormat; name: string; title: string; mvs?: Record<string, unknown> }): Promise<ViewerTarget>;
   /**
    * The bytes of a file under the Jupyter root.
    *

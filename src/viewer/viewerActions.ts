@@ -1,10 +1,11 @@
 /**
  * Plan an `act` batch without touching the viewer: validate every operation
- * (each selector must match the loaded structure), then compute the new view
- * state. The batch applies as one revision or not at all (docs/architecture.md).
+ * (each selector must match the structure drawn: the Viewer's own, or while an
+ * MVS state is drawn the structure that state loads), then compute the new
+ * view state. The batch applies as one revision or not at all (docs/architecture.md).
  */
 import { LIMITS, MolspaceError, type ComponentSelector, type ViewerAction, type ViewerViewState } from '../contract';
-import { lociDistance, requireMatch, requireOneAtom, type StructureData } from './structureData';
+import { countMatches, lociDistance, requireMatch, requireOneAtom, type StructureData } from './structureData';
 import { selectorText } from './viewerText';
 import { initialView } from './initialView';
 
@@ -30,6 +31,12 @@ export interface ViewerPlan {
  * Resolves, or rejects with a MolspaceError located under `where`.
  */
 export type MvsCheck = (state: Record<string, unknown>, where: string) => Promise<void>;
+
+/**
+ * The structure an MVS state loads, to check selectors against while it is drawn.
+ * Rejects with a MolspaceError located at `where` (the selector) saying why it cannot.
+ */
+export type MvsData = (state: Record<string, unknown>, where: string) => Promise<StructureData>;
 
 export type HistoryStep = 'push' | 'undo' | 'redo';
 
@@ -62,9 +69,13 @@ export function selectorKey(s: ComponentSelector): string {
  * Validate and plan a batch.
  *
  * @param checkMvs - validates `apply_mvs` states (without it, `apply_mvs` is refused).
+ * @param mvsData - the structure of a drawn MVS state; selectors given while one is drawn (before
+ *   the batch, or after an `apply_mvs` earlier in it) are checked against it, and without it refused.
  * @throws MolspaceError `NOT_FOUND` at `/actions/<i>/selector` (or `start`, `end`) for a selector that matches nothing,
+ *   what `mvsData` throws there (the MVS state's structure cannot be read: none or several, fetch failed),
  *   `VALIDATION_FAILED` at `/actions/<i>/start` or `end` for a distance side that is not one atom,
  *   `TOO_LARGE` at `/actions/<i>/state` for an MVS state over `LIMITS.viewerMvsBytes`, and what `checkMvs` throws;
+ *   `VALIDATION_FAILED` there when a held distance is not one atom a side of the structure the `apply_mvs` draws;
  *   at `/actions/0/op` for an undo or redo with no step to take; `INVALID_INPUT` at `/actions/<i>/op`
  *   for an undo or redo that is not alone in its batch.
  */
@@ -73,7 +84,8 @@ export async function planActions(
   actions: readonly ViewerAction[],
   data: StructureData,
   history: ViewerHistory = { undo: null, redo: null },
-  checkMvs: MvsCheck | null = null
+  checkMvs: MvsCheck | null = null,
+  mvsData: MvsData | null = null
 ): Promise<ViewerPlan> {
   const stepAt = actions.findIndex(a => a.op === 'undo' || a.op === 'redo');
   if (stepAt >= 0) {
@@ -90,9 +102,25 @@ export async function planActions(
   const view: ViewerViewState = structuredClone(before);
   const applied: ViewerPlan['applied'] = [];
   let screenshot: ViewerPlan['screenshot'] = null;
+  /** What selectors at `where` are checked against: the Viewer's structure, or the drawn MVS state's. */
+  const drawn = async (where: string): Promise<StructureData> => {
+    if (!view.mvs) {
+      return data;
+    }
+    if (!mvsData) {
+      throw new MolspaceError(
+        'VALIDATION_FAILED',
+        'An MVS state is drawn and its structure cannot be read here, so the selector cannot be checked against it.',
+        where,
+        "Send apply_mvs with state null to go back to the Viewer's own structure."
+      );
+    }
+    return mvsData(view.mvs, where);
+  };
   for (const [i, a] of actions.entries()) {
     const where = `/actions/${i}/selector`;
-    const atoms = 'selector' in a ? requireMatch(data, a.selector, where) : 0;
+    const checked = 'selector' in a ? await drawn(where) : a.op === 'measure_distance' ? await drawn(`/actions/${i}/start`) : data;
+    const atoms = 'selector' in a ? requireMatch(checked, a.selector, where) : 0;
     const on = 'selector' in a ? `${selectorText(a.selector)} (${atoms} atoms)` : '';
     switch (a.op) {
       case 'focus':
@@ -164,8 +192,8 @@ export async function planActions(
         break;
       }
       case 'measure_distance': {
-        const start = requireOneAtom(data, a.start, `/actions/${i}/start`, 'start');
-        const end = requireOneAtom(data, a.end, `/actions/${i}/end`, 'end');
+        const start = requireOneAtom(checked, a.start, `/actions/${i}/start`, 'start');
+        const end = requireOneAtom(checked, a.end, `/actions/${i}/end`, 'end');
         const distance = lociDistance(start, end);
         const key = selectorKey([a.start, a.end] as never);
         view.measurements = view.measurements.filter(m => selectorKey([m.start, m.end] as never) !== key);
@@ -173,6 +201,14 @@ export async function planActions(
         applied.push({ op: a.op, summary: `distance ${selectorText(a.start)} – ${selectorText(a.end)} ${distance} Å`, distance });
         break;
       }
+      case 'clear_labels':
+        applied.push({ op: a.op, summary: `clear ${view.labels.length} label${view.labels.length === 1 ? '' : 's'}` });
+        view.labels = [];
+        break;
+      case 'clear_measurements':
+        applied.push({ op: a.op, summary: `clear ${view.measurements.length} distance${view.measurements.length === 1 ? '' : 's'}` });
+        view.measurements = [];
+        break;
       case 'apply_mvs': {
         if (a.state !== null) {
           const bytes = new TextEncoder().encode(JSON.stringify(a.state)).length;
@@ -191,6 +227,23 @@ export async function planActions(
           await checkMvs(a.state, `/actions/${i}/state`);
         }
         view.mvs = a.state === null ? null : structuredClone(a.state);
+        if (view.measurements.length) {
+          // Mol* draws distances on the structure drawn: each must still be one atom a side there
+          const now = await drawn(`/actions/${i}/state`);
+          for (const [k, m] of view.measurements.entries()) {
+            for (const side of ['start', 'end'] as const) {
+              if (countMatches(now.structures, m[side]) !== 1) {
+                throw new MolspaceError(
+                  'VALIDATION_FAILED',
+                  `The Viewer holds distance ${k} (${selectorText(m.start)} – ${selectorText(m.end)}), whose ${side} is not one atom of the structure this apply_mvs draws.`,
+                  `/actions/${i}/state`,
+                  'Put {"op": "clear_measurements"} before apply_mvs in the same batch, or measure again after it.',
+                  { measurement: k, side, selector: m[side] }
+                );
+              }
+            }
+          }
+        }
         applied.push({ op: a.op, summary: a.state === null ? 'draw the layers again (no MVS state)' : `draw an MVS state (${mvsNodeCount(a.state)} nodes)` });
         break;
       }
@@ -201,7 +254,7 @@ export async function planActions(
           'TOO_LARGE',
           `The Viewer would hold ${view[list].length} ${list}; it holds at most ${LIMITS.viewerAnnotations}.`,
           `/actions/${i}`,
-          `Undo earlier steps (op "undo") to remove some ${list}, or reuse a selector (the same selector replaces its entry).`,
+          `${list === 'transparency' ? 'Undo earlier steps (op "undo")' : `Clear them (op "clear_${list}"), undo earlier steps`} to remove some ${list}, or reuse a selector (the same selector replaces its entry).`,
           { list, count: view[list].length, limit: LIMITS.viewerAnnotations }
         );
       }

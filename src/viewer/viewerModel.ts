@@ -3,7 +3,8 @@
  * Viewer as a Dispatcher target (docs/architecture.md, "Viewer").
  *
  * Synced attributes, kernel -> page: `_data` (the structure's bytes, an
- * ipywidgets binary buffer), `format`, `source_name`, `title`. Page-owned
+ * ipywidgets binary buffer), `format`, `source_name`, `title`; or, for an MVS
+ * source, `_mvs` (one MVS state, drawn first; its structure is fetched here). Page-owned
  * (mirrored read-only by the kernel's `molspace.Viewer`): `ready`, `error`,
  * `revision`, `composition`, `view`, `last_change`, `summary`, `undo_steps`, `redo_steps`.
  *
@@ -65,6 +66,10 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
   };
 
   declare private _parsed: Promise<StructureData> | null;
+  /** Structures of MVS states by download URL (`mvsStructureData`), and their bytes. */
+  declare private _mvsData: Map<string, Promise<{ bytes: Uint8Array; data: StructureData }>>;
+  /** For an MVS source: the bytes fetched for its structure. */
+  declare private _fetched: Uint8Array | null;
   declare private _views: Map<LiveViewerView, number>;
   declare private _waiters: DrawWaiter[];
   declare private _kernel: KernelChannel;
@@ -95,6 +100,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       _view_module: MODULE_NAME,
       _view_module_version: MODULE_VERSION,
       _data: null,
+      _mvs: null,
       format: 'pdb',
       source_name: '',
       title: '',
@@ -115,6 +121,8 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
   initialize(attributes: any, options: any): void {
     super.initialize(attributes, options);
     this._parsed = null;
+    this._mvsData = new Map();
+    this._fetched = null;
     this._disposed = false;
     this._views = new Map();
     this._waiters = [];
@@ -143,10 +151,41 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     return notebookPathOf(this.widget_manager);
   }
 
-  /** The structure's bytes as the kernel sent them. */
+  /** The structure's bytes as the kernel sent them (for an MVS source: as fetched for its state). */
   bytes(): Uint8Array {
     const v: Bytes | null = this.get('_data');
-    return v ? toBytes(v) : new Uint8Array();
+    return v && v.byteLength > 0 ? toBytes(v) : (this._fetched ?? new Uint8Array());
+  }
+
+  /** The MVS state of an MVS source (`molspace.Viewer(state)`), or null. */
+  private _mvsSource(): Record<string, unknown> | null {
+    const v = this.get('_mvs');
+    const bytes: Bytes | null = this.get('_data');
+    return v && typeof v === 'object' && !Array.isArray(v) && !(bytes && bytes.byteLength > 0) ? (v as Record<string, unknown>) : null;
+  }
+
+  mvsStructureData(state: Record<string, unknown>, where: string): Promise<StructureData> {
+    return this._mvsStructure(state, where).then(r => r.data);
+  }
+
+  private async _mvsStructure(state: Record<string, unknown>, where: string): Promise<{ bytes: Uint8Array; data: StructureData }> {
+    const { mvsStructureOf, fetchMvsStructure } = await import('./mvsStructure');
+    const { url, format } = mvsStructureOf(state, where);
+    let entry = this._mvsData.get(url);
+    if (!entry) {
+      entry = (async () => {
+        const { readStructure } = await import('./structureData');
+        const bytes = await fetchMvsStructure(url, where, this.resourcePolicy());
+        return { bytes, data: await readStructure(bytes, format, where) };
+      })();
+      this._mvsData.set(url, entry);
+      entry.catch(() => this._mvsData.delete(url));
+    }
+    // a failure is located where this call needs it, not where the first call did
+    return entry.catch(e => {
+      const err = MolspaceError.from(e, where);
+      throw new MolspaceError(err.code, err.message, where, err.fix, { ...err.details, url });
+    });
   }
 
   structureData(): Promise<StructureData> {
@@ -160,7 +199,31 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     const { readStructure, defaultLayers } = await import('./structureData');
     const format = StructureFormat.safeParse(this.get('format'));
     const where = String(this.get('source_name') || '/data');
+    const mvs = this._mvsSource();
     try {
+      if (mvs) {
+        // an MVS source: checked as apply_mvs checks a state, then its structure is the Viewer's own
+        const bytes = new TextEncoder().encode(JSON.stringify(mvs)).length;
+        if (bytes > LIMITS.viewerMvsBytes) {
+          throw new MolspaceError('TOO_LARGE', `The MVS state is ${bytes} bytes of JSON; a Viewer takes at most ${LIMITS.viewerMvsBytes}.`, where, 'Reference structures by URL, or show the state as a Story.', {
+            bytes,
+            limit: LIMITS.viewerMvsBytes
+          });
+        }
+        const { checkMvsState } = await import('./viewerMvsCheck');
+        await checkMvsState(mvs, where, this.resourcePolicy());
+        const fetched = await this._mvsStructure(mvs, where);
+        const data = fetched.data;
+        this._fetched = fetched.bytes;
+        const attrs: Record<string, unknown> = { composition: data.composition, error: null };
+        if (!ViewerViewState.safeParse(this.get('view')).success) {
+          attrs.view = { ...initialView(defaultLayers(data)), mvs: structuredClone(mvs) };
+        }
+        this.set(attrs);
+        this.set({ summary: this.describe() });
+        this._sync();
+        return data;
+      }
       if (!format.success) {
         throw new MolspaceError(
           'UNSUPPORTED_FORMAT',

@@ -3,7 +3,9 @@
  * of its bytes in Mol*'s asset manager), one `structure` node per drawn
  * model, one `component` + `representation` per layer, `color` nodes for the
  * colour overrides, one `component` + `label` per label, and the `canvas`
- * background; or, after `apply_mvs`, the MVS state given (already validated).
+ * background; or, after `apply_mvs`, the MVS state given (already validated)
+ * with the Viewer's labels added as `component` + `label` under each of its
+ * `structure` nodes (its selectors were checked against that structure).
  * Transparency and distances are not MVS nodes here: the live viewer applies
  * them with Mol*'s transparency helper and measurement manager. Mol* loads it with its MVS
  * extension; the deterministic node refs of MVS loading keep the parsed
@@ -23,14 +25,14 @@ export function viewToMvs(
   view: ViewerViewState,
   source: { url: string; format: StructureFormat; models: readonly number[]; background: string }
 ): Record<string, unknown> {
-  if (view.mvs) {
-    return { ...view.mvs, kind: 'single' };
-  }
   const labels = view.labels.map(l => ({
     kind: 'component',
     params: { selector: l.selector },
     children: [{ kind: 'label', params: { text: l.text } }]
   }));
+  if (view.mvs) {
+    return { ...view.mvs, kind: 'single', root: withLabels(view.mvs.root, labels) };
+  }
   const layers = view.layers.map(layer => ({
     kind: 'component',
     params: { selector: layer.selector },
@@ -70,4 +72,17 @@ export function viewToMvs(
       ]
     }
   };
+}
+
+/** `node` (an MVS tree, not changed) with `labels` appended to the children of every `structure` node. */
+function withLabels(node: unknown, labels: readonly object[]): unknown {
+  if (!labels.length || !node || typeof node !== 'object') {
+    return node;
+  }
+  const n = node as { kind?: unknown; children?: unknown[] };
+  if (n.kind !== 'structure' && !Array.isArray(n.children)) {
+    return node;
+  }
+  const children = (n.children ?? []).map(c => withLabels(c, labels));
+  return { ...n, children: n.kind === 'structure' ? [...children, ...labels] : children };
 }

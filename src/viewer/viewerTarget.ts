@@ -31,6 +31,13 @@ export interface ViewerTarget extends WidgetTarget {
    * @throws MolspaceError when drawing fails; `STALE_TARGET` when closed first.
    */
   applyView(view: ViewerViewState, source: ChangeSource, summary: string, step?: HistoryStep): Promise<ChangeEntry>;
+  /**
+   * The structure an MVS state loads (its one `download`), fetched and parsed once per URL:
+   * what selectors are checked against while that state is drawn.
+   *
+   * @throws MolspaceError located at `where` (see `mvsStructureOf`, `fetchMvsStructure`, `readStructure`).
+   */
+  mvsStructureData(state: Record<string, unknown>, where: string): Promise<StructureData>;
   /** Where an `apply_mvs` state may fetch from: the page's Story policy (`resourceHosts`). */
   resourcePolicy(): ResourcePolicy;
   /** The views undo and redo would show. */

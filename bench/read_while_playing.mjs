@@ -8,13 +8,13 @@
  * so reads arrive while Mol* loads and draws steps. Page: Debian's Chromium,
  * SwiftShader WebGL (no GPU), examples/demo.ipynb.
  *
- * Then one Chromium performance trace (CDP `Tracing` through Playwright's
- * `browser.startTracing`) of one Story step (`story_control next`, until the
- * page has drawn nothing for 1.5 s), summarised: the longest main-thread
- * tasks; main-thread time in animation-frame callbacks (Mol*'s draw), in
- * WebGL shader compile/link (timed by wrapping `compileShader`,
- * `linkProgram`, `getShaderParameter`, `getProgramParameter`) and in
- * websocket message handlers (the bridge).
+ * First, one Chromium performance trace (CDP `Tracing` through Playwright's
+ * `browser.startTracing`) of one Story step (`story_control next` from step 0,
+ * the first time step 1 is drawn, with 10 `observe` calls right after it,
+ * until the page has drawn nothing for 1.5 s), summarised by
+ * {@link summariseTrace}; shader compile/link time is measured in the page by
+ * wrapping `compileShader`, `linkProgram`, `getShaderParameter` and
+ * `getProgramParameter`.
  *
  * Modes: MOLSPACE_BENCH_READ_MODES=relay,mirror (default both; `relay` sets
  * `c.MolspaceGateway.read_mirror = False`, the path before the read mirror;
@@ -86,14 +86,18 @@ async function keepPlaying(client, target, story) {
   return true;
 }
 
-/** Summarise a Chrome trace: main-thread tasks and where their time went. */
+/**
+ * Summarise a Chrome trace of the page's main thread (the renderer thread that
+ * ran the most animation frames): its tasks, and where their time went —
+ * waiting in the compositor's commit for the GPU process to finish WebGL work
+ * (`GLES2::ReadPixels`: with software compositing the WebGL canvas is read
+ * back each frame, and SwiftShader renders during that wait), Mol*'s own
+ * animation-frame JavaScript (`PluginAnimationLoop.frame`), the bridge's
+ * websocket handler (`socket.onmessage`), and shader compile/link (timed in
+ * the page).
+ */
 function summariseTrace(trace, shaderMs, shaderCalls) {
   const events = trace.traceEvents ?? trace;
-  const threadNames = new Map();
-  for (const e of events) {
-    if (e.ph === 'M' && e.name === 'thread_name') threadNames.set(`${e.pid}:${e.tid}`, e.args.name);
-  }
-  // The renderer main thread that ran the most animation frames is the JupyterLab page's.
   const frames = new Map();
   for (const e of events) {
     if (e.name === 'FireAnimationFrame' && e.ph === 'X') frames.set(`${e.pid}:${e.tid}`, (frames.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
@@ -101,48 +105,39 @@ function summariseTrace(trace, shaderMs, shaderCalls) {
   const main = [...frames.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   if (!main) return { error: 'no animation frames in the trace' };
   const onMain = events.filter(e => `${e.pid}:${e.tid}` === main && e.ph === 'X' && typeof e.dur === 'number');
-  const tasks = onMain.filter(e => e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask');
-  const ms = us => us / 1000;
-  const total = (name, pred = () => true) =>
-    ms(onMain.filter(e => e.name === name && pred(e)).reduce((s, e) => s + e.dur, 0));
+  const tasks = onMain.filter(e => e.name === 'ThreadControllerImpl::RunTask');
+  const ms = us => Math.round(us / 100) / 10;
+  const sum = list => list.reduce((s, e) => s + e.dur, 0);
+  const fn = name => onMain.filter(e => e.name === 'FunctionCall' && e.args?.data?.functionName === name);
+  const within = (outer, name) =>
+    onMain.filter(e => e.name === name && e.ts >= outer.ts && e.ts + e.dur <= outer.ts + outer.dur).reduce((s, e) => s + e.dur, 0);
+  const readback = onMain.filter(e => e.name === 'GLES2::ReadPixels');
+  const molstar = fn('PluginAnimationLoop.frame');
+  const bridge = fn('socket.onmessage');
   const t0 = Math.min(...tasks.map(e => e.ts));
   const t1 = Math.max(...tasks.map(e => e.ts + e.dur));
-  const longest = [...tasks].sort((a, b) => b.dur - a.dur).slice(0, 10);
-  const inside = task => {
-    // What ran inside one task: the largest nested known events.
-    const nested = onMain.filter(e => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);
-    const names = {};
-    for (const e of nested) {
-      if (['FireAnimationFrame', 'EventDispatch', 'FunctionCall', 'TimerFire', 'v8.compile', 'ParseHTML', 'Layout', 'UpdateLayoutTree', 'Paint', 'MajorGC', 'MinorGC', 'V8.GCFinalizeMC'].includes(e.name)) {
-        const key = e.name === 'EventDispatch' ? `EventDispatch(${e.args?.data?.type})` : e.name;
-        names[key] = Math.max(names[key] ?? 0, ms(e.dur));
-      }
-    }
-    return Object.entries(names)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 3)
-      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
-      .join(', ');
-  };
-  const messageMs = total('EventDispatch', e => e.args?.data?.type === 'message');
-  const messages = onMain.filter(e => e.name === 'EventDispatch' && e.args?.data?.type === 'message');
   return {
-    mainThread: threadNames.get(main) ?? main,
     windowMs: ms(t1 - t0),
-    busyMs: ms(tasks.reduce((s, e) => s + e.dur, 0)),
+    busyMs: ms(sum(tasks)),
     tasks: tasks.length,
     tasksOver50ms: tasks.filter(e => e.dur > 50_000).length,
-    tasksOver200ms: tasks.filter(e => e.dur > 200_000).length,
-    longestTasksMs: longest.map(e => ({ ms: Math.round(ms(e.dur)), inside: inside(e) })),
-    animationFrames: onMain.filter(e => e.name === 'FireAnimationFrame').length,
-    animationFrameMs: total('FireAnimationFrame'),
-    longestAnimationFrameMs: ms(Math.max(0, ...onMain.filter(e => e.name === 'FireAnimationFrame').map(e => e.dur))),
-    shaderCompileLinkMs: shaderMs,
+    longestTasks: [...tasks]
+      .sort((a, b) => b.dur - a.dur)
+      .slice(0, 5)
+      .map(e => ({ ms: ms(e.dur), readbackMs: ms(within(e, 'GLES2::ReadPixels')), molstarJsMs: ms(within(e, 'FunctionCall')) })),
+    readbackWaitMs: ms(sum(readback)),
+    readbacks: readback.length,
+    longestReadbackMs: ms(Math.max(0, ...readback.map(e => e.dur))),
+    commits: onMain.filter(e => e.name === 'Commit').length,
+    molstarFrameJsMs: ms(sum(molstar)),
+    molstarFrames: molstar.length,
+    longestMolstarFrameJsMs: ms(Math.max(0, ...molstar.map(e => e.dur))),
+    bridgeHandlerMs: ms(sum(bridge)),
+    bridgeMessages: bridge.length,
+    longestBridgeHandlerMs: ms(Math.max(0, ...bridge.map(e => e.dur))),
+    shaderCompileLinkMs: Math.round(shaderMs * 10) / 10,
     shaderCalls,
-    websocketMessageMs: messageMs,
-    websocketMessages: messages.length,
-    longestWebsocketMessageMs: ms(Math.max(0, ...messages.map(e => e.dur))),
-    gcMs: total('MajorGC') + total('MinorGC')
+    gcMs: ms(sum(onMain.filter(e => e.name === 'MajorGC' || e.name === 'MinorGC')))
   };
 }
 
@@ -161,6 +156,29 @@ async function runMode(browser, mode, port) {
     const target = obs.activeWidget ?? obs.widgets[0]?.id;
     let story = (await callTool(client, 'story_observe', { target })).story;
     log(`${mode}: target ${target}, ${story.count} snapshots`);
+    // One traced step, the first time step 1 is drawn (so its shaders compile in it).
+    await waitSettled(page, 1500, 60_000);
+    let trace;
+    const shader0 = await page.evaluate(() => [window.__molspaceBenchShaderMs, window.__molspaceBenchShaderCalls]);
+    const traceFile = path.join(RESULTS, `read_while_playing-${mode}.trace.json`);
+    fs.mkdirSync(RESULTS, { recursive: true });
+    await browser.startTracing(page, { path: traceFile, categories: TRACE_CATEGORIES });
+    const tStep = performance.now();
+    await callTool(client, 'story_control', { target, action: 'next' });
+    const stepMs = performance.now() - tStep;
+    // Reads during the refinement frames after the step returned.
+    const during = [];
+    for (let i = 0; i < 10; i++) {
+      const t0 = performance.now();
+      await callTool(client, 'observe');
+      during.push(performance.now() - t0);
+    }
+    await waitSettled(page, 1500, 60_000);
+    await browser.stopTracing();
+    const shader1 = await page.evaluate(() => [window.__molspaceBenchShaderMs, window.__molspaceBenchShaderCalls]);
+    trace = summariseTrace(JSON.parse(fs.readFileSync(traceFile, 'utf8')), shader1[0] - shader0[0], shader1[1] - shader0[1]);
+    trace.storyControlNextMs = stepMs;
+    trace.observeDuringTraceMs = during;
     await callTool(client, 'story_control', { target, action: 'goto', index: 0 });
     await callTool(client, 'story_control', { target, action: 'play' });
 
@@ -184,34 +202,10 @@ async function runMode(browser, mode, port) {
     const draws = (await page.evaluate(() => window.__molspaceBenchDraws)) - drawsBefore;
     await callTool(client, 'story_control', { target, action: 'pause' });
 
-    // One traced step.
-    await waitSettled(page, 1500, 60_000);
-    await callTool(client, 'story_control', { target, action: 'goto', index: 0 });
-    await waitSettled(page, 1500, 60_000);
-    const shader0 = await page.evaluate(() => [window.__molspaceBenchShaderMs, window.__molspaceBenchShaderCalls]);
-    const traceFile = path.join(RESULTS, `read_while_playing-${mode}.trace.json`);
-    fs.mkdirSync(RESULTS, { recursive: true });
-    await browser.startTracing(page, { path: traceFile, categories: TRACE_CATEGORIES });
-    const tStep = performance.now();
-    await callTool(client, 'story_control', { target, action: 'next' });
-    const stepMs = performance.now() - tStep;
-    // Reads during the refinement frames after the step returned.
-    const during = [];
-    for (let i = 0; i < 10; i++) {
-      const t0 = performance.now();
-      await callTool(client, 'observe');
-      during.push(performance.now() - t0);
-    }
-    await waitSettled(page, 1500, 60_000);
-    await browser.stopTracing();
-    const shader1 = await page.evaluate(() => [window.__molspaceBenchShaderMs, window.__molspaceBenchShaderCalls]);
-    const trace = summariseTrace(JSON.parse(fs.readFileSync(traceFile, 'utf8')), shader1[0] - shader0[0], shader1[1] - shader0[1]);
-    trace.storyControlNextMs = stepMs;
-    trace.observeDuringTraceMs = during;
     await client.close();
     await context.close();
     const rows = Object.fromEntries(TOOLS.map(t => [t, summary(timings[t])]));
-    return { rows, restarts, playingRounds, draws, wallMs, trace, version: (await fetch(`${server.url}/api/status`)).ok };
+    return { rows, restarts, playingRounds, draws, wallMs, trace };
   } finally {
     await stop();
   }

@@ -56,10 +56,11 @@ test('every mirrored read answers what the page answers, without a call into the
   await page.notebook.runCell(0, true);
   await expect(page.locator('.molspace-story').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
   await runCell(page, 'v = molspace.Viewer("1cbs.cif")\nv');
-  await expect(page.locator('.molspace-viewer').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
   await countCalls(page);
   const client = await mcpClient();
   try {
+    // The Viewer's file is read (its 3D view may stay parked below the Story: viewer_observe needs no live view).
+    await expect.poll(async () => (await call(client, 'viewer_observe'))[0].composition?.atoms, { timeout: 90_000 }).toBe(1213);
     const [observed] = await call(client, 'observe');
     const ids = Object.fromEntries(observed.widgets.map((w: { kind: string; id: string }) => [w.kind, w.id]));
     let checked = 0;
@@ -130,7 +131,7 @@ test('a write is read back at once; widgets added and removed are reflected', as
     await expect.poll(async () => (await call(client, 'observe'))[0].total).toBe(2);
     const [two] = await call(client, 'observe');
     const viewer = two.widgets.find((w: { kind: string }) => w.kind === 'viewer').id;
-    await expect.poll(async () => (await call(client, 'viewer_observe', { target: viewer }))[0].viewer?.ready).toBe(true);
+    await expect.poll(async () => (await call(client, 'viewer_observe', { target: viewer }))[0].composition?.atoms, { timeout: 90_000 }).toBe(1213);
     const relayedBefore = await callsOf(page, 'viewer_observe');
     const [acted, actError] = await call(client, 'act', {
       target: viewer,

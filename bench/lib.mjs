@@ -78,8 +78,9 @@ export const sleep = ms => new Promise(r => setTimeout(r, ms));
  *   molspace labextension (the other installed labextensions are kept, via a
  *   temp `labextensions_path`) and without its server extension.
  * @param {string} [opts.name] label used in the temp dir name and log file.
+ * @param {string[]} [opts.config] more lines of the server's config file.
  */
-export async function startServer({ port, molspace = true, name = 'server' }) {
+export async function startServer({ port, molspace = true, name = 'server', config = [] }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `molspace-bench-${name}-`));
   const root = path.join(tmp, 'root');
   fs.mkdirSync(path.join(root, 'data'), { recursive: true });
@@ -120,11 +121,12 @@ export async function startServer({ port, molspace = true, name = 'server' }) {
     lines.push(`c.LabApp.labextensions_path = [${JSON.stringify(extDir)}]`);
     lines.push('c.ServerApp.jpserver_extensions = {"molspace": False}');
   }
-  const config = path.join(tmp, 'jupyter_server_config.py');
-  fs.writeFileSync(config, lines.join('\n') + '\n');
+  lines.push(...config);
+  const configFile = path.join(tmp, 'jupyter_server_config.py');
+  fs.writeFileSync(configFile, lines.join('\n') + '\n');
   const logFile = path.join(tmp, 'server.log');
   const out = fs.openSync(logFile, 'w');
-  const child = spawn('jupyter', ['lab', '--config', config], {
+  const child = spawn('jupyter', ['lab', '--config', configFile], {
     cwd: tmp,
     stdio: ['ignore', out, out],
     env: process.env,

@@ -81,7 +81,8 @@ const manifest = {
     inputSchema: compactJsonSchema(t.input, 'input'),
     outputSchema: compactJsonSchema(t.output, 'output'),
     annotations: t.annotations,
-    errors: errorCodesOf(t)
+    errors: errorCodesOf(t),
+    ...(t.mirrored ? { mirrored: true } : {})
   }))
 };
 

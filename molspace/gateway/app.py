@@ -6,6 +6,7 @@ Configuration (traitlets, e.g. in ``jupyter_server_config.py``)::
     c.MolspaceGateway.lab_url = ""               # public JupyterLab URL for agents
     c.MolspaceGateway.session_idle_timeout = 1800.0
     c.MolspaceGateway.manifest_path = ""         # default: packaged manifest
+    c.MolspaceGateway.read_mirror = True         # answer read tools from pages' pushed state
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from jupyter_server.extension.application import ExtensionApp
 from jupyter_server.utils import url_path_join
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from traitlets import Float, Int, List, TraitError, Unicode, validate
+from traitlets import Bool, Float, Int, List, TraitError, Unicode, validate
 
 from ..agent_tokens import AgentTokenStore
 from .bridge_frames import BridgeFrames
@@ -81,6 +82,12 @@ class MolspaceGateway(ExtensionApp):
         config=True,
         help="Largest MCP request body accepted, in bytes (default 1 MiB); larger gets 413 TOO_LARGE.",
     )
+    read_mirror = Bool(
+        True,
+        config=True,
+        help="Answer read tools (observe, story_observe, viewer_observe) from the state pages push, "
+        "without a round trip through the page's main thread; False: relay every read.",
+    )
     agent_token_file = Unicode(
         "",
         config=True,
@@ -102,7 +109,8 @@ class MolspaceGateway(ExtensionApp):
         self.manifest = Manifest.load(self.manifest_path or None)
         base_url: str = self.serverapp.base_url
         self.mcp_endpoint = url_path_join(base_url, MCP_PATH)
-        self.pages = ConnectedPages(self.call_timeout)
+        mirrored = {s.name: s.defaults for s in self.manifest.tools.values() if s.mirrored} if self.read_mirror else {}
+        self.pages = ConnectedPages(self.call_timeout, mirrored, self.manifest.limits["observeOutputBytes"])
         self.origin_policy = OriginPolicy.from_serverapp(self.serverapp, [*self.allowed_hosts, self.lab_url])
         self.connect_hint = ConnectHint(
             configured_lab_url=self.lab_url,

@@ -313,7 +313,7 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
                 return None
             self.page = page
             self.log.info("molspace bridge: page %s connected (molspace %s)", msg["pageId"], msg["version"])
-            self.send_json({"type": "welcome", "pageId": msg["pageId"]})
+            self.send_json({"type": "welcome", "pageId": msg["pageId"], "mirror": bool(self.pages.mirrored)})
             return None
         if self.page is None:
             return self._ignore(f"{kind!r} frame before hello", raw)
@@ -321,6 +321,8 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
             self.pages.set_focus(self.page, msg["focused"])
         elif kind == "summary":
             self.pages.set_widgets(self.page, msg["widgets"])
+        elif kind == "reads":
+            self.pages.set_reads(self.page, msg)
         elif kind == "result" and not self.pages.resolve(self.page, msg):
             self._ignore("result for an unknown or finished callId", msg["callId"])
         return None

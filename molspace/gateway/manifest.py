@@ -119,6 +119,8 @@ class ToolSpec:
         MCP tool annotations (``title``, ``readOnlyHint``, ...).
     errors : tuple of str
         Error codes the tool can return (the contract's ``errors``).
+    mirrored : bool
+        A read tool the gateway may answer from a page's read mirror (``read_mirror.py``).
     """
 
     name: str
@@ -128,6 +130,7 @@ class ToolSpec:
     output_schema: dict[str, Any]
     annotations: dict[str, Any]
     errors: tuple[str, ...] = ()
+    mirrored: bool = False
     _validator: Draft202012Validator = field(init=False, repr=False)
     _output_validator: Draft202012Validator = field(init=False, repr=False)
 
@@ -136,6 +139,12 @@ class ToolSpec:
         Draft202012Validator.check_schema(self.output_schema)
         self._validator = Draft202012Validator(self.input_schema)
         self._output_validator = Draft202012Validator(self.output_schema)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """The input schema's property defaults, by argument name."""
+        props = self.input_schema.get("properties", {})
+        return {k: v["default"] for k, v in props.items() if isinstance(v, dict) and "default" in v}
 
     @property
     def replayable(self) -> bool:
@@ -246,6 +255,7 @@ class Manifest:
                     output_schema=entry["outputSchema"],
                     annotations=entry.get("annotations") or {},
                     errors=tuple(entry.get("errors") or ()),
+                    mirrored=bool(entry.get("mirrored", False)),
                 )
             except Exception as e:  # noqa: BLE001 - re-raised with location
                 raise ValueError(f"manifest tool {entry.get('name')!r} is invalid: {e}") from e

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from ..contract import BRIDGE_CLOSE_CODES
 from ..errors import MolspaceError
+from .read_mirror import ReadMirror
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +87,8 @@ class Page:
     focus_seq: int = 0
     pending: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
     pending_tools: dict[str, str] = field(default_factory=dict)
+    #: The answers the page pushed (``reads`` frames); empty until it pushes.
+    mirror: ReadMirror = field(default_factory=lambda: ReadMirror(0))
 
     def route_key(self) -> tuple[int, int]:
         """Ordering for default routing: most recent focus, then most recent connect."""
@@ -122,13 +125,22 @@ class ConnectedPages:
     ----------
     call_timeout : float
         Default deadline of a relayed call, in seconds (> 0).
+    mirrored : dict, optional
+        Tools answered from a page's read mirror (``mirrored`` in the manifest), each with its
+        input defaults (``ToolSpec.defaults``); empty: every read is relayed.
+    read_budget : int
+        The pages' read budget, bytes (``limits.observeOutputBytes``).
     """
 
     #: Fix of a NO_PAGE error raised where the request's connect sentence is not known.
     RETRY_FIX = "Retry the call; if it fails with NO_PAGE again, call `status` for how to connect a page."
 
-    def __init__(self, call_timeout: float = 30.0) -> None:
+    def __init__(
+        self, call_timeout: float = 30.0, mirrored: dict[str, dict[str, Any]] | None = None, read_budget: int = 8192
+    ) -> None:
         self.call_timeout = float(call_timeout)
+        self.mirrored: dict[str, dict[str, Any]] = dict(mirrored or {})
+        self.read_budget = int(read_budget)
         self._pages: dict[str, Page] = {}
         self._seq = itertools.count(1)
 
@@ -197,6 +209,7 @@ class ConnectedPages:
             widgets=widgets,
             connected_at=now,
             connect_seq=next(self._seq),
+            mirror=ReadMirror(self.read_budget),
         )
         if focused:
             page.last_focus_at = now
@@ -220,6 +233,31 @@ class ConnectedPages:
     def set_widgets(self, page: Page, widgets: int) -> None:
         """Record a ``summary`` frame (widget count >= 0)."""
         page.widgets = widgets
+
+    def set_reads(self, page: Page, frame: dict[str, Any]) -> None:
+        """Record a ``reads`` frame in the page's read mirror (ignored when mirroring is off)."""
+        if self.mirrored:
+            page.mirror.apply(frame, self.mirrored.get)
+
+    def read(self, tool: str, args: dict[str, Any], *, how_to_connect: str) -> dict[str, Any] | None:
+        """Answer a mirrored read from the routed page's read mirror, or ``None`` to relay it.
+
+        Routing (and its ``NO_PAGE`` / ``NOT_FOUND``) is :meth:`route`'s, as for a relayed call.
+
+        Returns
+        -------
+        dict or None
+            ``{"structuredContent", "text", "pageId"}`` as :meth:`call` returns them.
+        """
+        defaults = self.mirrored.get(tool)
+        if defaults is None:
+            return None
+        page_id = args.get("pageId")
+        page = self.route(page_id if isinstance(page_id, str) else None, how_to_connect=how_to_connect)
+        answer = page.mirror.answer(tool, args, defaults, self.page_infos())
+        if answer is None:
+            return None
+        return {**answer, "pageId": page.page_id}
 
     # ---------------------------------------------------------------- routing
     def route(self, page_id: str | None, *, how_to_connect: str) -> Page:

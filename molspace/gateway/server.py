@@ -177,6 +177,12 @@ def build_server(
                     answer = await answer
                 spec.check_output(answer.structured, source="the gateway")
                 return ok_result(name, answer.structured, answer.text)
+            if spec.mirrored:
+                mirrored = pages.read(name, args, how_to_connect=how_to_connect)
+                if mirrored is not None:
+                    spec.check_output(mirrored["structuredContent"], source=mirrored["pageId"])
+                    return ok_result(name, mirrored["structuredContent"], mirrored["text"])
+
             async def relay() -> dict[str, Any]:
                 result = await pages.call(name, args, how_to_connect=how_to_connect, client=client_of(ctx))
                 spec.check_output(result["structuredContent"], source=str(result.get("pageId", "the page")))

@@ -22,6 +22,7 @@ import {
   type PageMessage
 } from '../contract';
 import type { DispatchOptions, DispatchResult } from '../dispatcher/dispatcher';
+import type { ReadMirror } from './readMirror';
 import { MODULE_VERSION } from '../version';
 
 /** `WebSocket.OPEN`. */
@@ -72,6 +73,11 @@ export interface BridgeClientOptions {
   WebSocket: WebSocketFactory;
   /** Default: this tab's `sessionStorage`. */
   pageIds?: PageIdStore;
+  /**
+   * The read mirror to push once welcomed (docs/architecture.md, "Read
+   * mirror"); flushed before every `result`. None: the gateway relays every read.
+   */
+  mirror?: ReadMirror;
 }
 
 /**
@@ -159,6 +165,7 @@ export class BridgeClient {
       return; // a socket this client already left
     }
     this._socket = null;
+    this._options.mirror?.detach();
     if (this._state === 'stopped') {
       return;
     }
@@ -188,6 +195,7 @@ export class BridgeClient {
 
   private _stop(): void {
     this._state = 'stopped';
+    this._options.mirror?.detach();
     this._clearTimer();
     const socket = this._socket;
     this._socket = null;
@@ -219,6 +227,9 @@ export class BridgeClient {
       if (this._state === 'connecting') {
         this._state = 'connected';
         this._delay = RECONNECT_MIN_MS;
+        if (msg.mirror === true) {
+          this._options.mirror?.attach(msg.pageId, frame => this._send(frame));
+        }
       }
       return;
     }
@@ -226,7 +237,7 @@ export class BridgeClient {
     try {
       const deadline = Date.now() + deadlineMs;
       const result = await this._options.dispatcher.execute(tool, args, { source: 'agent', context, deadline });
-      this._sendResult({
+      await this._sendResult({
         type: 'result',
         callId,
         ok: true,
@@ -235,12 +246,17 @@ export class BridgeClient {
         ...(result.images ? { images: result.images } : {})
       });
     } catch (e) {
-      this._sendResult({ type: 'result', callId, ok: false, error: MolspaceError.from(e, tool).toJSON() });
+      await this._sendResult({ type: 'result', callId, ok: false, error: MolspaceError.from(e, tool).toJSON() });
     }
   }
 
-  /** Send a result; one larger than a bridge frame may be is answered with a located TOO_LARGE instead. */
-  private _sendResult(frame: Extract<PageMessage, { type: 'result' }>): void {
+  /**
+   * Send a result, after the read-mirror answers the call changed (same
+   * socket, so the gateway has them first); one larger than a bridge frame
+   * may be is answered with a located TOO_LARGE instead.
+   */
+  private async _sendResult(frame: Extract<PageMessage, { type: 'result' }>): Promise<void> {
+    await this._options.mirror?.flush().catch(e => console.warn('molspace bridge: read mirror not pushed', e));
     const text = JSON.stringify(frame);
     const bytes = utf8Length(text);
     if (bytes <= LIMITS.bridgeFrameBytes) {

@@ -7,18 +7,20 @@ import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 import type { IMolspacePage } from '../tokens';
 import { BridgeClient } from './bridgeClient';
+import { ReadMirror } from './readMirror';
 
 declare global {
   interface Window {
-    /** The page's bridge and widget registry, for tests and debugging. */
-    molspace?: { bridge: BridgeClient; registry: IMolspacePage['registry'] };
+    /** The page's bridge, widget registry and Dispatcher, for tests and debugging. */
+    molspace?: { bridge: BridgeClient; registry: IMolspacePage['registry']; dispatcher?: IMolspacePage['dispatcher'] };
   }
 }
 
 /**
  * Connect the page to `{base_url}molspace/bridge`, authenticated like
  * JupyterLab's own kernel websockets (token query parameter when the server
- * uses one; cookies otherwise). Exposes `window.molspace = {bridge, registry}`.
+ * uses one; cookies otherwise), with the page's read mirror. Exposes
+ * `window.molspace = {bridge, registry, dispatcher}`.
  */
 export function startBridge(page: IMolspacePage, settings = ServerConnection.makeSettings()): BridgeClient {
   let url = URLExt.join(settings.wsUrl, 'molspace', 'bridge');
@@ -29,9 +31,10 @@ export function startBridge(page: IMolspacePage, settings = ServerConnection.mak
     dispatcher: page.dispatcher,
     widgets: page.registry,
     url,
-    WebSocket: settings.WebSocket
+    WebSocket: settings.WebSocket,
+    mirror: new ReadMirror({ registry: page.registry, dispatcher: page.dispatcher })
   });
   bridge.connect();
-  window.molspace = { bridge, registry: page.registry };
+  window.molspace = { bridge, registry: page.registry, dispatcher: page.dispatcher };
   return bridge;
 }

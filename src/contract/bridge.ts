@@ -7,6 +7,8 @@
  *   `focus`   the page gained or lost focus (routing follows the most recent focus)
  *   `summary` the widget count changed
  *   `result`  the answer to one `call`
+ *   `reads`   read-mirror answers that changed (set) or went (drop); sent
+ *             before any `result` of the change that caused them
  * gateway -> page
  *   `welcome` the hello was accepted
  *   `call`    run one tool through the page's Dispatcher
@@ -47,7 +49,28 @@ export const PageResult = z.union([
   z.object({ ...RESULT_FAILED_FIELDS, callId: z.string() })
 ]);
 export type PageResult = z.infer<typeof PageResult>;
-export const PageMessage = z.union([PageHello, PageFocus, PageSummary, PageResult]);
+/**
+ * One read-mirror answer: what the page would answer `tool` called with
+ * `args` (defaults left out, no `pageId`) now. `pages` is set for answers
+ * that carry the gateway's page list (`observe`): the page computed it with
+ * `pages: []`; `bytes` is the JSON size of that answer and `complete` says
+ * nothing was cut by the read budget, so the gateway can fill the list in and
+ * tell whether the page's answer would have been the same.
+ */
+export const MirroredRead = z.object({
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  structuredContent: z.record(z.string(), z.unknown()),
+  text: z.string(),
+  pages: z.object({ bytes: z.number().int().min(0), complete: z.boolean() }).optional()
+});
+export type MirroredRead = z.infer<typeof MirroredRead>;
+export const PageReads = z.object({
+  type: z.literal('reads'),
+  set: z.array(MirroredRead),
+  drop: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()) }))
+});
+export const PageMessage = z.union([PageHello, PageFocus, PageSummary, PageResult, PageReads]);
 export type PageMessage = z.infer<typeof PageMessage>;
 
 /** The MCP client that made a call, as it named itself at initialisation (`clientInfo`). */
@@ -62,7 +85,12 @@ export const CallContext = z.object({
 });
 export type CallContext = z.infer<typeof CallContext>;
 
-export const GatewayWelcome = z.object({ type: z.literal('welcome'), pageId: z.string() });
+export const GatewayWelcome = z.object({
+  type: z.literal('welcome'),
+  pageId: z.string(),
+  /** True: push the read mirror (`reads` frames); the gateway answers mirrored reads from it. */
+  mirror: z.boolean().optional()
+});
 export const GatewayCall = z.object({
   type: z.literal('call'),
   callId: z.string(),

@@ -194,6 +194,13 @@ export interface ToolSpec<
    * kind can (see {@link errorCodesOf}).
    */
   errors: readonly ErrorCode[];
+  /**
+   * A read tool the gateway may answer from the page's read mirror (answers
+   * the page pushes whenever they change, `src/bridge/readMirror.ts`;
+   * docs/architecture.md, "Read mirror"). Only for tools whose answer depends
+   * on page state and arguments alone.
+   */
+  mirrored?: boolean;
 }
 
 /** Declare one tool; keeps the literal types of its schemas and target kind. */
@@ -261,7 +268,8 @@ export const OBSERVE_TOOL = toolSpec({
   },
   target: null,
   mutating: false,
-  errors: []
+  errors: [],
+  mirrored: true
 });
 
 export const STORY_OBSERVE_TOOL = toolSpec({
@@ -282,7 +290,8 @@ export const STORY_OBSERVE_TOOL = toolSpec({
   },
   target: 'story',
   mutating: false,
-  errors: ['NOT_FOUND']
+  errors: ['NOT_FOUND'],
+  mirrored: true
 });
 
 export const STORY_CONTROL_TOOL = toolSpec({

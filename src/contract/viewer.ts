@@ -336,7 +336,8 @@ export const VIEWER_OBSERVE_TOOL = viewerTool({
   annotations: { title: 'Observe a Viewer', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   target: 'viewer',
   mutating: false,
-  errors: ['NOT_FOUND']
+  errors: ['NOT_FOUND'],
+  mirrored: true
 });
 
 export const ACT_TOOL = viewerTool({

@@ -17,10 +17,16 @@ export class WidgetRegistry {
   private readonly _retired = new Map<string, string>();
   private readonly _changed = new Signal<this, number>(this);
   private readonly _removed = new Signal<this, WidgetTarget>(this);
+  private readonly _activeChanged = new Signal<this, void>(this);
 
   /** Emits the widget count whenever a widget is added or removed. */
   get changed(): ISignal<this, number> {
     return this._changed;
+  }
+
+  /** Emits when {@link touch} makes another widget the active one. */
+  get activeChanged(): ISignal<this, void> {
+    return this._activeChanged;
   }
 
   /** Emits a widget once it has been removed. */
@@ -72,8 +78,12 @@ export class WidgetRegistry {
   /** Mark a widget as the active one. */
   touch(id: string): void {
     if (this._targets.has(id)) {
+      const was = this._recent[this._recent.length - 1];
       this._recent = this._recent.filter(r => r !== id);
       this._recent.push(id);
+      if (was !== id) {
+        this._activeChanged.emit();
+      }
     }
   }
 

@@ -58,7 +58,8 @@ class FakePage:
         raw = await asyncio.wait_for(self.ws.read_message(), 10)
         assert raw is not None, "bridge closed instead of welcoming the page"
         welcome = json.loads(raw)
-        assert welcome == {"type": "welcome", "pageId": self.page_id}
+        assert {k: welcome[k] for k in ("type", "pageId")} == {"type": "welcome", "pageId": self.page_id}
+        self.welcome = welcome
         self._reader = asyncio.get_running_loop().create_task(self._serve())
         return welcome
 

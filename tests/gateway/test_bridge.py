@@ -245,7 +245,7 @@ async def test_bridge_accepts_authorization_header(bridge_url: str, token: str, 
     await ws.write_message(
         json.dumps({"type": "hello", "protocol": 1, "pageId": "hdr", "version": "0", "focused": False, "widgets": 0})
     )
-    assert json.loads(await asyncio.wait_for(ws.read_message(), 10)) == {"type": "welcome", "pageId": "hdr"}
+    assert json.loads(await asyncio.wait_for(ws.read_message(), 10)) == {"type": "welcome", "pageId": "hdr", "mirror": True}
     ws.close()
     await wait_for(lambda: gateway.pages.ordered == [])
 

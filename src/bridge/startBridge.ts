@@ -7,6 +7,7 @@ import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 import type { IMolspacePage } from '../tokens';
 import { BridgeClient } from './bridgeClient';
+import { FallbackReporter } from '../fallback/fallbackReporter';
 
 declare global {
   interface Window {
@@ -32,6 +33,13 @@ export function startBridge(page: IMolspacePage, settings = ServerConnection.mak
     WebSocket: settings.WebSocket
   });
   bridge.connect();
+  // Static fallbacks of saved notebooks (docs/architecture.md, "Static fallback in saved notebooks").
+  new FallbackReporter({
+    registry: page.registry,
+    executed: page.dispatcher.executed,
+    send: frame => bridge.sendFallback(frame),
+    welcomed: bridge.welcomed
+  });
   window.molspace = { bridge, registry: page.registry };
   return bridge;
 }

@@ -7,6 +7,7 @@
  *   `focus`   the page gained or lost focus (routing follows the most recent focus)
  *   `summary` the widget count changed
  *   `result`  the answer to one `call`
+ *   `fallback` a notebook widget's static fallback for saved notebooks (`staticFallback.ts`)
  * gateway -> page
  *   `welcome` the hello was accepted
  *   `call`    run one tool through the page's Dispatcher
@@ -18,6 +19,7 @@
 import { z } from 'zod';
 import { RESULT_FAILED_FIELDS, RESULT_OK_FIELDS } from './result';
 import { PageInfo } from './workspace';
+import { PageFallback } from './staticFallback';
 
 export const BRIDGE_PROTOCOL_VERSION = 1;
 
@@ -47,7 +49,7 @@ export const PageResult = z.union([
   z.object({ ...RESULT_FAILED_FIELDS, callId: z.string() })
 ]);
 export type PageResult = z.infer<typeof PageResult>;
-export const PageMessage = z.union([PageHello, PageFocus, PageSummary, PageResult]);
+export const PageMessage = z.union([PageHello, PageFocus, PageSummary, PageResult, PageFallback]);
 export type PageMessage = z.infer<typeof PageMessage>;
 
 /** The MCP client that made a call, as it named itself at initialisation (`clientInfo`). */

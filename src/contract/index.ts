@@ -11,3 +11,4 @@ export * from './panel';
 export * from './authoring';
 export * from './viewer';
 export * from './ketcher';
+export * from './staticFallback';

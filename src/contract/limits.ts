@@ -103,7 +103,19 @@ export const LIMITS = {
   /** Most labels, distances and transparency entries a Viewer's view holds, each. Beyond it: `TOO_LARGE`. */
   viewerAnnotations: 20,
   /** Most assets `story_create` packs into one .mvsx archive. */
-  storyAssets: 50
+  storyAssets: 50,
+  /** Widest static-fallback PNG of a saved notebook widget, pixels (docs/architecture.md, "Static fallback"). */
+  staticFallbackWidth: 640,
+  /** Largest static-fallback PNG, bytes; the page scales down until it fits, else sends text only. */
+  staticFallbackPngBytes: 256 * 1024,
+  /** Longest static-fallback summary, characters. */
+  staticFallbackTextChars: 2000,
+  /** Most Story steps listed in a static fallback. */
+  staticFallbackSteps: 50,
+  /** Largest panel content a static-fallback frame carries, bytes of JSON (beyond: text only). */
+  staticFallbackContentBytes: 1024 * 1024,
+  /** Bytes of static fallbacks the server keeps for the next save (least recently sent dropped first). */
+  staticFallbackStoreBytes: 64 * 1024 * 1024
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

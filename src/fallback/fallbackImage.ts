@@ -55,6 +55,31 @@ function imageSource(view: HTMLElement): { image: CanvasImageSource; width: numb
   return null;
 }
 
+/**
+ * The PNG of a Viewer through its own screenshot (Mol* renders the current
+ * view first, so a camera move that has not been painted yet is in it), or
+ * null when no view holds a live 3D viewer.
+ */
+export async function captureViewerPng(
+  target: { screenshot(size: { width?: number }): Promise<{ data: string; width: number; height: number }> },
+  bounds: { width: number; bytes: number } = { width: LIMITS.staticFallbackWidth, bytes: LIMITS.staticFallbackPngBytes }
+): Promise<FallbackPngImage | null> {
+  let width = bounds.width;
+  while (width >= MIN_WIDTH) {
+    let shot;
+    try {
+      shot = await target.screenshot({ width });
+    } catch {
+      return null; // parked or not started: the DOM capture (parked image) is the fallback
+    }
+    if (Math.floor((shot.data.length * 3) / 4) <= bounds.bytes) {
+      return { png: shot.data, width: shot.width, height: shot.height };
+    }
+    width = Math.floor(width * 0.7);
+  }
+  return null;
+}
+
 function encodeBounded(
   image: CanvasImageSource,
   width: number,

@@ -17,7 +17,8 @@
 import type { ISignal } from '@lumino/signaling';
 import type { PageFallback } from '../contract';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
-import { capturePng, viewsOf, type FallbackPngImage } from './fallbackImage';
+import { isTargetOfKind } from '../dispatcher/widgetTarget';
+import { captureViewerPng, capturePng, viewsOf, type FallbackPngImage } from './fallbackImage';
 import { fallbackSnapshot, reportsFallback } from './fallbackState';
 
 /** Quiet time after the last trigger before a widget's fallback is taken, ms. */
@@ -37,11 +38,21 @@ export interface FallbackReporterOptions {
   send(frame: PageFallback): boolean;
   /** Emits when the gateway welcomed the page (a new server has no fallbacks yet). */
   welcomed?: ISignal<unknown, void>;
-  /** Default: {@link capturePng}. */
-  capture?: (modelId: string) => FallbackPngImage | null;
+  /** Default: a Viewer's own screenshot ({@link captureViewerPng}), else the view's canvas ({@link capturePng}). */
+  capture?: (target: WidgetTarget) => Promise<FallbackPngImage | null>;
   settleMs?: number;
   /** Default: `document.body`; null: no DOM trigger (tests). */
   observe?: Node | null;
+}
+
+async function defaultCapture(target: WidgetTarget): Promise<FallbackPngImage | null> {
+  if (isTargetOfKind(target, 'viewer')) {
+    const shot = await captureViewerPng(target);
+    if (shot) {
+      return shot;
+    }
+  }
+  return capturePng(target.targetId);
 }
 
 export class FallbackReporter {
@@ -51,6 +62,9 @@ export class FallbackReporter {
   private readonly _sent = new Map<string, { signature: string; image: boolean }>();
   private readonly _observer: MutationObserver | null = null;
   private _disposed = false;
+  /** Widgets whose fallback is being taken, and those triggered meanwhile (taken again after). */
+  private readonly _busy = new Set<string>();
+  private readonly _again = new Set<string>();
 
   constructor(options: FallbackReporterOptions) {
     this._o = options;
@@ -88,13 +102,29 @@ export class FallbackReporter {
       id,
       setTimeout(() => {
         this._timers.delete(id);
-        this.flush(id);
+        void this.flush(id);
       }, this._o.settleMs ?? FALLBACK_SETTLE_MS)
     );
   }
 
-  /** Send `id`'s fallback now if it is settled and changed since the last one sent; returns whether one was sent. */
-  flush(id: string): boolean {
+  /** Send `id`'s fallback now if it is settled and changed since the last one sent; resolves whether one was sent. */
+  async flush(id: string): Promise<boolean> {
+    if (this._busy.has(id)) {
+      this._again.add(id);
+      return false;
+    }
+    this._busy.add(id);
+    try {
+      return await this._flush(id);
+    } finally {
+      this._busy.delete(id);
+      if (this._again.delete(id)) {
+        this.schedule(id);
+      }
+    }
+  }
+
+  private async _flush(id: string): Promise<boolean> {
     const target = this._o.registry.find(id);
     if (this._disposed || !target || !reportsFallback(target)) {
       return false;
@@ -109,7 +139,11 @@ export class FallbackReporter {
     if (last?.signature === signature && (last.image || !wantsImage)) {
       return false;
     }
-    const image = wantsImage ? (this._o.capture ?? capturePng)(id) : null;
+    const image = wantsImage ? await (this._o.capture ?? defaultCapture)(target) : null;
+    if (this._disposed || JSON.stringify(fallbackSnapshot(target)) !== signature) {
+      this._again.add(id); // it changed while the picture was taken
+      return false;
+    }
     if (last?.signature === signature && !image) {
       return false; // still no image to add to what was sent
     }

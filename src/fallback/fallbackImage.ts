@@ -22,7 +22,10 @@ export interface FallbackPngImage {
 const MIN_WIDTH = 120;
 
 /** The views of model `modelId` in this document (inline outputs; docked views are not in notebooks). */
-export function viewsOf(modelId: string, root: ParentNode = document): HTMLElement[] {
+export function viewsOf(modelId: string, root: ParentNode | null = typeof document === 'undefined' ? null : document): HTMLElement[] {
+  if (!root) {
+    return [];
+  }
   return [...root.querySelectorAll<HTMLElement>(`[data-molspace-model="${CSS.escape(modelId)}"]`)];
 }
 

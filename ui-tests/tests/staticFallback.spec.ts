@@ -151,6 +151,10 @@ test('each widget is saved with a PNG and summary that follow the view, and nbco
   expect(moved.data['text/plain']).toContain('step 3 of 3');
   expect(moved.data[STATE]).toMatchObject({ index: 2, key: 'ligand' });
 
+  const bytes = (b64: string) => Buffer.from(b64, 'base64').length;
+  console.log(`fallback PNGs: Viewer ${focused.metadata['image/png'].width}×${focused.metadata['image/png'].height} ${bytes(focused.data['image/png'])} B, ` +
+    `Story ${moved.metadata['image/png'].width}×${moved.metadata['image/png'].height} ${bytes(moved.data['image/png'])} B`);
+
   // nbconvert (no molspace, no kernel): the images and summaries are in the HTML, no hostile script.
   const { nb } = await savedOutputs(request, file);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'molspace-fallback-'));

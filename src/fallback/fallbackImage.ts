@@ -3,8 +3,8 @@
  * saved notebooks (docs/architecture.md, "Static fallback in saved notebooks").
  *
  * The source is the view's drawn canvas (Mol*'s WebGL canvas keeps its
- * drawing buffer, Mol*'s default; a Vega-Lite chart's canvas), else the image
- * of a parked 3D view. It is copied once into a 2D canvas at most
+ * drawing buffer, Mol*'s default; a Vega-Lite chart's canvas); a parked view
+ * gives none. It is copied once into a 2D canvas at most
  * `LIMITS.staticFallbackWidth` wide, and scaled down until the PNG fits
  * `LIMITS.staticFallbackPngBytes`. Nothing here renders again or touches
  * the widget's state.
@@ -51,10 +51,8 @@ function imageSource(view: HTMLElement): { image: CanvasImageSource; width: numb
   if (canvas) {
     return { image: canvas, width: canvas.width, height: canvas.height };
   }
-  const parked = view.querySelector<HTMLImageElement>('.molspace-story-parked img');
-  if (parked && parked.complete && parked.naturalWidth > 0) {
-    return { image: parked, width: parked.naturalWidth, height: parked.naturalHeight };
-  }
+  // A parked view's image shows the view as it was when parked, maybe not what the state says now:
+  // no picture (the summary is still sent), until the view is shown and draws again.
   return null;
 }
 

@@ -15,6 +15,8 @@ from typing import Any, Iterator
 import ipywidgets as widgets
 import traitlets
 
+from .contract import STATIC_FALLBACK_MIME
+
 
 class PageWidget(widgets.DOMWidget):
     """Base of the molspace widgets: page-owned traits, control messages, results.
@@ -77,3 +79,24 @@ class PageWidget(widgets.DOMWidget):
 
     def _on_result(self, result: dict[str, Any]) -> None:
         """A subclass's extra handling of a page ``result`` (default: none)."""
+
+    # ------------------------------------------------------------------ static fallback
+    #: The widget kind a saved notebook shows a static fallback for, or None
+    #: (docs/architecture.md, "Static fallback in saved notebooks").
+    _fallback_kind: str | None = None
+
+    def _fallback_state(self) -> dict[str, Any]:
+        """What the kernel knows at display time for a reader (title, summary; a Story's steps)."""
+        return {"title": str(getattr(self, "title", "")), "summary": repr(self)}
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        """The widget view, marked as molspace's (``application/vnd.molspace.static+json``) for the pre-save hook."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None or self._fallback_kind is None:
+            return bundle
+        state = self._fallback_state()
+        return {
+            **bundle,
+            "text/plain": state["summary"],
+            STATIC_FALLBACK_MIME: {"kind": self._fallback_kind, "origin": "kernel", **state},
+        }

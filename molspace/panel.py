@@ -92,6 +92,7 @@ class Panel(PageWidget):
     _view_name = Unicode("PanelView").tag(sync=True)
     _view_module = Unicode(MODULE_NAME).tag(sync=True)
     _view_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
+    _fallback_kind = "panel"
 
     _content = Dict().tag(sync=True)
     panel_id = Unicode("", help="The id agents address the panel by; '' means the model id.").tag(sync=True)

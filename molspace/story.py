@@ -8,7 +8,9 @@ the page's Dispatcher, the same operations an agent's MCP calls become.
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -18,6 +20,7 @@ import traitlets
 from traitlets import Bool, Bytes, Dict, Int, List, Unicode
 
 from ._version import MODULE_NAME, MODULE_VERSION_RANGE
+from .contract import LIMITS
 from .page_widget import PageWidget
 from .errors import StoryControlError
 from .story_source import normalize_story_source
@@ -105,6 +108,20 @@ class Story(PageWidget):
         sync=True
     )
     last_change = Dict(None, allow_none=True, help="The last change: {revision, source, summary}.").tag(sync=True)
+
+    _fallback_kind = "story"
+
+    def _fallback_state(self) -> dict[str, Any]:
+        """Title and step list from the source, for a notebook saved before (or without) the page."""
+        if self.snapshots or self.error:
+            return {"title": self.title, "summary": repr(self)}
+        title, steps = _outline(self._mvsj, self._mvsx)
+        listed = "; ".join(f"{i + 1}. {s['title'] or s['key']}" for i, s in enumerate(steps))
+        return {
+            "title": title,
+            "summary": f"molspace Story {title!r}: {len(steps)} steps" + (f": {listed}" if steps else ""),
+            "steps": steps,
+        }
 
     def __init__(self, source: Any, **kwargs: Any):
         normalized = normalize_story_source(source)
@@ -277,6 +294,26 @@ class Story(PageWidget):
         if n == 0:
             return f"<molspace.Story {self.title!r}: not shown yet (display it; the page reports its steps)>"
         return f"<molspace.Story {self.title!r}: step {self.index + 1} of {n}, revision {self.revision}>"
+
+
+def _outline(mvsj: str, mvsx: bytes | None) -> tuple[str, list[dict[str, str]]]:
+    """Title and first steps (``LIMITS.staticFallbackSteps``, ``{key, title}``) of an MVS source; empty if unreadable."""
+    try:
+        if mvsx:
+            with zipfile.ZipFile(io.BytesIO(mvsx)) as z:
+                mvsj = z.read("index.mvsj").decode("utf-8")
+        data = json.loads(mvsj)
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        return "", []
+    if not isinstance(data, dict):
+        return "", []
+    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    snaps = data.get("snapshots") if data.get("kind") == "multiple" and isinstance(data.get("snapshots"), list) else [data]
+    steps = []
+    for i, snap in enumerate(snaps[: LIMITS["staticFallbackSteps"]]):
+        m = snap.get("metadata") if isinstance(snap, dict) and isinstance(snap.get("metadata"), dict) else {}
+        steps.append({"key": str(m.get("key") or i)[:200], "title": str(m.get("title") or "")[:200]})
+    return str(meta.get("title") or "")[:200], steps
 
 
 def _dump(value: Any) -> Any:

@@ -155,6 +155,11 @@ class Viewer(PageWidget):
     undo_label = Unicode("", help="What undo() takes back and who made it, e.g. 'focus ligand (agent)'.").tag(sync=True)
     redo_label = Unicode("", help="What redo() applies again and who made it.").tag(sync=True)
 
+    _fallback_kind = "viewer"
+
+    def _fallback_state(self) -> dict[str, Any]:
+        return {"title": self.title, "summary": f"molspace Viewer: {self.title} ({self.format})"}
+
     def __init__(self, source: Any, format: str | None = None, title: str | None = None, **kwargs: Any):  # noqa: A002
         normalized = normalize_structure_source(source, format)
         self.last_screenshot: bytes | None = None

@@ -27,6 +27,7 @@ import {
   BINARY_STRUCTURE_FORMATS,
   ViewerKernelControl
 } from '../src/contract';
+import { STATIC_FALLBACK_MIME } from '../src/contract/staticFallback';
 import { INSTRUCTIONS } from '../src/contract/instructions';
 import { compactJsonSchema } from '../src/contract/jsonSchema';
 
@@ -48,6 +49,7 @@ const manifest = {
   manifestVersion: 1,
   bridgeProtocol: BRIDGE_PROTOCOL_VERSION,
   bridgeCloseCodes: BRIDGE_CLOSE_CODES,
+  staticFallbackMime: STATIC_FALLBACK_MIME,
   versions: {
     molspace: pkg.version,
     molstar: molstarPkg.version,

@@ -180,3 +180,12 @@ class TestStaticFallback:
 
 def test_exported():
     assert molspace.Panel is Panel and "Panel" in molspace.__all__
+
+
+def test_the_display_bundle_marks_the_panel_for_the_pre_save_hook():
+    """docs/architecture.md, "Static fallback in saved notebooks": the hook knows the output is a panel's."""
+    from molspace.contract import STATIC_FALLBACK_MIME
+
+    bundle = Panel("**bold** <script>x</script>", title="Notes")._repr_mimebundle_()
+    assert bundle[STATIC_FALLBACK_MIME] == {"kind": "panel", "origin": "kernel", "title": "Notes", "summary": bundle["text/plain"]}
+    assert bundle["text/markdown"].endswith("**bold** <script>x</script>")

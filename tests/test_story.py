@@ -228,3 +228,15 @@ class TestEditSteps:
         assert (info.value.code, info.value.where) == (code, where)
         assert info.value.fix
         assert messages == []
+
+
+def test_the_display_bundle_outlines_the_story_for_readers_without_molspace():
+    """A notebook saved before the page answered (or run without a page) lists the steps, claims no step."""
+    for source in (KINASE, DEMO):
+        bundle = Story(source)._repr_mimebundle_()
+        marker = bundle[molspace.contract.STATIC_FALLBACK_MIME]
+        assert marker["kind"] == "story" and marker["origin"] == "kernel"
+        assert marker["steps"] and all(set(s) == {"key", "title"} for s in marker["steps"])
+        text = bundle["text/plain"]
+        assert f"{len(marker['steps'])} steps" in text and "of 0" not in text and "step 1 of" not in text
+        assert "application/vnd.jupyter.widget-view+json" in bundle

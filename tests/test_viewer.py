@@ -278,3 +278,12 @@ class TestNewOperations:
             v.apply_mvs(42)
         assert error_of(e)["details"] == {"type": "int"}
         assert msgs == []
+
+
+def test_the_display_bundle_marks_the_viewer_for_the_pre_save_hook(in_data):
+    """docs/architecture.md, "Static fallback in saved notebooks"."""
+    from molspace.contract import STATIC_FALLBACK_MIME
+
+    bundle = Viewer("1cbs.cif")._repr_mimebundle_()
+    assert bundle[STATIC_FALLBACK_MIME]["kind"] == "viewer" and bundle[STATIC_FALLBACK_MIME]["origin"] == "kernel"
+    assert bundle["text/plain"] == "molspace Viewer: 1cbs.cif (mmcif)"

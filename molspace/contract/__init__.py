@@ -60,4 +60,7 @@ STRUCTURE_FORMATS: dict[str, Any] = dict(manifest()["structureFormats"])
 #: Websocket close codes the gateway sends a page (``replaced``, ``unsupportedProtocol``, ``pageIdTaken``).
 BRIDGE_CLOSE_CODES: dict[str, int] = dict(manifest()["bridgeCloseCodes"])
 
-__all__ = ["BRIDGE_CLOSE_CODES", "ERROR_CODES", "LIMITS", "MANIFEST_PATH", "STRUCTURE_FORMATS", "manifest"]
+#: The output mime type of a widget's static fallback state (docs/architecture.md, "Static fallback in saved notebooks").
+STATIC_FALLBACK_MIME: str = str(manifest()["staticFallbackMime"])
+
+__all__ = ["BRIDGE_CLOSE_CODES", "STATIC_FALLBACK_MIME", "ERROR_CODES", "LIMITS", "MANIFEST_PATH", "STRUCTURE_FORMATS", "manifest"]

@@ -30,6 +30,7 @@ from .origin import OriginPolicy
 from .pages import ConnectedPages
 from .server import build_server
 from .session_host import SessionManagerHost
+from .static_fallback import FallbackSaveHook, FallbackStore
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +136,9 @@ class MolspaceGateway(ExtensionApp):
             )
         )
         self.observe(lambda change: setattr(self.pages, "call_timeout", change["new"]), names="call_timeout")
+        # Static fallbacks of saved notebooks (docs/architecture.md, "Static fallback in saved notebooks").
+        self.fallbacks = FallbackStore()
+        self.serverapp.contents_manager.register_pre_save_hook(FallbackSaveHook(self.fallbacks))
 
     def initialize_handlers(self) -> None:
         """Register the MCP endpoint, the page bridge and the page's 3D endpoint (base_url is prepended by ExtensionApp)."""
@@ -150,7 +154,11 @@ class MolspaceGateway(ExtensionApp):
                         "max_request_bytes": self.max_request_bytes,
                     },
                 ),
-                (BRIDGE_PATH, BridgeHandler, {"pages": self.pages, "frames": self.frames}),
+                (
+                    BRIDGE_PATH,
+                    BridgeHandler,
+                    {"pages": self.pages, "frames": self.frames, "fallbacks": self.fallbacks},
+                ),
                 (EMBED_PATH, Embed3dHandler),
             ]
         )

@@ -60,6 +60,12 @@ class BridgeFrames:
     def __init__(self, schema: dict[str, Any], protocol: int, max_bytes: int) -> None:
         Draft202012Validator.check_schema(schema)
         self._validator = Draft202012Validator(schema)
+        # One validator per frame type whose branch names its type alone, so an error is located in it.
+        self._by_type: dict[str, Draft202012Validator] = {}
+        for branch in schema.get("anyOf", []):
+            const = branch.get("properties", {}).get("type", {}).get("const")
+            if isinstance(const, str):
+                self._by_type[const] = Draft202012Validator({**branch, "$schema": schema.get("$schema")})
         self.protocol = protocol
         self.max_bytes = max_bytes
 
@@ -93,7 +99,8 @@ class BridgeFrames:
                 f"unsupported bridge protocol {frame.get('protocol')!r} (server speaks {self.protocol})",
                 CLOSE_UNSUPPORTED_PROTOCOL,
             )
-        error = best_match(self._validator.iter_errors(frame), key=_relevance)
+        validator = self._by_type.get(frame.get("type"), self._validator)  # type: ignore[arg-type]
+        error = best_match(validator.iter_errors(frame), key=_relevance)
         if error is not None:
             where = json_pointer(list(error.absolute_path)) or "/"
             call_id = frame.get("callId") if frame.get("type") == "result" else None

@@ -34,6 +34,7 @@ from ..agent_tokens import AgentToken, AgentTokenStore, token_from_authorization
 from .asgi_adapter import ASGIHandlerMixin
 from .bridge_frames import BridgeFrames, FrameRefused
 from .origin import OriginPolicy
+from .static_fallback import FallbackRefused, FallbackStore
 from .pages import CLOSE_PAGE_ID_TAKEN, ConnectedPages, Page, PageIdTaken
 
 #: Authorization resource name used with Jupyter's ``Authorizer``.
@@ -210,7 +211,7 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
 
     auth_resource = AUTH_RESOURCE
 
-    def initialize(self, pages: ConnectedPages, frames: BridgeFrames) -> None:
+    def initialize(self, pages: ConnectedPages, frames: BridgeFrames, fallbacks: FallbackStore | None = None) -> None:
         """Tornado hook: receive the handler's collaborators (handler kwargs).
 
         Parameters
@@ -219,9 +220,12 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
             Where this page registers and its results are delivered.
         frames : BridgeFrames
             Checks each frame against the contract's wire schema.
+        fallbacks : FallbackStore, optional
+            Where ``fallback`` frames are kept for the pre-save hook (none: they are ignored).
         """
         self.pages = pages
         self.frames = frames
+        self.fallbacks = fallbacks
         self.page: Page | None = None
 
     @property
@@ -325,6 +329,11 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
             self.pages.set_reads(self.page, msg)
         elif kind == "result" and not self.pages.resolve(self.page, msg):
             self._ignore("result for an unknown or finished callId", msg["callId"])
+        elif kind == "fallback" and self.fallbacks is not None:
+            try:
+                self.fallbacks.put(msg)
+            except FallbackRefused as refused:
+                self._ignore(str(refused), msg["modelId"])
         return None
 
     def on_close(self) -> None:

@@ -11,7 +11,7 @@
  * (another tab holds this one), `unsupportedProtocol` stops for good with a
  * located {@link BridgeClient.error} (the page must be reloaded).
  */
-import type { ISignal } from '@lumino/signaling';
+import { Signal, type ISignal } from '@lumino/signaling';
 import {
   BRIDGE_CLOSE_CODES,
   BRIDGE_PROTOCOL_VERSION,
@@ -19,6 +19,7 @@ import {
   LIMITS,
   MolspaceError,
   type LocatedError,
+  type PageFallback,
   type PageMessage
 } from '../contract';
 import type { DispatchOptions, DispatchResult } from '../dispatcher/dispatcher';
@@ -94,6 +95,7 @@ export class BridgeClient {
   private _timer: ReturnType<typeof setTimeout> | null = null;
   private _state: BridgeState = 'waiting';
   private _error: LocatedError | null = null;
+  private readonly _welcomed = new Signal<this, void>(this);
 
   constructor(options: BridgeClientOptions) {
     this._options = options;
@@ -121,6 +123,26 @@ export class BridgeClient {
   /** Why the bridge stopped for good (e.g. the server speaks another protocol), or null. */
   get error(): LocatedError | null {
     return this._error;
+  }
+
+  /** Emits each time the gateway welcomes this page (first connect and every reconnect). */
+  get welcomed(): ISignal<this, void> {
+    return this._welcomed;
+  }
+
+  /**
+   * Send a notebook widget's static fallback (`src/contract/staticFallback.ts`).
+   *
+   * @returns false when the bridge is not connected or the frame is over
+   *   `LIMITS.bridgeFrameBytes` (nothing is sent).
+   */
+  sendFallback(frame: PageFallback): boolean {
+    const text = JSON.stringify(frame);
+    if (!this.connected || this._socket?.readyState !== OPEN || utf8Length(text) > LIMITS.bridgeFrameBytes) {
+      return false;
+    }
+    this._sendText(text);
+    return true;
   }
 
   /** The delay before the next reconnect, ms. */
@@ -230,6 +252,7 @@ export class BridgeClient {
         if (msg.mirror === true) {
           this._options.mirror?.attach(msg.pageId, frame => this._send(frame));
         }
+        this._welcomed.emit();
       }
       return;
     }

@@ -8,6 +8,7 @@ import { ServerConnection } from '@jupyterlab/services';
 import type { IMolspacePage } from '../tokens';
 import { BridgeClient } from './bridgeClient';
 import { ReadMirror } from './readMirror';
+import { FallbackReporter } from '../fallback/fallbackReporter';
 
 declare global {
   interface Window {
@@ -35,6 +36,13 @@ export function startBridge(page: IMolspacePage, settings = ServerConnection.mak
     mirror: new ReadMirror({ registry: page.registry, dispatcher: page.dispatcher })
   });
   bridge.connect();
+  // Static fallbacks of saved notebooks (docs/architecture.md, "Static fallback in saved notebooks").
+  new FallbackReporter({
+    registry: page.registry,
+    executed: page.dispatcher.executed,
+    send: frame => bridge.sendFallback(frame),
+    welcomed: bridge.welcomed
+  });
   window.molspace = { bridge, registry: page.registry, dispatcher: page.dispatcher };
   return bridge;
 }

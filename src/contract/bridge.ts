@@ -9,6 +9,7 @@
  *   `result`  the answer to one `call`
  *   `reads`   read-mirror answers that changed (set) or went (drop); sent
  *             before any `result` of the change that caused them
+ *   `fallback` a notebook widget's static fallback for saved notebooks (`staticFallback.ts`)
  * gateway -> page
  *   `welcome` the hello was accepted
  *   `call`    run one tool through the page's Dispatcher
@@ -20,6 +21,7 @@
 import { z } from 'zod';
 import { RESULT_FAILED_FIELDS, RESULT_OK_FIELDS } from './result';
 import { PageInfo } from './workspace';
+import { PageFallback } from './staticFallback';
 
 export const BRIDGE_PROTOCOL_VERSION = 1;
 
@@ -70,7 +72,7 @@ export const PageReads = z.object({
   set: z.array(MirroredRead),
   drop: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()) }))
 });
-export const PageMessage = z.union([PageHello, PageFocus, PageSummary, PageResult, PageReads]);
+export const PageMessage = z.union([PageHello, PageFocus, PageSummary, PageResult, PageReads, PageFallback]);
 export type PageMessage = z.infer<typeof PageMessage>;
 
 /** The MCP client that made a call, as it named itself at initialisation (`clientInfo`). */

@@ -12,3 +12,4 @@ export * from './authoring';
 export * from './viewer';
 export * from './ketcher';
 export * from './panelExport';
+export * from './staticFallback';

@@ -108,7 +108,19 @@ export const LIMITS = {
    * Largest SDF, CSV or TSV text of one molecule-grid panel, bytes (UTF-8).
    * Beyond it: `TOO_LARGE`. The request bound (`max_request_bytes`, 1 MiB by default) applies too.
    */
-  panelMoleculeFileBytes: 1024 * 1024
+  panelMoleculeFileBytes: 1024 * 1024,
+  /** Widest static-fallback PNG of a saved notebook widget, pixels (docs/architecture.md, "Static fallback"). */
+  staticFallbackWidth: 640,
+  /** Largest static-fallback PNG, bytes; the page scales down until it fits, else sends text only. */
+  staticFallbackPngBytes: 256 * 1024,
+  /** Longest static-fallback summary, characters. */
+  staticFallbackTextChars: 2000,
+  /** Most Story steps listed in a static fallback. */
+  staticFallbackSteps: 50,
+  /** Largest panel content a static-fallback frame carries, bytes of JSON (beyond: text only). */
+  staticFallbackContentBytes: 1024 * 1024,
+  /** Bytes of static fallbacks the server keeps for the next save (least recently sent dropped first). */
+  staticFallbackStoreBytes: 64 * 1024 * 1024
 } as const;
 
 /** The shared limits: see {@link LIMITS}. */

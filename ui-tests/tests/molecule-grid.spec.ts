@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 import type { Page } from '@playwright/test';
+import * as fs from 'fs';
 import * as path from 'path';
 import { call, mcpClient, ROOT, runCell } from './helpers';
 
@@ -149,6 +150,29 @@ test.describe('molecule grid panels', () => {
     await expect(cdk2.locator('img.molspace-panel-molecule-image').first()).toHaveAttribute('alt', smiles);
     await expect(cdk2.locator('.molspace-panel-molecule-name').first()).toHaveText(name);
     expect(await runCell(page, 'print(grid.ready, grid.content["type"], bool(grid.error))')).toBe('True molecules False');
+  });
+
+  test('an agent sends pubchem200.sdf as a grid file: 200 molecules, paged, each with its CID', async ({ page }) => {
+    const text = fs.readFileSync(path.join(ROOT, 'tests', 'data', 'structures', 'pubchem200.sdf'), 'utf-8');
+    const client = await mcpClient();
+    try {
+      await expect.poll(async () => (await call(client, 'status'))[0].pageConnected, { timeout: 60_000 }).toBe(true);
+      const [result, isError] = await call(client, 'render_panel', {
+        panelId: 'pubchem',
+        content: { type: 'molecules', file: { format: 'sdf', text }, pageSize: 40 }
+      });
+      expect(isError, JSON.stringify(result)).toBe(false);
+      const grid = page.locator('.molspace-panel[data-molspace-panel-id="pubchem"]');
+      await expect(grid).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+      await expect(grid.locator('.molspace-panel-page-label')).toHaveText('Page 1 of 5 (200 molecules)');
+      await expect(grid.locator('.molspace-panel-molecule[data-molspace-depicted="true"]')).toHaveCount(40, { timeout: 90_000 });
+      // The first record's title line is its name and its one data field a property.
+      const first = grid.locator('.molspace-panel-molecule').first();
+      await expect(first.locator('.molspace-panel-molecule-name')).toHaveText('6603170');
+      await expect(first).toContainText('PUBCHEM_COMPOUND_CID');
+    } finally {
+      await client.close();
+    }
   });
 
   test('a click on a depiction opens that molecule in a docked Ketcher editor', async ({ page }) => {

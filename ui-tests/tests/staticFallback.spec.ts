@@ -138,9 +138,19 @@ test('each widget is saved with a PNG and summary that follow the view, and nbco
 
   // A view change from a cell: the next save holds the new picture and state.
   await runCell(page, 'v.focus("ligand")\ns.goto(2)');
+  // The cell added below may scroll the Viewer out of view, where the viewer budget parks it and its
+  // frame is text only; shown again, it draws the focused view and sends its picture.
+  const viewerView = page.locator('.molspace-viewer').first();
+  await viewerView.scrollIntoViewIfNeeded();
+  await expect(viewerView).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
   await fallbackSent(page, ids.viewer, sent.viewer);
   await fallbackSent(page, ids.story, sent.story);
-  ({ byModel } = await saveUntil(page, request, file, o => o.get(ids.story)?.data[STATE]?.index === 2 && /focus/.test(o.get(ids.viewer)?.data['text/plain'])));
+  ({ byModel } = await saveUntil(
+    page,
+    request,
+    file,
+    o => o.get(ids.story)?.data[STATE]?.index === 2 && /focus/.test(o.get(ids.viewer)?.data['text/plain']) && o.get(ids.viewer)?.data['image/png'] !== undefined
+  ));
   const focused = byModel.get(ids.viewer)!;
   checkPng(focused.data['image/png']);
   expect(focused.data['image/png'] === viewer.data['image/png'], 'the focused view has a new picture').toBe(false);

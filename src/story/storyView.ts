@@ -404,6 +404,11 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
       return;
     }
     const index = this.model.state().index;
+    if (!force && !this.budget.isVisible(this.handle!)) {
+      // Out of view: take no room in the budget (that would park a view someone sees).
+      this.setPlaceholder(this.parkedImage === null ? 'Scroll here to start the 3D viewer' : null);
+      return;
+    }
     const release = await this.budget.reserve(this.handle!);
     try {
       await this.createViewer(story, index, release, force);

@@ -26,7 +26,18 @@ from .errors import StoryControlError
 from .story_source import normalize_story_source
 
 #: Traits only the page may change; the kernel reads them.
-_PAGE_OWNED = ("title", "snapshots", "index", "key", "playing", "revision", "ready", "error", "last_change")
+_PAGE_OWNED = (
+    "title",
+    "snapshots",
+    "index",
+    "key",
+    "playing",
+    "revision",
+    "ready",
+    "error",
+    "last_change",
+    "_play_owner",
+)
 
 
 @dataclass(frozen=True)
@@ -108,6 +119,8 @@ class Story(PageWidget):
         sync=True
     )
     last_change = Dict(None, allow_none=True, help="The last change: {revision, source, summary}.").tag(sync=True)
+    # Which page owns the one Play timer when several pages show this Story (the page's id; "" when paused).
+    _play_owner = Unicode("").tag(sync=True)
 
     _fallback_kind = "story"
 

@@ -125,6 +125,14 @@ class TestWidget:
         page_sets(kinase_story, index=4, revision=7)
         assert (kinase_story.index, kinase_story.revision) == (4, 7)
 
+    def test_the_play_owner_is_the_pages_to_set(self, kinase_story):
+        # Which page owns the one Play timer (src/story/playback.ts): synced, set by the page only.
+        assert kinase_story.trait_metadata("_play_owner", "sync") is True
+        with pytest.raises(traitlets.TraitError, match="read-only"):
+            kinase_story._play_owner = "some-page"
+        page_sets(kinase_story, _play_owner="page-1")
+        assert kinase_story._play_owner == "page-1"
+
     def test_control_sends_typed_operations(self, kinase_story, monkeypatch):
         messages = sent(kinase_story, monkeypatch)
         kinase_story.next()

@@ -3,6 +3,13 @@
  * `linger_duration_ms` once drawn, then playback asks for the next step
  * (and pauses after the last). The steps themselves go through the
  * Dispatcher (source `play`), like any other change.
+ *
+ * One timer per Story, whatever the number of pages showing it: the page
+ * whose Dispatcher applied `play` owns playback (the synced `_play_owner`
+ * names its {@link PAGE_INSTANCE_ID}); other pages follow the model's
+ * `index` as the kernel relays it and arm no step timer. A follower claims
+ * playback only when the owner took no step for twice the linger plus
+ * {@link TAKEOVER_GRACE_MS} (the owning page was closed).
  */
 
 /** What playback reads from the Story each time it is rescheduled. */
@@ -16,6 +23,8 @@ export interface PlaybackState {
   count: number;
   /** How long the current step stays, ms (its `linger_duration_ms`), or undefined when unknown. */
   lingerMs: number | undefined;
+  /** True when this page owns playback (it applied `play`, or claimed it). */
+  owner: boolean;
 }
 
 export interface PlaybackOptions {
@@ -23,7 +32,18 @@ export interface PlaybackOptions {
   state(): PlaybackState;
   /** Take one step: `next`, or `pause` after the last step. Failures are the caller's to report. */
   step(action: 'next' | 'pause'): void;
+  /** Make this page the owner (the owner took no step for too long). */
+  claim(): void;
 }
+
+/** One id per page load: what `_play_owner` holds for the page that owns playback. */
+export const PAGE_INSTANCE_ID: string =
+  typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function'
+    ? crypto.randomUUID()
+    : `page-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+
+/** Beyond twice the linger, how long a follower waits for the owner's step before claiming playback, ms. */
+export const TAKEOVER_GRACE_MS = 5000;
 
 /** Linger when a step has none, ms. */
 export const DEFAULT_LINGER_MS = 4000;
@@ -33,6 +53,7 @@ export const MIN_LINGER_MS = 250;
 export class StoryPlayback {
   private readonly _options: PlaybackOptions;
   private _timer: ReturnType<typeof setTimeout> | null = null;
+  private _watch: ReturnType<typeof setTimeout> | null = null;
   private _disposed = false;
 
   constructor(options: PlaybackOptions) {
@@ -44,9 +65,15 @@ export class StoryPlayback {
     return this._timer !== null;
   }
 
+  /** True while this page waits to claim playback from a silent owner. */
+  get watching(): boolean {
+    return this._watch !== null;
+  }
+
   /**
    * Re-read the state and rearm: while playing and ready, after the current
-   * step's linger take the next step. Call when `playing`, `ready` or the
+   * step's linger the owner takes the next step (a follower only watches
+   * for a silent owner). Call when `playing`, `ready`, the owner or the
    * step changes.
    */
   update(): void {
@@ -55,14 +82,19 @@ export class StoryPlayback {
     if (this._disposed || !s.playing || !s.ready) {
       return;
     }
+    const linger = Math.max(s.lingerMs ?? DEFAULT_LINGER_MS, MIN_LINGER_MS);
+    if (!s.owner) {
+      this._watch = setTimeout(() => {
+        this._watch = null;
+        this._options.claim();
+      }, 2 * linger + TAKEOVER_GRACE_MS);
+      return;
+    }
     const last = s.index + 1 >= s.count;
-    this._timer = setTimeout(
-      () => {
-        this._timer = null;
-        this._options.step(last ? 'pause' : 'next');
-      },
-      Math.max(s.lingerMs ?? DEFAULT_LINGER_MS, MIN_LINGER_MS)
-    );
+    this._timer = setTimeout(() => {
+      this._timer = null;
+      this._options.step(last ? 'pause' : 'next');
+    }, linger);
   }
 
   /** Stop for good. */
@@ -75,6 +107,10 @@ export class StoryPlayback {
     if (this._timer !== null) {
       clearTimeout(this._timer);
       this._timer = null;
+    }
+    if (this._watch !== null) {
+      clearTimeout(this._watch);
+      this._watch = null;
     }
   }
 }

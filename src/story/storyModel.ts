@@ -6,7 +6,8 @@
  * `_mvsj` (MVSJ text) or `_mvsx` (MVSX bytes), `title`, `snapshots`
  * (bounded {@link SnapshotMeta}[]), `index`, `key`, `playing`, `revision`,
  * `ready`, `error` ({@link LocatedError} or null, the one error state of the
- * widget) and `last_change`.
+ * widget), `last_change` and `_play_owner` (the page that owns playback,
+ * see `playback.ts`).
  *
  * Every change of position or playback goes through the page's Dispatcher
  * (buttons, the kernel's `control` messages through a {@link KernelChannel},
@@ -30,7 +31,7 @@ import { toJSONValue } from '../kernel/json';
 import type { IMolspacePage } from '../tokens';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
 import { notebookPathOf, renderMimeOf } from '../widgetManager';
-import { StoryPlayback, type PlaybackState } from './playback';
+import { PAGE_INSTANCE_ID, StoryPlayback, type PlaybackState } from './playback';
 import type { ParsedStory } from './storySource';
 import type { StoryChangeRequest, StoryTarget } from './storyTarget';
 import { storySummary } from './storyText';
@@ -46,6 +47,21 @@ interface RenderWaiter {
   index: number;
   resolve: () => void;
   reject: (e: MolspaceError) => void;
+}
+
+/**
+ * What the model asks of a displayed view of the Story: draw the current
+ * step now, even when its viewer is parked or was never started (out of
+ * view), and report it with {@link StoryModel.markRendered}.
+ */
+export interface StoryDrawer {
+  /**
+   * Whether the view can draw at all: it is in the document with a size
+   * (JupyterLab's windowing `full` takes cells out of the document).
+   */
+  canDraw(): boolean;
+  /** Start (or restore) its viewer if it holds none, and draw the current step. */
+  drawNow(): void;
 }
 
 export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
@@ -65,6 +81,8 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
   declare private _waiters: RenderWaiter[];
   /** Views that hold a live viewer, with the index each last drew. */
   declare private _views: Map<unknown, number>;
+  /** Every displayed view, live or not (parked, not started, context lost). */
+  declare private _shown: Set<unknown>;
   /** Whether the Story is in the page (its displayed views, its comm); see `WidgetPresence`. */
   declare private _presence: WidgetPresence;
   declare private _kernel: KernelChannel;
@@ -98,7 +116,8 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
       revision: 0,
       ready: false,
       error: null,
-      last_change: null
+      last_change: null,
+      _play_owner: ''
     };
   }
 
@@ -108,6 +127,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     this._disposed = false;
     this._waiters = [];
     this._views = new Map();
+    this._shown = new Set();
     this._kernel = new KernelChannel({
       targetId: this.model_id,
       tool: 'story_control',
@@ -117,7 +137,11 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     });
     this._playback = new StoryPlayback({
       state: () => this._playbackState(),
-      step: action => void this._run(action, {}, 'play')
+      step: action => void this._run(action, {}, 'play'),
+      claim: () => {
+        this.set({ _play_owner: PAGE_INSTANCE_ID });
+        this._sync();
+      }
     });
     this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
     this.on('msg:custom', (msg: unknown) => void this._kernel.receive(msg));
@@ -125,7 +149,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
       this._parsed = null;
       void this.parsed().catch(() => undefined);
     });
-    this.on('change:playing', () => this._playback.update());
+    this.on('change:playing change:_play_owner', () => this._playback.update());
     void this.parsed().catch(() => undefined);
   }
 
@@ -231,6 +255,8 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     }
     if (change.playing !== undefined) {
       attrs.playing = change.playing;
+      // The page that applies play owns the one step timer (playback.ts); other pages follow.
+      attrs._play_owner = change.playing ? PAGE_INSTANCE_ID : '';
     }
     if (moves) {
       attrs.ready = false;
@@ -295,21 +321,49 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
   /** Forget a view: it was removed or parked and holds no live viewer. */
   forgetView(view: unknown): void {
     this._views.delete(view);
-    if (this._views.size === 0) {
-      // Nothing left to draw: complete waiters with the state as it is.
-      for (const w of this._waiters.splice(0)) {
-        w.resolve();
-      }
+    if (this._views.size > 0 || this._waiters.length === 0) {
+      return;
     }
+    // The last live viewer went (parked or removed) while a step waits to be drawn.
+    const drawer = [...this._shown].filter(isDrawer).find(d => d.canDraw());
+    if (drawer) {
+      drawer.drawNow();
+      return;
+    }
+    for (const w of this._waiters.splice(0)) {
+      w.reject(this._notDrawable(w.index));
+    }
+  }
+
+  /** No view of this Story can draw: none is displayed, or none is in the document. */
+  private _notDrawable(index: number): MolspaceError {
+    if (this._shown.size === 0) {
+      return new MolspaceError(
+        'STALE_TARGET',
+        `Story ${this.model_id}: no view shows it any more, so step ${index + 1} cannot be drawn.`,
+        '/target',
+        'Display the Story again (or call observe to list the widgets that are shown), then retry.',
+        { target: this.model_id, index }
+      );
+    }
+    return new MolspaceError(
+      'STALE_TARGET',
+      `Story ${this.model_id} is not in the document (its cell is scrolled out under JupyterLab's windowing), so step ${index + 1} cannot be drawn now; it is drawn when the cell comes back.`,
+      '/target',
+      "Scroll the notebook to the Story's cell, or set Settings > Notebook > Windowing mode to 'contentVisibility' or 'none', then retry.",
+      { target: this.model_id, index }
+    );
   }
 
   /** A view of this Story was displayed (see `WidgetPresence.shown`). */
   viewShown(view: unknown): void {
+    this._shown.add(view);
     this._presence.shown(view);
   }
 
   /** A view was removed (see `WidgetPresence.removed`). */
   viewRemoved(view: unknown): void {
+    this._shown.delete(view);
     this.forgetView(view);
     this._presence.removed(view);
   }
@@ -335,12 +389,22 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     }
   }
 
-  /** Resolves once a live view has drawn step `index` (at once when no view holds a live viewer). */
+  /**
+   * Resolves once a view has drawn step `index` (at once when no view shows
+   * the Story). When no view holds a live viewer (parked by the budget, never
+   * started because out of view), one displayed view is asked to draw it
+   * ({@link StoryDrawer.drawNow}); when none can (all out of the document),
+   * throws at once, before the caller applies the change: a call never
+   * returns "ready" for a step nobody drew.
+   *
+   * @throws MolspaceError `STALE_TARGET` when no displayed view can draw.
+   */
   private _whenDrawn(index: number): Promise<void> {
-    if (this._views.size === 0) {
+    const drawers = [...this._shown].filter(isDrawer);
+    if (this._views.size === 0 && drawers.length === 0) {
       return Promise.resolve();
     }
-    return new Promise<void>((resolve, reject) => {
+    const promise = new Promise<void>((resolve, reject) => {
       const waiter: RenderWaiter = { index, resolve, reject };
       this._waiters.push(waiter);
       setTimeout(() => {
@@ -358,6 +422,18 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
         }
       }, RENDER_WAIT_MS);
     });
+    if (this._views.size === 0) {
+      const drawer = drawers.find(d => d.canDraw());
+      if (drawer) {
+        // After the index is set (applyChange sets it next): the view draws the current step.
+        queueMicrotask(() => drawer.drawNow());
+      } else {
+        // Refused before the change is applied: the Story stays as it was.
+        this._waiters = this._waiters.filter(w => w.index !== index);
+        throw this._notDrawable(index);
+      }
+    }
+    return promise;
   }
 
   private _playbackState(): PlaybackState {
@@ -367,7 +443,9 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
       ready: s.ready,
       index: s.index,
       count: s.count,
-      lingerMs: this.snapshots()[s.index]?.linger_duration_ms
+      lingerMs: this.snapshots()[s.index]?.linger_duration_ms,
+      // A Story without a kernel (docked) lives in this page only.
+      owner: this.get('_play_owner') === PAGE_INSTANCE_ID || !this.comm_live
     };
   }
 
@@ -414,6 +492,10 @@ export function storyModelClass(services: IMolspacePage): typeof DOMWidgetModel 
       return services;
     }
   };
+}
+
+function isDrawer(view: unknown): view is StoryDrawer {
+  return typeof (view as Partial<StoryDrawer>)?.drawNow === 'function' && typeof (view as Partial<StoryDrawer>)?.canDraw === 'function';
 }
 
 function toBytes(v: Bytes): Uint8Array {

@@ -15,8 +15,15 @@
  * once the current step rendered in a live viewer, `data-molspace-index` its
  * index, `data-molspace-drawn` the key of the step Mol* last reported a drawn
  * frame for (absent when a step was applied without a frame, e.g. in a hidden
- * page), `data-molspace-parked="true"` while parked (image shown, no WebGL);
- * buttons carry `data-action="previous|play|pause|next"`.
+ * page), `data-molspace-parked="true"` while parked (image shown, no WebGL),
+ * `data-molspace-context-lost="true"` while the browser holds back its WebGL
+ * context; buttons carry `data-action="previous|play|pause|next"`.
+ *
+ * A call that moves the Story while no view holds a live viewer (parked, or
+ * never started because out of view) has one view draw it first
+ * ({@link StoryDrawer}); a lost WebGL context is the widget's located error
+ * (`ready` false) until the browser restores it, then the same step is drawn
+ * again.
  */
 import { DOMWidgetView } from '@jupyter-widgets/base';
 import type { IRenderMime } from '@jupyterlab/rendermime';
@@ -26,7 +33,7 @@ import type { MolstarStoryViewer } from '../viewer/molstarStoryViewer';
 import type { ViewerBudget, ViewerHandle } from '../viewer/viewerBudget';
 import { policyRenderMime } from '../render/resourceSanitizer';
 import { guardWheel } from '../viewer/wheelGuard';
-import type { StoryModel } from './storyModel';
+import type { StoryDrawer, StoryModel } from './storyModel';
 import type { ParsedStory } from './storySource';
 
 type ButtonAction = 'previous' | 'play' | 'next';
@@ -36,7 +43,7 @@ function isDarkTheme(): boolean {
   return document.body.dataset.jpThemeLight === 'false';
 }
 
-export class StoryView extends DOMWidgetView {
+export class StoryView extends DOMWidgetView implements StoryDrawer {
   declare model: StoryModel;
   private viewer: MolstarStoryViewer | null = null;
   private story: ParsedStory | null = null;
@@ -53,6 +60,9 @@ export class StoryView extends DOMWidgetView {
   private markdown: IRenderMime.IRenderer | null = null;
   private descriptionSeq = 0;
   private handle: ViewerHandle | null = null;
+  /** True while the browser holds back the live viewer's WebGL context. */
+  private lostContext = false;
+  private unfollowContext: (() => void) | null = null;
 
   private els!: {
     step: HTMLElement;
@@ -111,8 +121,7 @@ export class StoryView extends DOMWidgetView {
     this.unguardWheel = null;
     this.markdown?.dispose();
     this.markdown = null;
-    this.viewer?.dispose();
-    this.viewer = null;
+    this.disposeViewer();
     this.model.viewRemoved(this);
     return super.remove();
   }
@@ -377,36 +386,45 @@ export class StoryView extends DOMWidgetView {
       return;
     }
     this.updateText();
-    if (this.viewer) {
-      this.viewer.dispose();
-      this.viewer = null;
-    }
+    this.disposeViewer();
     if (this.parkedImage !== null && !this.budget.isVisible(this.handle!)) {
       return; // stays parked; restored when it comes into view
     }
     await this.startViewer();
   }
 
-  /** Create a viewer (within the budget), load the Story and show the current step. */
-  private async startViewer(): Promise<void> {
+  /**
+   * Create a viewer (within the budget), load the Story and show the current
+   * step. Out of view it waits to come into view, unless `force` (a call
+   * waits for the step to be drawn).
+   */
+  private async startViewer(force = false): Promise<void> {
     const story = this.story;
     if (!story || this.removed) {
       return;
     }
     const index = this.model.state().index;
+    if (!force && !this.budget.isVisible(this.handle!)) {
+      // Out of view: take no room in the budget (that would park a view someone sees).
+      this.setPlaceholder(this.parkedImage === null ? 'Scroll here to start the 3D viewer' : null);
+      return;
+    }
     const release = await this.budget.reserve(this.handle!);
     try {
-      await this.createViewer(story, index, release);
+      await this.createViewer(story, index, release, force);
     } finally {
       release();
     }
+    if (force && this.viewer) {
+      this.budget.liveOutOfView(this.handle!);
+    }
   }
 
-  private async createViewer(story: ParsedStory, index: number, release: () => void): Promise<void> {
+  private async createViewer(story: ParsedStory, index: number, release: () => void, force: boolean): Promise<void> {
     if (this.removed || this.viewer) {
       return;
     }
-    if (!this.budget.isVisible(this.handle!)) {
+    if (!force && !this.budget.isVisible(this.handle!)) {
       // Out of view while waiting for room: start when it comes into view (restore).
       this.setPlaceholder(this.parkedImage === null ? 'Scroll here to start the 3D viewer' : null);
       return;
@@ -418,7 +436,7 @@ export class StoryView extends DOMWidgetView {
       const host = el('div', 'molspace-story-viewer');
       this.els.canvas.append(host);
       try {
-        viewer = await MolstarStoryViewer.create(host, { dark: isDarkTheme() });
+        viewer = await MolstarStoryViewer.create(host, { dark: isDarkTheme(), policy: this.model.services.resourcePolicy });
       } catch (e) {
         host.remove();
         throw e;
@@ -433,6 +451,10 @@ export class StoryView extends DOMWidgetView {
       return;
     }
     this.viewer = viewer;
+    this.unfollowContext = viewer.onContext({
+      lost: () => this.onContextLost(viewer),
+      restored: () => this.onContextRestored(viewer)
+    });
     release(); // live now: counted by the budget as such
     this.clearParked();
     this.setPlaceholder(null);
@@ -457,6 +479,13 @@ export class StoryView extends DOMWidgetView {
         this.model.markRendered(this, index, this.startFailure);
       }
       return; // parked or not started: a restore shows the current step
+    }
+    if (this.lostContext) {
+      // Mol* draws nothing without its context: report that, never a step as drawn.
+      this.setReady(false, index);
+      this.model.markRendered(this, index, this.contextLostError(index));
+      this.updateError();
+      return;
     }
     if (viewer.currentIndex === index && this.el.getAttribute('data-molspace-ready') === 'true') {
       this.rendered(index, null, null);
@@ -518,12 +547,12 @@ export class StoryView extends DOMWidgetView {
       }
       let image = '';
       try {
-        image = await viewer.screenshot();
+        // A lost context has nothing to read back: the image would be blank.
+        image = this.lostContext ? '' : await viewer.screenshot();
       } catch {
         image = '';
       }
-      viewer.dispose();
-      this.viewer = null;
+      this.disposeViewer();
       this.els.canvas.querySelectorAll('.molspace-story-viewer').forEach(n => n.remove());
       this.setDrawn(null);
       this.showParked(image);
@@ -539,6 +568,108 @@ export class StoryView extends DOMWidgetView {
       }
       await this.startViewer();
     });
+  }
+
+  // ------------------------------------------------------------ StoryDrawer
+
+  /** In the document with a box (JupyterLab's `full` windowing detaches cells out of the window). */
+  canDraw(): boolean {
+    return !this.removed && this.el.isConnected && this.el.getClientRects().length > 0;
+  }
+
+  /** The model waits for a step and no view is live: start (or restore) the viewer, in view or not. */
+  drawNow(): void {
+    this.enqueue(async () => {
+      const index = this.model.state().index;
+      if (this.viewer) {
+        await this.showStep(index);
+      } else if (this.story) {
+        await this.startViewer(true);
+      }
+    });
+  }
+
+  // ------------------------------------------------------------ WebGL context
+
+  /** The browser took the context: say so where the view was, and `ready` is false. */
+  private onContextLost(viewer: MolstarStoryViewer): void {
+    if (viewer !== this.viewer || this.removed) {
+      return;
+    }
+    const index = this.model.state().index;
+    this.lostContext = true;
+    this.el.setAttribute('data-molspace-context-lost', 'true');
+    this.setDrawn(null);
+    this.setReady(false, index);
+    this.showRestart();
+    this.model.markRendered(this, index, this.contextLostError(index));
+    this.updateError();
+  }
+
+  /** The located error of a lost context, for step `index`. */
+  private contextLostError(index: number): MolspaceError {
+    const key = this.model.snapshots()[index]?.key ?? '';
+    return new MolspaceError(
+      'INTERNAL',
+      `Story ${this.model.model_id}: the 3D view lost its WebGL context (graphics driver reset, or too many 3D views in this browser); step ${index + 1} ("${key}") is not shown.`,
+      this.model.model_id,
+      'It redraws by itself when the browser restores the context; otherwise click "Restart the 3D view", or close other 3D views or browser tabs.',
+      { target: this.model.model_id, index, key, reason: 'webgl-context-lost' }
+    );
+  }
+
+  /** The browser gave the context back and Mol* rebuilt its resources: draw the current step again. */
+  private onContextRestored(viewer: MolstarStoryViewer): void {
+    if (viewer !== this.viewer || this.removed) {
+      return;
+    }
+    this.clearLost();
+    void this.enqueue(async () => {
+      if (viewer !== this.viewer) {
+        return;
+      }
+      const index = this.model.state().index;
+      try {
+        this.rendered(index, null, await viewer.redraw(index));
+      } catch (e) {
+        this.rendered(index, MolspaceError.from(e, `Story step ${index}`), false);
+      }
+    });
+  }
+
+  /** A button over the lost view: a new viewer (a new context) at the current step. */
+  private showRestart(): void {
+    this.els.canvas.querySelectorAll(':scope > .molspace-story-restart').forEach(n => n.remove());
+    const restart = button_('molspace-story-restart jp-Button');
+    restart.type = 'button';
+    restart.textContent = 'Restart the 3D view';
+    restart.addEventListener('click', () => {
+      this.touched();
+      void this.enqueue(async () => {
+        if (!this.lostContext) {
+          return;
+        }
+        this.disposeViewer();
+        this.els.canvas.querySelectorAll('.molspace-story-viewer').forEach(n => n.remove());
+        await this.startViewer(true);
+      });
+    });
+    this.els.canvas.append(restart);
+  }
+
+  private clearLost(): void {
+    this.lostContext = false;
+    this.el.removeAttribute('data-molspace-context-lost');
+    this.els.canvas.querySelectorAll(':scope > .molspace-story-restart').forEach(n => n.remove());
+  }
+
+  /** Dispose the live viewer (if any) and stop following its context. */
+  private disposeViewer(): void {
+    this.unfollowContext?.();
+    this.unfollowContext = null;
+    this.viewer?.dispose();
+    this.viewer = null;
+    this.clearLost();
   }
 
   private showParked(image: string): void {

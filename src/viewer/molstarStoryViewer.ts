@@ -22,6 +22,8 @@ import { Color } from 'molstar/lib/mol-util/color';
 import { MolspaceError } from '../contract/errors';
 import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin } from './molstarPlugin';
 import type { ParsedStory } from '../story/storySource';
+import { guardDownloads, refusedMessage, type RedirectRefusal } from '../story/resourceFetch';
+import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../story/resourcePolicy';
 
 /**
  * Longest wait for Mol* to draw a frame after an apply, ms. A visible page
@@ -47,22 +49,29 @@ export class MolstarStoryViewer {
   private story: ParsedStory | null = null;
   private current = -1;
   private disposed = false;
+  private readonly policy: ResourcePolicy;
+  /** Downloads refused after a redirect since the last apply (see `resourceFetch.ts`). */
+  private refusals: RedirectRefusal[] = [];
+  private readonly unguard: () => void;
 
-  private constructor(plugin: PluginContext, host: HTMLElement, dark: boolean) {
+  private constructor(plugin: PluginContext, host: HTMLElement, dark: boolean, policy: ResourcePolicy) {
     this.plugin = plugin;
     this.host = host;
     this.dark = dark;
+    this.policy = policy;
+    this.unguard = guardDownloads(plugin.managers.asset, policy, r => this.refusals.push(r));
   }
 
   /**
    * Create a plugin and mount its canvas in `host` (which should be positioned,
    * e.g. `position: relative`, with a height; Mol*'s container fills it).
+   * Its downloads follow redirects only to URLs `policy` allows (`resourceFetch.ts`).
    *
    * @throws MolspaceError `INTERNAL` when WebGL is unavailable (e.g. too many live contexts).
    */
-  static async create(host: HTMLElement, opts: { dark: boolean }): Promise<MolstarStoryViewer> {
+  static async create(host: HTMLElement, opts: { dark: boolean; policy: ResourcePolicy }): Promise<MolstarStoryViewer> {
     const plugin = await createMolstarPlugin(host, opts.dark);
-    return new MolstarStoryViewer(plugin, host, opts.dark);
+    return new MolstarStoryViewer(plugin, host, opts.dark, opts.policy);
   }
 
   /** Whether {@link load} succeeded (the snapshots are in Mol*'s snapshot manager). */
@@ -90,6 +99,7 @@ export class MolstarStoryViewer {
     const count = story.data.snapshots.length;
     const start = index >= 0 && index < count ? index : 0;
     const errors = this.collectLogErrors();
+    this.refusals = [];
     try {
       let sourceUrl: string | undefined;
       if (story.format === 'mvsx' && story.mvsx) {
@@ -156,6 +166,7 @@ export class MolstarStoryViewer {
       );
     }
     this.plugin.errorContext.clear('mvs');
+    this.refusals = [];
     await PluginCommands.State.Snapshots.Apply(this.plugin, { id: entry.snapshot.id });
     this.current = index;
     return this.afterApply(index);
@@ -170,6 +181,41 @@ export class MolstarStoryViewer {
     if (!this.disposed) {
       this.applyBackground(this.current);
     }
+  }
+
+  /** True while the browser has taken this viewer's WebGL context (driver reset, too many contexts). */
+  get contextLost(): boolean {
+    return this.plugin.canvas3dContext?.webgl.isContextLost ?? false;
+  }
+
+  /**
+   * Follow the WebGL context: `lost` when the browser takes it (Mol* stops
+   * drawing), `restored` once the browser gave it back and Mol* rebuilt its
+   * GPU resources (Mol*'s own handler runs first: it subscribed first).
+   *
+   * @returns a function that stops following.
+   */
+  onContext(handlers: { lost(): void; restored(): void }): () => void {
+    const ctx = this.plugin.canvas3dContext;
+    if (!ctx?.contextLost || !ctx.contextRestored) {
+      return () => undefined;
+    }
+    const subs = [ctx.contextLost.subscribe(() => handlers.lost()), ctx.contextRestored.subscribe(() => handlers.restored())];
+    return () => subs.forEach(s => s.unsubscribe());
+  }
+
+  /**
+   * Draw snapshot `index` again (after a restored context): apply it if
+   * another is shown, else request a frame and wait for it.
+   *
+   * @returns true when Mol* drew a frame of it (see {@link applySnapshot}).
+   */
+  async redraw(index: number): Promise<boolean> {
+    this.assertLive();
+    if (index !== this.current) {
+      return this.applySnapshot(index);
+    }
+    return this.afterApply(index);
   }
 
   /** PNG data URL of the current canvas (used as the parked image). */
@@ -197,6 +243,7 @@ export class MolstarStoryViewer {
       return;
     }
     this.disposed = true;
+    this.unguard();
     this.plugin.dispose();
   }
 
@@ -334,6 +381,25 @@ export class MolstarStoryViewer {
     const reason = first.text.replace(/^Error:\s*/, '');
     const matched = matchResources(resources, first);
     const label = `Snapshot ${index} ("${key}")`;
+    const refusal = this.refusals.find(r => failures.some(f => f.text.includes(refusedMessage(r))));
+    if (refusal) {
+      const at = resources.find(r => r.url === refusal.url);
+      return new MolspaceError(
+        'FORBIDDEN',
+        `${label} may not fetch ${refusal.url}: it redirected to ${refusal.redirectedTo}, and ${refusal.reason}. The answer was discarded unread.`,
+        at ? `/snapshots/${index}/${at.path}/params/url` : `/snapshots/${index}`,
+        `Use the file's final URL if its host is allowed, put the file into an .mvsx archive with the Story, or add the host to ${RESOURCE_HOSTS_SETTING}.`,
+        {
+          snapshotIndex: index,
+          key,
+          url: refusal.url,
+          redirectedTo: refusal.redirectedTo,
+          reason: refusal.reason,
+          setting: 'resourceHosts',
+          hosts: [...this.policy.hosts]
+        }
+      );
+    }
     const html = htmlDownloads(state);
     if (html.length > 0) {
       // A web page (login, error or landing page) where a structure file was expected.

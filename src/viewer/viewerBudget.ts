@@ -154,6 +154,16 @@ export class ViewerBudget {
     return this.observer;
   }
 
+  /**
+   * A view went live while out of view (it drew a step a call asked for):
+   * park it again after the grace period unless it comes into view.
+   */
+  liveOutOfView(handle: ViewerHandle): void {
+    if (this.handles.has(handle) && !this.isVisible(handle) && !this.parkTimers.has(handle)) {
+      this.armParkTimer(handle);
+    }
+  }
+
   private onVisibility(handle: ViewerHandle, isVisible: boolean): void {
     this.visible.set(handle, isVisible);
     this.clearTimer(handle);
@@ -164,16 +174,20 @@ export class ViewerBudget {
       return;
     }
     if (handle.isLive) {
-      this.parkTimers.set(
-        handle,
-        setTimeout(() => {
-          this.parkTimers.delete(handle);
-          if (this.handles.has(handle) && !this.isVisible(handle) && handle.isLive) {
-            void this.parkOne(handle);
-          }
-        }, PARK_GRACE_MS)
-      );
+      this.armParkTimer(handle);
     }
+  }
+
+  private armParkTimer(handle: ViewerHandle): void {
+    this.parkTimers.set(
+      handle,
+      setTimeout(() => {
+        this.parkTimers.delete(handle);
+        if (this.handles.has(handle) && !this.isVisible(handle) && handle.isLive) {
+          void this.parkOne(handle);
+        }
+      }, PARK_GRACE_MS)
+    );
   }
 
   private async parkOne(handle: ViewerHandle): Promise<void> {

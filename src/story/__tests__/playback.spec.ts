@@ -1,10 +1,17 @@
-/** Story playback: linger, next, pause at the last step; only while playing and drawn. */
-import { DEFAULT_LINGER_MS, MIN_LINGER_MS, StoryPlayback, type PlaybackState } from '../playback';
+/** Story playback: linger, next, pause at the last step; only while playing and drawn; one owner. */
+import { DEFAULT_LINGER_MS, MIN_LINGER_MS, StoryPlayback, TAKEOVER_GRACE_MS, type PlaybackState } from '../playback';
 
 function setup(initial: Partial<PlaybackState> = {}) {
-  const state: PlaybackState = { playing: true, ready: true, index: 0, count: 3, lingerMs: 1000, ...initial };
+  const state: PlaybackState = { playing: true, ready: true, index: 0, count: 3, lingerMs: 1000, owner: true, ...initial };
   const steps: string[] = [];
-  const playback = new StoryPlayback({ state: () => state, step: a => steps.push(a) });
+  const playback = new StoryPlayback({
+    state: () => state,
+    step: a => steps.push(a),
+    claim: () => {
+      steps.push('claim');
+      state.owner = true;
+    }
+  });
   return { state, steps, playback };
 }
 
@@ -62,4 +69,23 @@ it('uses the default linger when the step has none and never less than the minim
   expect(b.steps).toEqual([]);
   jest.advanceTimersByTime(1);
   expect(b.steps).toEqual(['next']);
+});
+
+it('a page that does not own playback takes no step; it claims playback only after the owner stays silent', () => {
+  const { state, steps, playback } = setup({ owner: false });
+  playback.update();
+  expect(playback.scheduled).toBe(false);
+  expect(playback.watching).toBe(true);
+  // The owner's next step arrives (the index moves): the watch starts over.
+  jest.advanceTimersByTime(2 * 1000 + TAKEOVER_GRACE_MS - 1);
+  state.index = 1;
+  playback.update();
+  jest.advanceTimersByTime(2 * 1000 + TAKEOVER_GRACE_MS - 1);
+  expect(steps).toEqual([]);
+  // Silent owner: claim, then step as the owner.
+  jest.advanceTimersByTime(1);
+  expect(steps).toEqual(['claim']);
+  playback.update();
+  jest.advanceTimersByTime(1000);
+  expect(steps).toEqual(['claim', 'next']);
 });

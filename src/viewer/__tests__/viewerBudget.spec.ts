@@ -171,3 +171,31 @@ it('stops tracking an unregistered view', async () => {
   await b.start(budget);
   expect(a.parks).toBe(0);
 });
+
+it('parks again a viewer drawn out of view for a call, once the grace period passes', async () => {
+  jest.useFakeTimers();
+  try {
+    const budget = new ViewerBudget();
+    const view = new FakeView('a');
+    budget.register(view);
+    await view.start(budget);
+    FakeIntersectionObserver.show(view.element, false);
+    jest.advanceTimersByTime(PARK_GRACE_MS);
+    expect(view.parks).toBe(1);
+    // A call drew it while out of view (no visibility change follows).
+    await view.start(budget);
+    budget.liveOutOfView(view);
+    jest.advanceTimersByTime(PARK_GRACE_MS - 1);
+    expect(view.parks).toBe(1);
+    jest.advanceTimersByTime(1);
+    expect(view.parks).toBe(2);
+    // In view, it stays live.
+    await view.start(budget);
+    FakeIntersectionObserver.show(view.element, true);
+    budget.liveOutOfView(view);
+    jest.advanceTimersByTime(10 * PARK_GRACE_MS);
+    expect(view.parks).toBe(2);
+  } finally {
+    jest.useRealTimers();
+  }
+});

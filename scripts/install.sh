@@ -37,7 +37,7 @@ step "molspace (build the extension, install the package)"
 if [ "$with_tests" = 1 ]; then
   python -m pip install -q ".[test]"
 else
-  python -m pip install -q ".[molviewspec,rdkit]"
+  python -m pip install -q ".[molviewspec,rdkit]" "jupyterlab>=4.1,<5"
 fi
 
 step "check: JupyterLab and Jupyter Server see molspace"

@@ -111,7 +111,14 @@ class MolspaceGateway(ExtensionApp):
         base_url: str = self.serverapp.base_url
         self.mcp_endpoint = url_path_join(base_url, MCP_PATH)
         mirrored = {s.name: s.defaults for s in self.manifest.tools.values() if s.mirrored} if self.read_mirror else {}
-        self.pages = ConnectedPages(self.call_timeout, mirrored, self.manifest.limits["observeOutputBytes"])
+        limits = self.manifest.limits
+        self.pages = ConnectedPages(
+            self.call_timeout,
+            mirrored,
+            limits["observeOutputBytes"],
+            served_batch_ms=limits["servedReadsBatchMs"],
+            served_limit=limits["activityEntries"],
+        )
         self.origin_policy = OriginPolicy.from_serverapp(self.serverapp, [*self.allowed_hosts, self.lab_url])
         self.connect_hint = ConnectHint(
             configured_lab_url=self.lab_url,

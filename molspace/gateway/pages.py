@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from ..contract import BRIDGE_CLOSE_CODES
 from ..errors import MolspaceError
 from .read_mirror import ReadMirror
+from .served_reads import ServedReads
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,8 @@ class Page:
     pending_tools: dict[str, str] = field(default_factory=dict)
     #: The answers the page pushed (``reads`` frames); empty until it pushes.
     mirror: ReadMirror = field(default_factory=lambda: ReadMirror(0))
+    #: Reads answered from :attr:`mirror` not yet told to the page (``served`` frames).
+    served: ServedReads | None = None
 
     def route_key(self) -> tuple[int, int]:
         """Ordering for default routing: most recent focus, then most recent connect."""
@@ -130,17 +133,28 @@ class ConnectedPages:
         input defaults (``ToolSpec.defaults``); empty: every read is relayed.
     read_budget : int
         The pages' read budget, bytes (``limits.observeOutputBytes``).
+    served_batch_ms, served_limit : int
+        How often a page is told the reads answered from its mirror, ms, and the
+        most reads one ``served`` frame lists (``limits.servedReadsBatchMs``,
+        ``limits.activityEntries``).
     """
 
     #: Fix of a NO_PAGE error raised where the request's connect sentence is not known.
     RETRY_FIX = "Retry the call; if it fails with NO_PAGE again, call `status` for how to connect a page."
 
     def __init__(
-        self, call_timeout: float = 30.0, mirrored: dict[str, dict[str, Any]] | None = None, read_budget: int = 8192
+        self,
+        call_timeout: float = 30.0,
+        mirrored: dict[str, dict[str, Any]] | None = None,
+        read_budget: int = 8192,
+        served_batch_ms: int = 100,
+        served_limit: int = 500,
     ) -> None:
         self.call_timeout = float(call_timeout)
         self.mirrored: dict[str, dict[str, Any]] = dict(mirrored or {})
         self.read_budget = int(read_budget)
+        self.served_batch_ms = int(served_batch_ms)
+        self.served_limit = int(served_limit)
         self._pages: dict[str, Page] = {}
         self._seq = itertools.count(1)
 
@@ -211,6 +225,7 @@ class ConnectedPages:
             connect_seq=next(self._seq),
             mirror=ReadMirror(self.read_budget),
         )
+        page.served = ServedReads(conn.send_json, self.served_batch_ms, self.served_limit)
         if focused:
             page.last_focus_at = now
             page.focus_seq = next(self._seq)
@@ -221,6 +236,8 @@ class ConnectedPages:
         """Remove a page whose connection closed; fail its pending calls at once."""
         if self._pages.get(page.page_id) is page:
             del self._pages[page.page_id]
+        if page.served is not None:
+            page.served.close()
         self._fail_pending(page, f"page {page.page_id} disconnected during the call")
 
     def set_focus(self, page: Page, focused: bool) -> None:
@@ -258,6 +275,24 @@ class ConnectedPages:
         if answer is None:
             return None
         return {**answer, "pageId": page.page_id}
+
+    def note_served(
+        self,
+        page_id: str,
+        tool: str,
+        args: dict[str, Any],
+        client: dict[str, str] | None,
+        started_at_ms: float,
+        duration_ms: float,
+    ) -> None:
+        """Tell page ``page_id`` (soon, batched) that the gateway answered this read from its mirror.
+
+        Call after the answer has been returned; a page gone meanwhile is skipped.
+        See :class:`~molspace.gateway.served_reads.ServedReads` for the parameters.
+        """
+        page = self._pages.get(page_id)
+        if page is not None and page.served is not None:
+            page.served.note(tool, args, client, started_at_ms, duration_ms)
 
     # ---------------------------------------------------------------- routing
     def route(self, page_id: str | None, *, how_to_connect: str) -> Page:
@@ -467,6 +502,8 @@ class ConnectedPages:
     def close_all(self) -> None:
         """Fail every pending call and forget every page (server shutdown)."""
         for page in list(self._pages.values()):
+            if page.served is not None:
+                page.served.close()
             self._fail_pending(page, f"the server shut down while page {page.page_id} ran the call")
         self._pages.clear()
 

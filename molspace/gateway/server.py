@@ -7,9 +7,11 @@ the tools come from the generated manifest rather than from Python functions.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import logging
+import time
 import uuid
 from typing import Any
 
@@ -178,10 +180,17 @@ def build_server(
                 spec.check_output(answer.structured, source="the gateway")
                 return ok_result(name, answer.structured, answer.text)
             if spec.mirrored:
+                started_at_ms, began = time.time() * 1000.0, time.perf_counter()
                 mirrored = pages.read(name, args, how_to_connect=how_to_connect)
                 if mirrored is not None:
                     spec.check_output(mirrored["structuredContent"], source=mirrored["pageId"])
-                    return ok_result(name, mirrored["structuredContent"], mirrored["text"])
+                    answer = ok_result(name, mirrored["structuredContent"], mirrored["text"])
+                    # The person sees it in the page's activity panel: told after this answer, batched.
+                    duration_ms = (time.perf_counter() - began) * 1000.0
+                    asyncio.get_running_loop().call_soon(
+                        pages.note_served, mirrored["pageId"], name, args, client_of(ctx), started_at_ms, duration_ms
+                    )
+                    return answer
 
             async def relay() -> dict[str, Any]:
                 result = await pages.call(name, args, how_to_connect=how_to_connect, client=client_of(ctx))

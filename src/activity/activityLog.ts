@@ -1,14 +1,16 @@
 /**
  * The page's activity: every call that reached the Dispatcher, from a button,
- * a cell, playback or an agent, newest first and bounded. The activity panel
+ * a cell, playback or an agent, and every agent read the gateway answered from
+ * this page's read mirror, newest first and bounded. The activity panel
  * shows it; entries are plain text built from the typed call, so an agent's
  * strings are shown as text, never as HTML.
  */
 import { ISignal, Signal } from '@lumino/signaling';
+import { LIMITS } from '../contract/limits';
 import type { DispatchRecord } from '../dispatcher/dispatcher';
 
 /** Entries kept (oldest dropped first). */
-export const ACTIVITY_LIMIT = 500;
+export const ACTIVITY_LIMIT = LIMITS.activityEntries;
 /** Characters of an argument summary. */
 export const ARGS_SUMMARY_CHARS = 120;
 
@@ -34,6 +36,8 @@ export interface ActivityEntry {
   summary: string;
   /** Whole milliseconds. */
   durationMs: number;
+  /** `page` (the Dispatcher ran it) or `mirror` (the gateway answered from the read mirror). */
+  answeredBy: DispatchRecord['answeredBy'];
 }
 
 /** What to show: a source and/or a widget (null: all). */
@@ -60,9 +64,24 @@ export class ActivityLog {
     return this._entries.length;
   }
 
-  /** Add the entry of one Dispatcher record; returns it. */
+  /**
+   * Add the entry of one record, in order of start time (a read the gateway
+   * answered from the mirror is reported up to `servedReadsBatchMs` later,
+   * and a long call ends after shorter ones that started later); returns it.
+   */
   add(record: DispatchRecord): ActivityEntry {
-    const entry: ActivityEntry = {
+    const entry = this._entry(record);
+    const at = this._entries.findIndex(e => e.at <= entry.at); // ISO 8601 strings of one form sort as times
+    this._entries.splice(at === -1 ? this._entries.length : at, 0, entry);
+    if (this._entries.length > this.limit) {
+      this._entries.length = this.limit;
+    }
+    this._changed.emit(entry);
+    return entry;
+  }
+
+  private _entry(record: DispatchRecord): ActivityEntry {
+    return {
       seq: ++this._seq,
       at: new Date(record.startedAt).toISOString(),
       who: record.source === 'agent' && record.client ? `agent (${record.client})` : record.source,
@@ -73,14 +92,9 @@ export class ActivityLog {
       outcome: record.ok ? (record.revision === null ? 'ok' : `ok (revision ${record.revision})`) : (record.errorCode ?? 'error'),
       ok: record.ok,
       summary: record.summary,
-      durationMs: Math.round(record.durationMs)
+      durationMs: Math.round(record.durationMs),
+      answeredBy: record.answeredBy
     };
-    this._entries.unshift(entry);
-    if (this._entries.length > this.limit) {
-      this._entries.length = this.limit;
-    }
-    this._changed.emit(entry);
-    return entry;
   }
 
   /** Entries newest first, those matching `filter` only. */

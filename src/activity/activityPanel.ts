@@ -5,6 +5,7 @@
  * messages cannot add markup. Clicking an entry scrolls to its widget and
  * highlights it.
  */
+import type { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 import type { ActivityEntry, ActivityFilter, ActivityLog } from './activityLog';
 
@@ -18,6 +19,7 @@ export class ActivityPanel extends Widget {
   private readonly _list: HTMLOListElement;
   private readonly _source: HTMLSelectElement;
   private readonly _target: HTMLSelectElement;
+  private _scheduled = false;
 
   constructor(private readonly _log: ActivityLog) {
     super();
@@ -38,7 +40,7 @@ export class ActivityPanel extends Widget {
 
     this._source.addEventListener('change', () => this.render());
     this._target.addEventListener('change', () => this.render());
-    this._log.changed.connect(this.render, this);
+    this._log.changed.connect(this._schedule, this);
     this.render();
   }
 
@@ -51,8 +53,31 @@ export class ActivityPanel extends Widget {
   }
 
   dispose(): void {
-    this._log.changed.disconnect(this.render, this);
+    this._log.changed.disconnect(this._schedule, this);
     super.dispose();
+  }
+
+  /** Shown again: draw what came in while hidden. */
+  protected onAfterShow(msg: Message): void {
+    super.onAfterShow(msg);
+    this._schedule();
+  }
+
+  /**
+   * Redraw once per animation frame, and only while shown: reads answered from
+   * the mirror can come in at 100+ a second.
+   */
+  private _schedule(): void {
+    if (this._scheduled || this.isDisposed) {
+      return;
+    }
+    this._scheduled = true;
+    requestAnimationFrame(() => {
+      this._scheduled = false;
+      if (this.isVisible && !this.isDisposed) {
+        this.render();
+      }
+    });
   }
 
   /** Redraw the list (and the widget filter's options) from the log. */
@@ -70,7 +95,12 @@ export class ActivityPanel extends Widget {
     li.className = `molspace-activity-entry ${e.ok ? 'molspace-mod-ok' : 'molspace-mod-error'}`;
     li.dataset.seq = String(e.seq);
     li.dataset.source = e.source;
+    li.dataset.answeredBy = e.answeredBy;
+    if (e.target) {
+      li.dataset.target = e.target;
+    }
     const head = document.createElement('div');
+    head.className = 'molspace-activity-head';
     head.textContent = `${e.at.slice(11, 19)}  ${e.who}  ${e.tool}${e.target ? ` → ${e.target}` : ''}  ${e.outcome}  ${e.durationMs} ms`;
     const args = document.createElement('div');
     args.className = 'molspace-activity-args';

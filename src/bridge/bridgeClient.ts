@@ -1,7 +1,9 @@
 /**
  * The page side of the gateway bridge: a websocket from this JupyterLab page
  * to `{base_url}molspace/bridge`. Calls from agents arrive as `call` frames,
- * run through the page's Dispatcher, and go back as `result` frames.
+ * run through the page's Dispatcher, and go back as `result` frames; reads the
+ * gateway answered from the page's read mirror arrive as `served` frames and
+ * are handed to the Dispatcher's activity records.
  * Protocol and close codes: `src/contract/bridge.ts`.
  *
  * A lost connection is reopened with exponential backoff
@@ -20,7 +22,8 @@ import {
   MolspaceError,
   type LocatedError,
   type PageFallback,
-  type PageMessage
+  type PageMessage,
+  type ServedRead
 } from '../contract';
 import type { DispatchOptions, DispatchResult } from '../dispatcher/dispatcher';
 import type { ReadMirror } from './readMirror';
@@ -37,6 +40,8 @@ export const RECONNECT_MAX_MS = 10_000;
 /** What the bridge needs from the Dispatcher. */
 export interface BridgeDispatcher {
   execute(tool: string, rawArgs: unknown, options: DispatchOptions): Promise<DispatchResult>;
+  /** Reads the gateway answered from this page's read mirror (a `served` frame), for the activity panel. */
+  noteServed(reads: readonly ServedRead[]): void;
 }
 
 /** What the bridge needs from the widget registry: the count it reports. */
@@ -254,6 +259,10 @@ export class BridgeClient {
         }
         this._welcomed.emit();
       }
+      return;
+    }
+    if (msg.type === 'served') {
+      this._options.dispatcher.noteServed(msg.reads);
       return;
     }
     const { callId, tool, args, context, deadlineMs } = msg;

@@ -13,12 +13,15 @@
  * gateway -> page
  *   `welcome` the hello was accepted
  *   `call`    run one tool through the page's Dispatcher
+ *   `served`  reads the gateway answered from this page's read mirror (they never
+ *             reached the Dispatcher), batched, for the activity panel
  *
  * The gateway closes a page's socket with one of {@link BRIDGE_CLOSE_CODES}
  * when it will not take the page as it is; any other close is a lost
  * connection, and the page reconnects.
  */
 import { z } from 'zod';
+import { LIMITS } from './limits';
 import { RESULT_FAILED_FIELDS, RESULT_OK_FIELDS } from './result';
 import { PageInfo } from './workspace';
 import { PageFallback } from './staticFallback';
@@ -101,5 +104,30 @@ export const GatewayCall = z.object({
   context: CallContext,
   deadlineMs: z.number().int().positive()
 });
-export const GatewayMessage = z.union([GatewayWelcome, GatewayCall]);
+/**
+ * One read the gateway answered from the page's read mirror: the tool, its
+ * arguments as the agent sent them, the client that asked, when (ms since the
+ * epoch) and how long the gateway took to answer (ms). Always answered ok: a
+ * read the mirror cannot answer is relayed, and so runs through the Dispatcher.
+ */
+export const ServedRead = z.object({
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  client: CallClient.nullable(),
+  startedAt: z.number().min(0),
+  durationMs: z.number().min(0)
+});
+export type ServedRead = z.infer<typeof ServedRead>;
+/**
+ * Reads answered from this page's mirror since the last `served` frame, oldest
+ * first, at most one per {@link LIMITS.servedReadsBatchMs}; `dropped` counts
+ * older ones left out beyond {@link LIMITS.activityEntries} (the page's log
+ * would have dropped them at once).
+ */
+export const GatewayServed = z.object({
+  type: z.literal('served'),
+  reads: z.array(ServedRead).max(LIMITS.activityEntries),
+  dropped: z.number().int().min(0)
+});
+export const GatewayMessage = z.union([GatewayWelcome, GatewayCall, GatewayServed]);
 export type GatewayMessage = z.infer<typeof GatewayMessage>;

@@ -29,6 +29,13 @@ export const LIMITS = {
   defaultWidgetsPerPage: 50,
   /** Default output budget of observe tools, bytes of structured content. */
   observeOutputBytes: 8192,
+  /**
+   * Entries of the page's activity log (oldest dropped first), and so the most
+   * reads one bridge `served` frame lists: older ones would be dropped at once.
+   */
+  activityEntries: 500,
+  /** How long the gateway gathers mirrored reads before one `served` frame tells the page, ms. */
+  servedReadsBatchMs: 100,
   /** Longest markdown of one panel, characters. Beyond it: `TOO_LARGE`. */
   panelMarkdownChars: 100_000,
   /** Most rows of one table panel. Beyond it: `TOO_LARGE` (nothing is cut). */

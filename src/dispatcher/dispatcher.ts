@@ -17,7 +17,9 @@ import {
   ResultImage,
   TOOLS,
   WIDGET_KIND_INFO,
-  type ToolSpec
+  type ServedRead,
+  type ToolSpec,
+  type WidgetKind
 } from '../contract';
 import { ISignal, Signal } from '@lumino/signaling';
 import { PAGE_TOOLS } from '../tools';
@@ -83,6 +85,11 @@ export interface DispatchRecord {
   /** When it started (ms since the epoch) and how long it took (ms). */
   startedAt: number;
   durationMs: number;
+  /**
+   * Who answered: the page's Dispatcher, or the gateway from this page's read
+   * mirror (a read that never reached the page; `docs/architecture.md`, "Read mirror").
+   */
+  answeredBy: 'page' | 'mirror';
 }
 
 /** How many `actionId`s are remembered for replay. */
@@ -96,6 +103,7 @@ export class Dispatcher {
   private readonly _queues = new Map<string, Promise<unknown>>();
   private readonly _changeLog = new ChangeLog();
   private readonly _executed = new Signal<this, DispatchRecord>(this);
+  private readonly _served = new Signal<this, DispatchRecord>(this);
   private _lastAction: LastAction | null = null;
 
   constructor(registry: WidgetRegistry, tools: DispatcherTools = {}) {
@@ -118,6 +126,45 @@ export class Dispatcher {
   }
 
   /**
+   * Emits one record per read the gateway answered from this page's read
+   * mirror ({@link noteServed}): agent reads that never reached the
+   * Dispatcher, for the activity panel. Apart from {@link executed}, so
+   * nothing that follows the page's own calls (the read mirror, static
+   * fallbacks) runs again for them.
+   */
+  get served(): ISignal<this, DispatchRecord> {
+    return this._served;
+  }
+
+  /**
+   * Record reads the gateway answered from this page's read mirror (the
+   * bridge's `served` frame): each becomes one {@link served} record of source
+   * `agent` with its client, target (the named one, else the widget of the
+   * tool's kind the mirror answered for), the target's revision now, ok.
+   */
+  noteServed(reads: readonly ServedRead[]): void {
+    for (const read of reads) {
+      const spec = this._contract.find(t => t.name === read.tool);
+      const named = targetOf(read.args);
+      const widget = named === null ? this._defaultTarget(spec?.target ?? null) : (this.registry.find(named) ?? null);
+      this._served.emit({
+        tool: read.tool,
+        source: 'agent',
+        client: read.client?.name ?? null,
+        target: named ?? widget?.targetId ?? null,
+        args: read.args,
+        ok: true,
+        revision: widget ? widget.state().revision : null,
+        errorCode: null,
+        summary: 'answered by the gateway from the read mirror',
+        startedAt: read.startedAt,
+        durationMs: read.durationMs,
+        answeredBy: 'mirror'
+      });
+    }
+  }
+
+  /**
    * Run one tool.
    *
    * @param tool - a tool name of the contract whose `runs` is `'page'`.
@@ -128,46 +175,68 @@ export class Dispatcher {
   async execute(tool: string, rawArgs: unknown, options: DispatchOptions): Promise<DispatchResult> {
     const startedAt = Date.now();
     const began = performance.now();
-    const record = (ok: boolean, summary: string, errorCode: string | null): void => {
-      const target = targetOf(rawArgs);
-      const widget = target === null ? null : this.registry.find(target);
-      this._executed.emit({
+    // The widget the call was bound to (the named one, or the default of its kind).
+    const bound: CallBinding = { target: null };
+    const record = (ok: boolean, summary: string, errorCode: string | null, change: string | null): void => {
+      const named = targetOf(rawArgs);
+      const widget = bound.target ?? (named === null ? null : (this.registry.find(named) ?? null));
+      const entry: DispatchRecord = {
         tool,
         source: options.source,
         client: options.context?.client?.name ?? null,
-        target,
+        target: named ?? widget?.targetId ?? null,
         args: rawArgs,
         ok,
         revision: widget ? widget.state().revision : null,
         errorCode,
         summary,
         startedAt,
-        durationMs: performance.now() - began
-      });
+        durationMs: performance.now() - began,
+        answeredBy: 'page'
+      };
+      if (change !== null) {
+        // `observe`'s lastAction is this very record (the activity panel's newest change).
+        this._lastAction = {
+          tool,
+          target: entry.target ?? '',
+          source: entry.source,
+          ok: true,
+          revision: entry.revision,
+          summary: change,
+          at: new Date(startedAt + entry.durationMs).toISOString()
+        };
+      }
+      this._executed.emit(entry);
     };
     try {
-      const result = await this._execute(tool, rawArgs, options);
-      record(true, result.text, null);
+      const result = await this._execute(tool, rawArgs, options, bound);
+      record(true, result.text, null, bound.change ?? null);
       return result;
     } catch (e) {
       const error = MolspaceError.from(e, tool);
-      record(false, error.message, error.code);
+      record(false, error.message, error.code, null);
       throw e;
     }
   }
 
-  private async _execute(tool: string, rawArgs: unknown, options: DispatchOptions): Promise<DispatchResult> {
+  /** The widget a call without `target` acts on, for a tool of this kind (none: null). */
+  private _defaultTarget(kind: WidgetKind | null): WidgetTarget | null {
+    return kind === null ? null : this.registry.activeOf(kind);
+  }
+
+  private async _execute(tool: string, rawArgs: unknown, options: DispatchOptions, binding: CallBinding): Promise<DispatchResult> {
     const handler = this._handler(tool);
     const call = handler.parse(rawArgs ?? {});
     if (!handler.spec.mutating) {
       const bound = call.bind(this.registry);
+      binding.target = bound.target;
       await bound.target?.whenLoaded();
       const result = await bound.run(this._env(options));
       return withImages({ structuredContent: result.structuredContent, text: result.text }, result.images);
     }
     const actionId = call.args.actionId;
     if (actionId === undefined) {
-      return this._queued(handler.spec, call, options);
+      return this._queued(handler.spec, call, options, binding);
     }
     const key = `${tool}:${actionId}`;
     const earlier = this._replays.get(key);
@@ -178,7 +247,7 @@ export class Dispatcher {
         text: `${r.text} (replayed actionId ${actionId}: not applied again)`
       }));
     }
-    const run = this._queued(handler.spec, call, options);
+    const run = this._queued(handler.spec, call, options, binding);
     this._replays.set(key, run);
     // A failed call may be retried with the same actionId: forget it.
     run.catch(() => this._replays.delete(key));
@@ -220,11 +289,12 @@ export class Dispatcher {
   }
 
   /** Run a mutating call after earlier calls on the same target, so a revision check and its change are atomic. */
-  private _queued(spec: ToolSpec, call: ParsedCall, options: DispatchOptions): Promise<DispatchResult> {
+  private _queued(spec: ToolSpec, call: ParsedCall, options: DispatchOptions, binding: CallBinding): Promise<DispatchResult> {
     const bound = call.bind(this.registry);
+    binding.target = bound.target;
     const queue = bound.target ? `target:${bound.target.targetId}` : `tool:${spec.name}`;
     const previous = this._queues.get(queue) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this._mutate(spec, call, bound, options));
+    const run = previous.catch(() => undefined).then(() => this._mutate(spec, call, bound, options, binding));
     this._queues.set(queue, run);
     run
       .finally(() => {
@@ -236,7 +306,13 @@ export class Dispatcher {
     return run;
   }
 
-  private async _mutate(spec: ToolSpec, call: ParsedCall, bound: BoundCall, options: DispatchOptions): Promise<DispatchResult> {
+  private async _mutate(
+    spec: ToolSpec,
+    call: ParsedCall,
+    bound: BoundCall,
+    options: DispatchOptions,
+    binding: CallBinding
+  ): Promise<DispatchResult> {
     const target = bound.target;
     if (target) {
       this._assertLive(target);
@@ -250,15 +326,7 @@ export class Dispatcher {
     if (target) {
       this._changeLog.record(target.targetId, result.changes);
     }
-    this._lastAction = {
-      tool: spec.name,
-      target: target?.targetId ?? '',
-      source: options.source,
-      ok: true,
-      revision: target ? target.state().revision : null,
-      summary: result.summary,
-      at: new Date().toISOString()
-    };
+    binding.change = result.summary; // the record of this call becomes `lastAction`
     return withImages({ structuredContent: result.structuredContent, text: result.text }, result.images);
   }
 
@@ -310,6 +378,13 @@ export class Dispatcher {
       }
     );
   }
+}
+
+/** What {@link Dispatcher.execute} learns while a call runs: its bound widget, and the change it applied. */
+interface CallBinding {
+  target: WidgetTarget | null;
+  /** The applied change's summary (a mutating call that succeeded), else undefined. */
+  change?: string;
 }
 
 /** The `target` argument of a call, if it names one. */

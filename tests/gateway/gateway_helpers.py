@@ -34,6 +34,8 @@ class FakePage:
         self.ws = ws
         self.page_id = page_id
         self.calls: list[dict[str, Any]] = []
+        #: Every other frame the gateway sent after the welcome (e.g. ``served``), in order.
+        self.frames: list[dict[str, Any]] = []
         self.call_seen = asyncio.Event()
         self.closed = asyncio.Event()
         self.handler: Callable[[str, dict[str, Any], dict[str, Any]], dict[str, Any] | None] = (
@@ -71,6 +73,7 @@ class FakePage:
                 return
             msg = json.loads(raw)
             if msg.get("type") != "call":
+                self.frames.append(msg)
                 continue
             self.calls.append(msg)
             self.call_seen.set()

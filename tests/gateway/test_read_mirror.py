@@ -226,3 +226,82 @@ class TestMirrorOff:
         async with mcp_client() as client:
             r = await client.call_tool("observe", {})
         assert r.content[0].text == "relayed" and len(page.calls) == 1
+
+
+def _served_frames(page: Any) -> list[dict[str, Any]]:
+    return [f for f in page.frames if f.get("type") == "served"]
+
+
+async def test_mirrored_reads_are_told_to_the_page_batched_after_their_answers(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
+    """The person sees mirrored reads too: the page gets them as one ``served`` frame, not as calls."""
+    from jsonschema import Draft202012Validator
+
+    page = await connect_page("page-1")
+    sc = sample("story_observe")
+    args = target_args("story_observe")
+    await page.send({"type": "reads", "set": [mirrored_entry("story_observe", args, sc, "mirrored")], "drop": []})
+    await wait_for(lambda: len(_mirror(gateway, page)) == 1)
+    async with mcp_client() as client:
+        first = await client.call_tool("story_observe", args)
+        assert first.content[0].text == "mirrored"
+        await client.call_tool("story_observe", {**args, "pageId": "page-1"})
+        await client.call_tool("story_observe", args)
+        await client.call_tool("status", {})  # the gateway's own tool: not a read of the page
+        await wait_for(lambda: sum(len(f["reads"]) for f in _served_frames(page)) >= 3)
+    assert page.calls == [], "a mirrored read reached the page as a call"
+    frames = _served_frames(page)
+    schema = Draft202012Validator(manifest()["wire"]["bridge"]["gatewayToPage"])
+    for frame in frames:  # one per batch window (how many depends on the machine's speed)
+        schema.validate(frame)
+        assert frame["dropped"] == 0
+    reads = [r for f in frames for r in f["reads"]]
+    assert [r["tool"] for r in reads] == ["story_observe"] * 3
+    assert [r["args"] for r in reads] == [args, {**args, "pageId": "page-1"}, args]
+    client_name = reads[0]["client"]["name"]
+    assert isinstance(client_name, str) and client_name
+    assert reads[0]["startedAt"] <= reads[1]["startedAt"] <= reads[2]["startedAt"]
+    assert all(r["durationMs"] >= 0 for r in reads)
+
+
+async def test_a_relayed_read_is_not_told_as_served(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+    page = await connect_page("page-1")
+    sc = sample("story_observe")
+    relaying_page(page, {"story_observe": (sc, "relayed")})
+    args = target_args("story_observe")
+    async with mcp_client() as client:
+        relayed = await client.call_tool("story_observe", args)
+    assert relayed.content[0].text == "relayed" and len(page.calls) == 1
+    await asyncio.sleep(gateway.manifest.limits["servedReadsBatchMs"] / 1000 * 3)
+    assert _served_frames(page) == []
+
+
+async def test_served_reads_are_bounded_and_stop_with_the_page() -> None:
+    """100+ reads a second: one frame per batch, at most ``limit`` reads (newest kept), the rest counted."""
+    from molspace.gateway.served_reads import ServedReads
+
+    sent: list[dict[str, Any]] = []
+    served = ServedReads(sent.append, batch_ms=20, limit=3)
+    for i in range(5):
+        served.note("observe", {"i": i}, {"name": "agent", "version": "1"}, 1000.0 + i, 0.5)
+    assert sent == [], "nothing is sent while reads are noted"
+    await wait_for(lambda: len(sent) == 1)
+    assert [r["args"]["i"] for r in sent[0]["reads"]] == [2, 3, 4]
+    assert sent[0]["dropped"] == 2
+    served.note("observe", {}, None, 2000.0, 0.1)
+    served.close()
+    await asyncio.sleep(0.06)
+    assert len(sent) == 1, "a closed page's reads are not sent"
+
+
+async def test_a_closed_socket_drops_served_reads_quietly() -> None:
+    from molspace.gateway.served_reads import ServedReads
+
+    def closed(frame: dict[str, Any]) -> None:
+        raise RuntimeError("socket closed")
+
+    served = ServedReads(closed, batch_ms=10, limit=10)
+    served.note("observe", {}, None, 1.0, 0.1)
+    served.flush()
+    assert len(served) == 0

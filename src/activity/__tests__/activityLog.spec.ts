@@ -14,6 +14,7 @@ function record(over: Partial<DispatchRecord> = {}): DispatchRecord {
     summary: 'next: step 2 of 3',
     startedAt: Date.UTC(2026, 10, 30, 12, 0, 0),
     durationMs: 12.6,
+    answeredBy: 'page',
     ...over
   };
 }
@@ -35,6 +36,16 @@ describe('ActivityLog', () => {
       at: '2026-11-30T12:00:00.000Z',
       durationMs: 13
     });
+  });
+
+  it('orders entries by start time: a read the gateway reports later lands where it began', () => {
+    const log = new ActivityLog();
+    const t = Date.UTC(2026, 10, 30, 12, 0, 0);
+    log.add(record({ startedAt: t, summary: 'first' }));
+    log.add(record({ startedAt: t + 200, summary: 'third' }));
+    log.add(record({ startedAt: t + 100, summary: 'second (mirror)', answeredBy: 'mirror' }));
+    expect(log.entries().map(e => e.summary)).toEqual(['third', 'second (mirror)', 'first']);
+    expect(log.entries()[1].answeredBy).toBe('mirror');
   });
 
   it('is bounded, dropping the oldest', () => {

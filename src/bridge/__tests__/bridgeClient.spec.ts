@@ -5,7 +5,7 @@
  * reconnect with backoff, and the gateway's close codes.
  */
 import { Signal } from '@lumino/signaling';
-import { BRIDGE_CLOSE_CODES, BRIDGE_PROTOCOL_VERSION, LIMITS, MolspaceError } from '../../contract';
+import { BRIDGE_CLOSE_CODES, BRIDGE_PROTOCOL_VERSION, LIMITS, MolspaceError, type ServedRead } from '../../contract';
 import type { DispatchOptions, DispatchResult } from '../../dispatcher/dispatcher';
 import { BridgeClient, RECONNECT_MAX_MS, RECONNECT_MIN_MS, type BridgeSocket, type PageIdStore } from '../bridgeClient';
 
@@ -69,12 +69,14 @@ function setup(execute: Execute = async () => ({ structuredContent: { a: 1 }, te
   const widgets = new Widgets();
   const pageIds = new PageIds();
   const calls: { tool: string; args: unknown; options: DispatchOptions }[] = [];
+  const served: ServedRead[][] = [];
   const client = new BridgeClient({
     dispatcher: {
       execute: (tool, args, options) => {
         calls.push({ tool, args, options });
         return execute(tool, args, options);
-      }
+      },
+      noteServed: reads => served.push([...reads])
     },
     widgets,
     url: 'ws://server/molspace/bridge?token=t',
@@ -82,7 +84,7 @@ function setup(execute: Execute = async () => ({ structuredContent: { a: 1 }, te
     pageIds
   });
   client.connect();
-  return { client, widgets, pageIds, calls };
+  return { client, widgets, pageIds, calls, served };
 }
 
 /** Let pending promise callbacks run. */
@@ -100,6 +102,20 @@ it('says hello with the page id, protocol and widget count, and is connected onc
   expect(client.state).toBe('connecting');
   socket.receive({ type: 'welcome', pageId: 'page-1' });
   expect(client.connected).toBe(true);
+});
+
+it('hands reads the gateway answered from the mirror to the Dispatcher records, running nothing', () => {
+  const { calls, served } = setup();
+  const socket = FakeSocket.last;
+  socket.open();
+  socket.receive({ type: 'welcome', pageId: 'page-1' });
+  const read = { tool: 'observe', args: {}, client: { name: 'claude-code', version: '2' }, startedAt: 1, durationMs: 0.2 };
+  socket.receive({ type: 'served', reads: [read, { ...read, client: null }], dropped: 0 });
+  // Not a gateway frame: ignored.
+  socket.receive({ type: 'served', reads: [{ tool: 'observe' }], dropped: 0 });
+  expect(served).toEqual([[read, { ...read, client: null }]]);
+  expect(calls).toEqual([]);
+  expect(socket.sent.filter(f => f.type === 'result')).toEqual([]);
 });
 
 it('runs a call through the Dispatcher as an agent and answers with a result frame', async () => {

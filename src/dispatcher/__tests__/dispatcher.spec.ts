@@ -21,6 +21,58 @@ function setup(keys = ['overview', 'site', 'ligand']) {
   return { registry, story, dispatcher: new Dispatcher(registry) };
 }
 
+describe('records', () => {
+  it('names the widget a call without target acted on, and its revision', async () => {
+    const { dispatcher } = setup();
+    const records: { target: string | null; revision: number | null; answeredBy: string }[] = [];
+    dispatcher.executed.connect((_, r) => records.push(r));
+    await dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' });
+    await dispatcher.execute('story_observe', {}, { source: 'agent' });
+    expect(records).toMatchObject([
+      { target: 'm1', revision: 1, answeredBy: 'page' },
+      { target: 'm1', revision: 1, answeredBy: 'page' }
+    ]);
+  });
+
+  it("makes lastAction from the record of the last applied change (what the activity panel shows)", async () => {
+    const { dispatcher } = setup();
+    const records: { tool: string; target: string | null; source: string; revision: number | null; startedAt: number; durationMs: number }[] = [];
+    dispatcher.executed.connect((_, r) => records.push(r));
+    await dispatcher.execute('story_control', { action: 'next' }, { source: 'kernel' });
+    await dispatcher.execute('story_observe', {}, { source: 'agent' }); // a read changes nothing
+    await failure(dispatcher.execute('story_control', { action: 'goto', key: 'nope' }, { source: 'agent' })); // nor a refusal
+    const [change] = records;
+    expect(dispatcher.lastAction).toEqual({
+      tool: change.tool,
+      target: change.target,
+      source: change.source,
+      ok: true,
+      revision: change.revision,
+      summary: expect.any(String),
+      at: new Date(change.startedAt + change.durationMs).toISOString()
+    });
+  });
+
+  it('reports reads the gateway answered from the mirror apart from the calls it ran', () => {
+    const { dispatcher, story } = setup();
+    const executed: unknown[] = [];
+    const served: { tool: string; source: string; client: string | null; target: string | null; revision: number | null; answeredBy: string }[] = [];
+    dispatcher.executed.connect((_, r) => executed.push(r));
+    dispatcher.served.connect((_, r) => served.push(r));
+    story.revision = 7;
+    const client = { name: 'claude-code', version: '2' };
+    dispatcher.noteServed([
+      { tool: 'story_observe', args: {}, client, startedAt: 5, durationMs: 0.3 },
+      { tool: 'observe', args: { pageId: 'p' }, client: null, startedAt: 6, durationMs: 0.1 }
+    ]);
+    expect(executed).toEqual([]);
+    expect(served).toMatchObject([
+      { tool: 'story_observe', source: 'agent', client: 'claude-code', target: 'm1', revision: 7, ok: true, answeredBy: 'mirror', startedAt: 5 },
+      { tool: 'observe', source: 'agent', client: null, target: null, revision: null, answeredBy: 'mirror' }
+    ]);
+  });
+});
+
 describe('story_control', () => {
   it('steps next, previous and goto by index, key and snapshotId, advancing the revision', async () => {
     const { dispatcher, story } = setup();

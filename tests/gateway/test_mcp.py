@@ -267,6 +267,19 @@ async def test_odd_origins_are_refused(mcp_url: str, token: str, origin: str) ->
     assert r.json()["code"] == "FORBIDDEN"
 
 
+@pytest.mark.parametrize("form", ["{o}/", "{o}/lab", "{o}?x=1", "{o}#f", "http://user@{h}", "ftp://{h}", "ws://{h}"])
+async def test_origins_that_are_not_an_origin_are_refused(mcp_url: str, token: str, jp_http_port: int, form: str) -> None:
+    """An Origin with a path, query, fragment, userinfo or another scheme is malformed, even naming this server."""
+    host = f"127.0.0.1:{jp_http_port}"
+    origin = form.format(o=f"http://{host}", h=host)
+    r = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": origin})
+    assert r.status_code == 403, origin
+    assert r.json()["code"] == "FORBIDDEN"
+    # the same server's real origin passes
+    ok = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": f"http://{host}"})
+    assert ok.status_code == 200
+
+
 async def test_two_origin_headers_are_refused(mcp_url: str, token: str, jp_http_port: int) -> None:
     own = f"http://127.0.0.1:{jp_http_port}"
     async with httpx2.AsyncClient(timeout=10) as client:

@@ -29,6 +29,8 @@ export const LIMITS = {
   defaultWidgetsPerPage: 50,
   /** Default output budget of observe tools, bytes of structured content. */
   observeOutputBytes: 8192,
+  /** Most pages `status` lists (default route first); `pageCount` says how many are connected. */
+  statusPagesListed: 20,
   /** Longest markdown of one panel, characters. Beyond it: `TOO_LARGE`. */
   panelMarkdownChars: 100_000,
   /** Most rows of one table panel. Beyond it: `TOO_LARGE` (nothing is cut). */

@@ -433,3 +433,23 @@ async def test_a_page_answer_with_a_malformed_image_is_refused(mcp_client: Any, 
     async with mcp_client() as client:
         result = await client.call_tool("act", {"actions": [{"op": "screenshot"}]})
     assert located_error(result)["code"] == "INTERNAL"
+
+
+async def test_status_lists_a_bounded_number_of_pages(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+    """``status`` with many pages stays within the observe budget: the default page first, then
+    the most recently focused, at most ``statusPagesListed``; ``pageCount`` and the text say how many."""
+    listed = gateway.manifest.limits["statusPagesListed"]
+    n = listed + 5
+    for i in range(n):
+        await connect_page(f"p{i:03d}-" + "x" * 120, focused=False, widgets=200)
+    async with mcp_client() as client:
+        status = await client.call_tool("status", {})
+    assert status.is_error is False
+    sc = status.structured_content
+    assert sc["pageCount"] == n
+    assert len(sc["pages"]) == listed
+    assert sc["widgets"] == 200 * n
+    assert len(json.dumps(sc).encode()) <= gateway.manifest.limits["observeOutputBytes"]
+    text = status.content[0].text
+    assert f"{n} page(s) connected" in text and "5 more" in text
+    assert len(text.encode()) <= gateway.manifest.limits["observeOutputBytes"]

@@ -285,14 +285,15 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
 
     def _ignore(self, why: str, frame: Any) -> None:
         text = frame if isinstance(frame, str) else repr(frame)
-        self.log.warning("molspace bridge: ignored frame (%s): %.200s", why, text)
+        # both bounded: a page's invalid value (echoed in `why`) may be megabytes
+        self.log.warning("molspace bridge: ignored frame (%.300s): %.200s", why, text)
 
     def _handle(self, raw: str | bytes) -> None:
         try:
             msg = self.frames.parse(raw)
         except FrameRefused as refused:
             if refused.close_code is not None:
-                self.log.warning("molspace bridge: %s; closing", refused.reason)
+                self.log.warning("molspace bridge: %.300s; closing", refused.reason)
                 self.close(refused.close_code, refused.reason[:120])
                 return None
             if self.page is not None and refused.call_id is not None:

@@ -104,6 +104,11 @@ export const LIMITS = {
   viewerMvsBytes: 4096,
   /** Most labels, distances and transparency entries a Viewer's view holds, each. Beyond it: `TOO_LARGE`. */
   viewerAnnotations: 20,
+  /**
+   * Largest view state of one Viewer, bytes of JSON (layers, colours, annotations, an
+   * `apply_mvs` state): `act` beyond it is `TOO_LARGE`, so `viewer_observe` fits its read budget.
+   */
+  viewerViewBytes: 6144,
   /** Most assets `story_create` packs into one .mvsx archive. */
   storyAssets: 50,
   /**

@@ -305,9 +305,16 @@ async def test_located_error_helper_reads_the_python_client(mcp_client: Any) -> 
 
 
 #: Server scenarios of the official conformance suite that apply to a tools-only server.
-#: (json-schema-2020-12, tools-call-simple-text and the others need the suite's own test tools;
-#: resources, prompts and completion are not served.)
-CONFORMANCE_SCENARIOS = ["server-initialize", "ping", "tools-list", "tools-call-error", "dns-rebinding-protection"]
+#: (json-schema-2020-12, tools-call-simple-text, server-sse-polling (its test_reconnection tool) and
+#: the others need the suite's own test tools; logging, resources, prompts and completion are not served.)
+CONFORMANCE_SCENARIOS = [
+    "server-initialize",
+    "ping",
+    "tools-list",
+    "tools-call-error",
+    "dns-rebinding-protection",
+    "server-sse-multiple-streams",
+]
 
 
 @pytest.mark.parametrize("scenario", CONFORMANCE_SCENARIOS)

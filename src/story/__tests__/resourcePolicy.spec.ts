@@ -145,3 +145,25 @@ describe('URLs a browser resolves against the page (issue 12 audit)', () => {
     expect(refusalOf('https://data.example.org/x.cif', own)).toBeNull();
   });
 });
+
+describe('more URL forms (issue 12 audit): each refused before any fetch, as today', () => {
+  it.each([
+    ['https://ébi.ac.uk/x.cif', 'FORBIDDEN'],
+    ['https://xn--bi-9ia.ac.uk/x.cif', 'FORBIDDEN'],
+    ['https://www.ebi.ac.uk\u3002evil.example/x.cif', 'FORBIDDEN'],
+    ['https://files.rcsb.org@evil.example/x.cif', 'FORBIDDEN'],
+    ['https://evil.example\\@files.rcsb.org/x.cif', 'FORBIDDEN'],
+    ['https://files.rcsb.org\t.evil.example/x.cif', 'FORBIDDEN'],
+    ['https://127.1/x.cif', 'FORBIDDEN'],
+    ['https://[::ffff:127.0.0.1]/x.cif', 'FORBIDDEN'],
+    ['blob:https://files.rcsb.org/0f3c', 'VALIDATION_FAILED'],
+    ['//evil.example/x.cif', 'VALIDATION_FAILED'],
+    ['\\\\evil.example/x.cif', 'VALIDATION_FAILED'],
+    ['javascript:alert(1)', 'VALIDATION_FAILED'],
+    ['file:/etc/passwd', 'VALIDATION_FAILED']
+  ])('%s is %s', async (url, code) => {
+    const e = await failure(parseStory({ mvsj: story([url]) }, policy));
+    expect(e.code).toBe(code);
+    expect(e.where === '/snapshots/0/root/children/0/params/url' || JSON.stringify(e.details).includes('params/url')).toBe(true);
+  });
+});

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 from collections.abc import Awaitable, Callable
@@ -36,6 +37,9 @@ from .bridge_frames import BridgeFrames, FrameRefused
 from .origin import OriginPolicy
 from .static_fallback import FallbackRefused, FallbackStore
 from .pages import CLOSE_PAGE_ID_TAKEN, ConnectedPages, Page, PageIdTaken
+
+#: How often an open event stream of an agent token checks that the token is still valid, seconds.
+REVOCATION_CHECK_SECONDS = 2.0
 
 #: Authorization resource name used with Jupyter's ``Authorizer``.
 AUTH_RESOURCE = "molspace"
@@ -172,7 +176,25 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
         # cookie-less request gets a fresh anonymous username, so binding sessions to
         # it would break MCP clients that keep no cookies. Every request is already
         # authenticated by Jupyter, and session ids are unguessable.
-        await self.run_asgi(manager.handle_request)
+        watcher = None
+        if self.agent is not None and self.request.method == "GET":
+            watcher = asyncio.get_running_loop().create_task(self._end_when_revoked())
+        try:
+            await self.run_asgi(manager.handle_request)
+        finally:
+            if watcher is not None:
+                watcher.cancel()
+
+    async def _end_when_revoked(self) -> None:
+        """End this request's open event stream once its agent token is revoked (polls the token file)."""
+        token = token_from_authorization(self.request.headers.get("Authorization")) or ""
+        while True:
+            await asyncio.sleep(REVOCATION_CHECK_SECONDS)
+            if self.agent_tokens.verify(token) is None:
+                name = self.agent.name if self.agent else "?"
+                self.log.warning("molspace: agent token %r was revoked; ending its open event stream", name)
+                self._asgi_event().set()  # the ASGI app sees http.disconnect; run_asgi ends the response
+                return
 
     @web.authenticated
     async def get(self) -> None:
@@ -285,14 +307,15 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
 
     def _ignore(self, why: str, frame: Any) -> None:
         text = frame if isinstance(frame, str) else repr(frame)
-        self.log.warning("molspace bridge: ignored frame (%s): %.200s", why, text)
+        # both bounded: a page's invalid value (echoed in `why`) may be megabytes
+        self.log.warning("molspace bridge: ignored frame (%.300s): %.200s", why, text)
 
     def _handle(self, raw: str | bytes) -> None:
         try:
             msg = self.frames.parse(raw)
         except FrameRefused as refused:
             if refused.close_code is not None:
-                self.log.warning("molspace bridge: %s; closing", refused.reason)
+                self.log.warning("molspace bridge: %.300s; closing", refused.reason)
                 self.close(refused.close_code, refused.reason[:120])
                 return None
             if self.page is not None and refused.call_id is not None:

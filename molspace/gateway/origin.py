@@ -16,6 +16,10 @@ is never enough. Then the Origin must be one of:
 - ``http(s)://<name>:<port>`` for the server's own names at its own port;
 - ``ServerApp.allow_origin`` (exact) or ``ServerApp.allow_origin_pat`` (full regex match).
 
+An ``Origin`` that is not a serialized ``http(s)`` origin (a path, query,
+fragment, userinfo or another scheme; browsers never send one) passes only as
+the exact ``ServerApp.allow_origin``.
+
 A request without ``Origin`` is a non-browser client (an MCP SDK client, an
 agent's CLI): it passed Jupyter's authentication and is allowed. Anything else is
 refused with 403 and a located ``FORBIDDEN`` body.
@@ -127,7 +131,11 @@ class OriginPolicy:
         o = origin.strip().lower()
         if o == "null":
             return False
-        netloc = urlparse(o).netloc
+        parsed = urlparse(o)
+        netloc = parsed.netloc
+        if parsed.scheme not in ("http", "https") or o != f"{parsed.scheme}://{netloc}":
+            # not a serialized origin (a path, query, fragment, userinfo, another scheme): browsers never send it
+            return bool(self.allow_origin and o == self.allow_origin.lower())
         if host and netloc and netloc == host.lower():
             return True
         if o in self.local_origins:

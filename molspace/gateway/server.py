@@ -173,7 +173,14 @@ def build_server(
                         {"tool": name},
                     )
                 answer = handler(
-                    args, GatewayToolContext(pages, manifest.versions, endpoint, how_to_connect, client_of(ctx))
+                    args, GatewayToolContext(
+                        pages,
+                        manifest.versions,
+                        endpoint,
+                        how_to_connect,
+                        client_of(ctx),
+                        pages_listed=int(manifest.limits["statusPagesListed"]),
+                    )
                 )
                 if inspect.isawaitable(answer):
                     answer = await answer

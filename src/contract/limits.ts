@@ -36,6 +36,8 @@ export const LIMITS = {
   activityEntries: 500,
   /** How long the gateway gathers mirrored reads before one `served` frame tells the page, ms. */
   servedReadsBatchMs: 100,
+  /** Most pages `status` lists (default route first); `pageCount` says how many are connected. */
+  statusPagesListed: 20,
   /** Longest markdown of one panel, characters. Beyond it: `TOO_LARGE`. */
   panelMarkdownChars: 100_000,
   /** Most rows of one table panel. Beyond it: `TOO_LARGE` (nothing is cut). */
@@ -109,6 +111,11 @@ export const LIMITS = {
   viewerMvsBytes: 4096,
   /** Most labels, distances and transparency entries a Viewer's view holds, each. Beyond it: `TOO_LARGE`. */
   viewerAnnotations: 20,
+  /**
+   * Largest view state of one Viewer, bytes of JSON (layers, colours, annotations, an
+   * `apply_mvs` state): `act` beyond it is `TOO_LARGE`, so `viewer_observe` fits its read budget.
+   */
+  viewerViewBytes: 6144,
   /** Most assets `story_create` packs into one .mvsx archive. */
   storyAssets: 50,
   /**

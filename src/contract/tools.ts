@@ -31,7 +31,8 @@ export const StatusOutput = z.object({
     ketcher: z.string().nullable()
   }),
   pageConnected: z.boolean(),
-  pages: z.array(PageInfo),
+  pageCount: z.number().int().min(0).describe('Connected pages.'),
+  pages: z.array(PageInfo).max(LIMITS.statusPagesListed).describe(`Default page first; at most ${LIMITS.statusPagesListed}.`),
   widgets: z.number().int().min(0).describe('molspace widgets across connected pages.'),
   howToConnect: z.string(),
   endpoint: z.string().describe('This MCP endpoint path, including base_url.')

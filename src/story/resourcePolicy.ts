@@ -55,6 +55,14 @@ export function hostAllowed(host: string, hosts: readonly string[]): boolean {
   });
 }
 
+function pageHost(origin: string): string | null {
+  try {
+    return new URL(origin).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return null;
+  }
+}
+
 function isIpLiteral(host: string): boolean {
   return host.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || /^0x[0-9a-f]+$|^\d+$/.test(host);
 }
@@ -66,6 +74,11 @@ function isIpLiteral(host: string): boolean {
  * @returns one sentence naming the rule it breaks (for a located FORBIDDEN).
  */
 export function refusalOf(url: string, policy: ResourcePolicy): string | null {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url.trim())) {
+    // `https:host/x` or `https:\\host`: a browser resolves it against the page (a path on this
+    // server, with its cookies, when the schemes match), not as the URL it seems to be.
+    return 'a URL must name its host after "//" (https://host/path); without it the browser resolves it against this page';
+  }
   let u: URL;
   try {
     u = new URL(url);
@@ -78,10 +91,11 @@ export function refusalOf(url: string, policy: ResourcePolicy): string | null {
   if (u.protocol !== 'https:') {
     return `only https: URLs load (got ${u.protocol})`;
   }
-  if (policy.pageOrigin !== null && u.origin === policy.pageOrigin) {
+  const host = u.hostname.toLowerCase().replace(/\.$/, '');
+  if (policy.pageOrigin !== null && (u.origin === policy.pageOrigin || host === pageHost(policy.pageOrigin))) {
+    // cookies are scoped by host, not port: any port of this server's host carries the login
     return 'this JupyterLab server never serves Story resources (its requests carry your login)';
   }
-  const host = u.hostname.toLowerCase().replace(/\.$/, '');
   if (isIpLiteral(host)) {
     return 'IP addresses never load (loopback, private and link-local ranges among them); use a host name';
   }
@@ -114,7 +128,9 @@ function walk(node: unknown, path: string, visit: (url: string, path: string) =>
   const n = node as { params?: Record<string, unknown>; children?: unknown[] };
   for (const name of ['url', 'uri']) {
     const v = n.params?.[name];
-    if (typeof v === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(v.trim()) && !/^data:/i.test(v.trim())) {
+    // every value with a scheme but data: (`https:host` without "//" too: see refusalOf); other
+    // schemes than http(s) were already refused by storySource's validation
+    if (typeof v === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(v.trim()) && !/^data:/i.test(v.trim())) {
       visit(v.trim(), `${path}/params/${name}`);
     }
   }

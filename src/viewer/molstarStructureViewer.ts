@@ -27,6 +27,8 @@ import { MolspaceError } from '../contract/errors';
 import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin } from './molstarPlugin';
 import type { ComponentSelector, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
+import { guardDownloads, refusedMessage, type RedirectRefusal } from '../story/resourceFetch';
+import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../story/resourcePolicy';
 
 const DRAW_WAIT_MS = 10_000;
 
@@ -48,21 +50,27 @@ export class MolstarStructureViewer {
   private source: ViewerSource | null = null;
   private shown: ViewerViewState | null = null;
   private disposed = false;
+  /** Downloads refused after a redirect since the last `show` (`resourceFetch.ts`). */
+  private refusals: RedirectRefusal[] = [];
+  private readonly unguard: () => void;
 
-  private constructor(plugin: PluginContext, host: HTMLElement, dark: boolean) {
+  private constructor(plugin: PluginContext, host: HTMLElement, dark: boolean, policy: ResourcePolicy) {
     this.plugin = plugin;
     this.host = host;
     this.dark = dark;
+    // an apply_mvs state's downloads: no credentials, a final URL the policy refuses is not read
+    this.unguard = guardDownloads(plugin.managers.asset, policy, r => this.refusals.push(r));
   }
 
   /**
-   * Create a plugin and mount its canvas in `host`.
+   * Create a plugin and mount its canvas in `host`. Its downloads (the URLs
+   * of an `apply_mvs` state) follow redirects only to URLs `policy` allows.
    *
    * @throws MolspaceError `INTERNAL` when WebGL is unavailable.
    */
-  static async create(host: HTMLElement, opts: { dark: boolean }): Promise<MolstarStructureViewer> {
+  static async create(host: HTMLElement, opts: { dark: boolean; policy: ResourcePolicy }): Promise<MolstarStructureViewer> {
     const plugin = await createMolstarPlugin(host, opts.dark);
-    return new MolstarStructureViewer(plugin, host, opts.dark);
+    return new MolstarStructureViewer(plugin, host, opts.dark, opts.policy);
   }
 
   get loaded(): boolean {
@@ -95,6 +103,7 @@ export class MolstarStructureViewer {
       background: this.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND
     });
     const errors: string[] = [];
+    this.refusals = [];
     const sub = this.plugin.events.log.subscribe(e => {
       if (e.type === 'error') {
         errors.push(String(e.message));
@@ -169,6 +178,7 @@ export class MolstarStructureViewer {
       return;
     }
     this.disposed = true;
+    this.unguard();
     this.plugin.dispose();
   }
 
@@ -295,6 +305,16 @@ export class MolstarStructureViewer {
 
   private failure(errors: string[], e: unknown): MolspaceError {
     const reason = errors.length ? errors.join(' ') : e instanceof Error ? e.message : String(e);
+    const refusal = this.refusals.find(r => reason.includes(refusedMessage(r)));
+    if (refusal) {
+      return new MolspaceError(
+        'FORBIDDEN',
+        `The MVS state's download ${refusal.url} redirected to ${refusal.redirectedTo}, which may not load: ${refusal.reason}.`,
+        'viewer',
+        `Use a URL that serves the file itself, or allow the final host on ${RESOURCE_HOSTS_SETTING}.`,
+        { url: refusal.url, redirectedTo: refusal.redirectedTo, setting: 'resourceHosts' }
+      );
+    }
     return new MolspaceError(
       'VALIDATION_FAILED',
       `Mol* could not draw the structure: ${reason}`,

@@ -77,7 +77,8 @@ export function selectorKey(s: ComponentSelector): string {
  *   `TOO_LARGE` at `/actions/<i>/state` for an MVS state over `LIMITS.viewerMvsBytes`, and what `checkMvs` throws;
  *   `VALIDATION_FAILED` there when a held distance is not one atom a side of the structure the `apply_mvs` draws;
  *   at `/actions/0/op` for an undo or redo with no step to take; `INVALID_INPUT` at `/actions/<i>/op`
- *   for an undo or redo that is not alone in its batch.
+ *   for an undo or redo that is not alone in its batch; `TOO_LARGE` at `/actions/<i>` when the view
+ *   would be over `LIMITS.viewerViewBytes` of JSON or hold over `LIMITS.viewerAnnotations` of a list.
  */
 export async function planActions(
   before: ViewerViewState,
@@ -247,6 +248,18 @@ export async function planActions(
         applied.push({ op: a.op, summary: a.state === null ? 'draw the layers again (no MVS state)' : `draw an MVS state (${mvsNodeCount(a.state)} nodes)` });
         break;
       }
+    }
+    const viewBytes = new TextEncoder().encode(JSON.stringify(view)).length;
+    if (viewBytes > LIMITS.viewerViewBytes) {
+      // what viewer_observe returns whole: kept within its read budget
+      throw new MolspaceError(
+        'TOO_LARGE',
+        `The Viewer's view would be ${viewBytes} bytes of JSON; it holds at most ${LIMITS.viewerViewBytes}.`,
+        `/actions/${i}`,
+        'Use fewer or shorter selectors (a static one such as "protein", or one expression per chain or residue range), ' +
+          'reuse a selector (the same selector replaces its entry), or undo earlier steps.',
+        { bytes: viewBytes, limit: LIMITS.viewerViewBytes }
+      );
     }
     for (const list of ['labels', 'measurements', 'transparency'] as const) {
       if (view[list].length > LIMITS.viewerAnnotations) {

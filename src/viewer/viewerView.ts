@@ -222,7 +222,7 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
       const host = el('div', 'molspace-story-viewer');
       this.els.canvas.append(host);
       try {
-        this.viewer = await MolstarStructureViewer.create(host, { dark: isDarkTheme() });
+        this.viewer = await MolstarStructureViewer.create(host, { dark: isDarkTheme(), policy: this.model.resourcePolicy() });
       } catch (e) {
         host.remove();
         const err = MolspaceError.from(e, 'Viewer');

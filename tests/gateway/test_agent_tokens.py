@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 import subprocess
@@ -101,6 +102,38 @@ class TestAgentTokenOnTheServer:
             assert r.status_code == 403
             body = r.json()
             assert body["code"] == "FORBIDDEN" and "jupyter molspace token create" in body["fix"]
+
+    async def test_revoking_ends_an_open_event_stream(
+        self, token_file: Path, mcp_url: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A session's standalone SSE stream (GET) opened with an agent token ends once the token is revoked."""
+        from molspace.gateway import handlers
+
+        monkeypatch.setattr(handlers, "REVOCATION_CHECK_SECONDS", 0.2, raising=False)
+        store = AgentTokenStore(token_file)
+        _, token = store.create("streaming")
+        headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
+        init = {
+            "jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+        }
+        async with httpx2.AsyncClient(timeout=20) as http:
+            r = await http.post(mcp_url, headers=headers, json=init)
+            session = {"Mcp-Session-Id": r.headers["mcp-session-id"], "Mcp-Protocol-Version": "2025-06-18"}
+            r = await http.post(mcp_url, headers={**headers, **session}, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+            assert r.status_code == 202
+            async with http.stream("GET", mcp_url, headers={**headers, **session, "Accept": "text/event-stream"}) as stream:
+                assert stream.status_code == 200
+                store.revoke("streaming")
+
+                async def drain() -> None:
+                    async for _ in stream.aiter_bytes():
+                        pass
+
+                # the stream ends by itself (before, it stayed open, kept alive by pings)
+                await asyncio.wait_for(drain(), 10)
+            r = await http.get(mcp_url, headers={**headers, **session, "Accept": "text/event-stream"})
+            assert r.status_code == 403 and r.json()["code"] == "FORBIDDEN"
 
     async def test_jupyter_token_keeps_working(self, mcp_client: Any) -> None:
         async with mcp_client() as client:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -215,6 +216,22 @@ async def test_malformed_frames_are_ignored(mcp_client: Any, connect_page: Any, 
     assert r.is_error is False and r.structured_content["pageId"] == "p1"
     assert [p.page_id for p in gateway.pages.ordered] == ["p1"]
     assert gateway.pages.ordered[0].widgets == 1
+
+
+async def test_an_ignored_frame_is_logged_in_bounded_size(
+    mcp_client: Any, connect_page: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A page sending a huge invalid value does not write it whole into the server log."""
+    page = await connect_page("p1")
+    huge = "x" * 200_000
+    with caplog.at_level(logging.WARNING):
+        await page.send({"type": "hello", "protocol": 1, "pageId": huge, "version": "0", "focused": True, "widgets": 0})
+        await page.send({"type": "summary", "widgets": huge})
+        async with mcp_client() as client:  # the frames were handled before this call is answered
+            assert (await client.call_tool("observe", {})).is_error is False
+    ignored = [r.getMessage() for r in caplog.records if "ignored frame" in r.getMessage()]
+    assert len(ignored) == 2, ignored
+    assert all(len(m) < 1000 for m in ignored), [len(m) for m in ignored]
 
 
 async def test_frames_before_hello_are_ignored_and_bad_protocol_closes(
@@ -433,3 +450,23 @@ async def test_a_page_answer_with_a_malformed_image_is_refused(mcp_client: Any, 
     async with mcp_client() as client:
         result = await client.call_tool("act", {"actions": [{"op": "screenshot"}]})
     assert located_error(result)["code"] == "INTERNAL"
+
+
+async def test_status_lists_a_bounded_number_of_pages(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+    """``status`` with many pages stays within the observe budget: the default page first, then
+    the most recently focused, at most ``statusPagesListed``; ``pageCount`` and the text say how many."""
+    listed = gateway.manifest.limits["statusPagesListed"]
+    n = listed + 5
+    for i in range(n):
+        await connect_page(f"p{i:03d}-" + "x" * 120, focused=False, widgets=200)
+    async with mcp_client() as client:
+        status = await client.call_tool("status", {})
+    assert status.is_error is False
+    sc = status.structured_content
+    assert sc["pageCount"] == n
+    assert len(sc["pages"]) == listed
+    assert sc["widgets"] == 200 * n
+    assert len(json.dumps(sc).encode()) <= gateway.manifest.limits["observeOutputBytes"]
+    text = status.content[0].text
+    assert f"{n} page(s) connected" in text and "5 more" in text
+    assert len(text.encode()) <= gateway.manifest.limits["observeOutputBytes"]

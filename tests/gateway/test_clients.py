@@ -305,9 +305,16 @@ async def test_located_error_helper_reads_the_python_client(mcp_client: Any) -> 
 
 
 #: Server scenarios of the official conformance suite that apply to a tools-only server.
-#: (json-schema-2020-12, tools-call-simple-text and the others need the suite's own test tools;
-#: resources, prompts and completion are not served.)
-CONFORMANCE_SCENARIOS = ["server-initialize", "ping", "tools-list", "tools-call-error", "dns-rebinding-protection"]
+#: (json-schema-2020-12, tools-call-simple-text, server-sse-polling (its test_reconnection tool) and
+#: the others need the suite's own test tools; logging, resources, prompts and completion are not served.)
+CONFORMANCE_SCENARIOS = [
+    "server-initialize",
+    "ping",
+    "tools-list",
+    "tools-call-error",
+    "dns-rebinding-protection",
+    "server-sse-multiple-streams",
+]
 
 
 @pytest.mark.parametrize("scenario", CONFORMANCE_SCENARIOS)
@@ -328,3 +335,66 @@ async def test_conformance_suite(scenario: str, mcp_url: str, token: str, tmp_pa
     text = out.decode()
     assert proc.returncode == 0, text[-3000:]
     assert " 0 failed" in text and "Passed: 0/" not in text, text[-3000:]
+
+
+#: Arguments that make a tool the gateway answers itself (it relays nothing) return each code it
+#: declares beyond INVALID_INPUT (made by the no-page plan) and INTERNAL (made by a failing handler
+#: below). A new gateway tool or a new code of one fails ``test_every_gateway_code_has_a_trigger``
+#: until it is listed here.
+GATEWAY_TRIGGERS: dict[tuple[str, str], dict[str, Any]] = {
+    ("story_schema", "NOT_FOUND"): {"node": "molspace_no_such_node"},
+    ("story_template_list", "NOT_FOUND"): {"template": "molspace-no-such-template"},
+}
+#: Text a failing handler raises; no client may hand it to the agent.
+SECRET = "/home/alice/.secret-path token=hunter2"
+
+
+def gateway_tools() -> list[str]:
+    return [name for name, spec in TOOLS.items() if not relays(spec)]
+
+
+def gateway_plan() -> list[dict[str, Any]]:
+    """Calls whose error a gateway-answered tool makes from its real arguments (GATEWAY_TRIGGERS)."""
+    return [
+        {"tool": tool, "args": args, "expect": code} for (tool, code), args in GATEWAY_TRIGGERS.items()
+    ]
+
+
+def internal_plan() -> list[dict[str, Any]]:
+    """One call of each gateway-answered tool while its handler raises (INTERNAL)."""
+    return [{"tool": name, "args": sample_args(name, TOOLS[name]), "expect": "INTERNAL"} for name in gateway_tools()]
+
+
+def test_every_gateway_code_has_a_trigger() -> None:
+    for name in gateway_tools():
+        for code in TOOLS[name]["errors"]:
+            if code not in ("INVALID_INPUT", "INTERNAL"):
+                assert (name, code) in GATEWAY_TRIGGERS, f"add arguments that make {name} return {code} to GATEWAY_TRIGGERS"
+
+
+class TestGatewayErrorsThroughEveryClient:
+    """The errors of tools the gateway answers itself reach each client intact, INTERNAL without exception text."""
+
+    @pytest.mark.parametrize("client", CLIENTS)
+    async def test_gateway_made_errors(self, client: str, mcp_client: Any, mcp_url: str, token: str, tmp_path: Path) -> None:
+        plan = gateway_plan()
+        outcomes = await run_client(client, mcp_client, mcp_url, token, plan, tmp_path)
+        for case, outcome in zip(plan, outcomes, strict=True):
+            check(case, outcome, client)
+
+    @pytest.mark.parametrize("client", CLIENTS)
+    async def test_a_failing_handler_is_internal_without_its_text(
+        self, client: str, mcp_client: Any, mcp_url: str, token: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from molspace.gateway.tools import GATEWAY_TOOLS
+
+        def broken(args: dict[str, Any], ctx: Any) -> Any:
+            raise RuntimeError(SECRET)
+
+        for name in gateway_tools():
+            monkeypatch.setitem(GATEWAY_TOOLS, name, broken)
+        plan = internal_plan()
+        outcomes = await run_client(client, mcp_client, mcp_url, token, plan, tmp_path)
+        for case, outcome in zip(plan, outcomes, strict=True):
+            check(case, outcome, client)
+            assert SECRET not in json.dumps(outcome), f"{client}: {case['tool']} echoed the exception text"

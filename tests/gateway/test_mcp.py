@@ -267,6 +267,19 @@ async def test_odd_origins_are_refused(mcp_url: str, token: str, origin: str) ->
     assert r.json()["code"] == "FORBIDDEN"
 
 
+@pytest.mark.parametrize("form", ["{o}/", "{o}/lab", "{o}?x=1", "{o}#f", "http://user@{h}", "ftp://{h}", "ws://{h}"])
+async def test_origins_that_are_not_an_origin_are_refused(mcp_url: str, token: str, jp_http_port: int, form: str) -> None:
+    """An Origin with a path, query, fragment, userinfo or another scheme is malformed, even naming this server."""
+    host = f"127.0.0.1:{jp_http_port}"
+    origin = form.format(o=f"http://{host}", h=host)
+    r = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": origin})
+    assert r.status_code == 403, origin
+    assert r.json()["code"] == "FORBIDDEN"
+    # the same server's real origin passes
+    ok = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": f"http://{host}"})
+    assert ok.status_code == 200
+
+
 async def test_two_origin_headers_are_refused(mcp_url: str, token: str, jp_http_port: int) -> None:
     own = f"http://127.0.0.1:{jp_http_port}"
     async with httpx2.AsyncClient(timeout=10) as client:
@@ -313,6 +326,36 @@ async def test_unknown_session_id_is_404(mcp_url: str, token: str) -> None:
             json={"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
         )
     assert r.status_code == 404
+
+
+async def test_session_id_after_delete_is_404_and_bodies_at_the_limit_pass(mcp_url: str, token: str, gateway: Any) -> None:
+    """A session ended with DELETE is gone (404), also for its GET stream; a body of exactly
+    ``max_request_bytes`` is read, one byte more is 413, chunked or not."""
+    auth = {**MCP_HEADERS, "Authorization": f"token {token}"}
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    async with httpx2.AsyncClient(timeout=10) as client:
+        r = await client.post(mcp_url, headers=auth, json=init)
+        session = {"mcp-session-id": r.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+        assert (await client.delete(mcp_url, headers={**auth, **session})).status_code == 200
+        r = await client.post(mcp_url, headers={**auth, **session}, json={"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        assert r.status_code == 404
+        r = await client.get(mcp_url, headers={**auth, **session, "Accept": "text/event-stream"})
+        assert r.status_code == 404
+        limit = gateway.max_request_bytes
+        for size, chunked, status in [(limit, False, 400), (limit + 1, False, 413), (limit + 1, True, 413)]:
+            head = '{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"'
+            body = (head + "x" * (size - len(head) - 3) + '"}}').encode()
+            assert len(body) == size
+
+            async def chunks(data: bytes = body) -> Any:
+                for i in range(0, len(data), 65536):
+                    yield data[i : i + 65536]
+
+            r = await client.post(mcp_url, headers={**auth, "Content-Type": "application/json"},
+                                  content=chunks() if chunked else body)
+            # 400: read, then refused by the SDK for having no session; 413: refused for its size
+            assert r.status_code == status, (size, chunked, r.text[:200])
 
 
 async def test_request_body_over_the_limit_is_413_too_large(mcp_client: Any, mcp_url: str, token: str) -> None:

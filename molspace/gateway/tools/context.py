@@ -25,6 +25,8 @@ class GatewayToolContext:
         The connect sentence for this request (:class:`~molspace.gateway.connect_hint.ConnectHint`).
     client : dict or None
         ``{name, version}`` of the calling MCP client, for calls a gateway tool relays to a page.
+    pages_listed : int
+        Most pages ``status`` lists (``limits.statusPagesListed``).
     """
 
     pages: ConnectedPages
@@ -32,6 +34,7 @@ class GatewayToolContext:
     endpoint: str
     how_to_connect: str
     client: dict[str, str] | None = None
+    pages_listed: int = 20
 
 
 @dataclass(frozen=True)

@@ -13,14 +13,17 @@ def answer(args: dict[str, Any], ctx: GatewayToolContext) -> GatewayToolAnswer:
     Returns
     -------
     GatewayToolAnswer
-        ``{versions, pageConnected, pages, widgets, howToConnect, endpoint}`` (the
-        contract's ``StatusOutput``) and a one-line summary.
+        ``{versions, pageConnected, pageCount, pages, widgets, howToConnect, endpoint}`` (the
+        contract's ``StatusOutput``; ``pages`` lists at most ``limits.statusPagesListed``,
+        default route first) and a one-line summary.
     """
     pages = ctx.pages.page_infos()
+    listed = pages[: ctx.pages_listed]
     structured = {
         "versions": dict(ctx.versions),
         "pageConnected": bool(pages),
-        "pages": pages,
+        "pageCount": len(pages),
+        "pages": listed,
         "widgets": ctx.pages.total_widgets(),
         "howToConnect": ctx.how_to_connect,
         "endpoint": ctx.endpoint,
@@ -30,6 +33,7 @@ def answer(args: dict[str, Any], ctx: GatewayToolContext) -> GatewayToolAnswer:
     if not pages:
         text = f"{head}: no JupyterLab page connected. {ctx.how_to_connect}"
     else:
-        ids = ", ".join(p["pageId"] for p in pages)
-        text = f"{head}: {len(pages)} page(s) connected ({ids}), {structured['widgets']} widget(s). MCP endpoint {ctx.endpoint}."
+        ids = ", ".join(p["pageId"] for p in listed)
+        more = f" and {len(pages) - len(listed)} more" if len(pages) > len(listed) else ""
+        text = f"{head}: {len(pages)} page(s) connected ({ids}{more}), {structured['widgets']} widget(s). MCP endpoint {ctx.endpoint}."
     return GatewayToolAnswer(structured, text)

@@ -112,3 +112,58 @@ describe('parseStory with a resource policy', () => {
     expect(s.snapshots).toHaveLength(1);
   });
 });
+
+describe('URLs a browser resolves against the page (issue 12 audit)', () => {
+  // `https:host/x` has no "//": the WHATWG parser resolves it against an https page as a path on
+  // this server (with its cookies), and against an http page as https://host/x; backslashes count
+  // as slashes. Neither form may slip past the host check.
+  const pageResolved = [
+    'https:evil.example/x.cif',
+    'https:/user/alice/files/secret.cif',
+    'https:files.rcsb.org/download/1cbs.cif',
+    'HTTPS:\\\\evil.example/x.cif',
+    'https:\\evil.example/x.cif',
+    'http:/files/secret.cif',
+    'https:192.168.1.1/x.cif'
+  ];
+
+  it.each(pageResolved)('refusalOf refuses %s', url => {
+    expect(refusalOf(url, policy)).toMatch(/"\/\/"/);
+  });
+
+  it.each(pageResolved)('parseStory refuses %s with a located FORBIDDEN', async url => {
+    const e = await failure(parseStory({ mvsj: story([url]) }, policy));
+    expect(e.code).toBe('FORBIDDEN');
+    expect(e.where).toBe('/snapshots/0/root/children/0/params/url');
+    expect(e.details.url).toBe(url);
+  });
+
+  it("refuses this server's host on any port (cookies are shared across ports)", () => {
+    const own: ResourcePolicy = { hosts: ['.example.org'], pageOrigin: 'https://hub.example.org' };
+    expect(refusalOf('https://hub.example.org:8443/x.cif', own)).toMatch(/JupyterLab server/);
+    expect(refusalOf('https://HUB.example.org./x.cif', own)).toMatch(/JupyterLab server/);
+    expect(refusalOf('https://data.example.org/x.cif', own)).toBeNull();
+  });
+});
+
+describe('more URL forms (issue 12 audit): each refused before any fetch, as today', () => {
+  it.each([
+    ['https://ébi.ac.uk/x.cif', 'FORBIDDEN'],
+    ['https://xn--bi-9ia.ac.uk/x.cif', 'FORBIDDEN'],
+    ['https://www.ebi.ac.uk\u3002evil.example/x.cif', 'FORBIDDEN'],
+    ['https://files.rcsb.org@evil.example/x.cif', 'FORBIDDEN'],
+    ['https://evil.example\\@files.rcsb.org/x.cif', 'FORBIDDEN'],
+    ['https://files.rcsb.org\t.evil.example/x.cif', 'FORBIDDEN'],
+    ['https://127.1/x.cif', 'FORBIDDEN'],
+    ['https://[::ffff:127.0.0.1]/x.cif', 'FORBIDDEN'],
+    ['blob:https://files.rcsb.org/0f3c', 'VALIDATION_FAILED'],
+    ['//evil.example/x.cif', 'VALIDATION_FAILED'],
+    ['\\\\evil.example/x.cif', 'VALIDATION_FAILED'],
+    ['javascript:alert(1)', 'VALIDATION_FAILED'],
+    ['file:/etc/passwd', 'VALIDATION_FAILED']
+  ])('%s is %s', async (url, code) => {
+    const e = await failure(parseStory({ mvsj: story([url]) }, policy));
+    expect(e.code).toBe(code);
+    expect(e.where === '/snapshots/0/root/children/0/params/url' || JSON.stringify(e.details).includes('params/url')).toBe(true);
+  });
+});

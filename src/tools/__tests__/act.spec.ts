@@ -278,3 +278,31 @@ test('viewer_observe stays within the read budget and pages the composition list
   expect(small.nextOffset).toBeNull();
   expect(small.composition.chains).toHaveLength(viewer.data.composition.chains.length);
 });
+
+test('colours with long selectors stop at the view budget (TOO_LARGE, nothing applied), so viewer_observe stays within 8 KiB', async () => {
+  // 50 residues a selector, one selector a set_color: before the view bound, 200 of them made a
+  // 602 KB viewer_observe and a 952 KB act result.
+  const sel = (k: number) =>
+    Array.from({ length: 50 }, (_, j) => ({ label_asym_id: 'A', auth_seq_id: 1 + (k % 80) + j, label_atom_id: ['CA', 'N', 'C'][Math.floor(k / 80)] }));
+  const batch = (c: number) => ({ actions: Array.from({ length: 50 }, (_, i) => ({ op: 'set_color', selector: sel(c * 50 + i), color: '#ff0000' })) });
+  const before = structuredClone(viewer.current);
+  const e = await expectFailure(run(batch(0)));
+  expect(e.code).toBe('TOO_LARGE');
+  expect(e.where).toMatch(/^\/actions\/\d+$/);
+  expect(e.details).toMatchObject({ limit: 6144 });
+  expect(viewer.current).toEqual(before);
+  // as many as fit are taken, in batches, until the bound
+  let c = 0;
+  for (; c < 40; c++) {
+    try {
+      await run({ actions: [{ op: 'set_color', selector: sel(c), color: '#00ff00' }] });
+    } catch (err) {
+      expect((err as { code: string }).code).toBe('TOO_LARGE');
+      break;
+    }
+  }
+  expect(c).toBeGreaterThan(0);
+  expect(c).toBeLessThan(40);
+  const o = await dispatcher.execute('viewer_observe', { target: 'v1' }, { source: 'agent' });
+  expect(new TextEncoder().encode(JSON.stringify(o.structuredContent)).length).toBeLessThanOrEqual(8192);
+});

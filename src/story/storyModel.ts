@@ -272,6 +272,10 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     this.services.registry.touch(this.model_id);
     const drawn = change.index !== undefined && moves ? this._whenDrawn(change.index) : Promise.resolve();
     this.set(attrs);
+    // Sent at once (with `ready: false`), `ready` again once drawn: a change kept here until the
+    // draw would be undone by the kernel's echo of this page's previous update, which ipywidgets
+    // applies when it arrives (seen with two pages during Play: the owner fell back a step and stalled).
+    this._sync();
     try {
       await drawn;
     } finally {

@@ -31,14 +31,29 @@ class PageWidget(widgets.DOMWidget):
         ``requestId`` of the last control message sent.
     last_result : dict or None
         The page's last ``result`` message ``{type, requestId, ok, structuredContent | error, text}``.
+        With several pages showing the notebook, one page applies and answers each request
+        (``_applied_requests``); should two answer, the first one is kept (a later ``ok`` one
+        replaces a refusal: e.g. a hidden page that could not draw the step).
     """
+
+    #: The most recent ``requestId``\ s some page applied (set by the pages, never by a cell):
+    #: a page that finds a request here does not apply it again (src/kernel/appliedRequests.ts).
+    _applied_requests = traitlets.List(traitlets.Unicode()).tag(sync=True)
+
+    #: How many answered ``requestId``\ s the kernel remembers to drop a second page's answer.
+    _ANSWERED_MEMORY = 256
 
     def __init__(self, **kwargs: Any):
         self._from_page = False
         self.last_result: dict[str, Any] | None = None
         self.last_request_id: str | None = None
+        self._answered: dict[str, bool] = {}  # requestId -> whether the kept answer is ok
         super().__init__(**kwargs)
         self.on_msg(self._handle_page_message)
+
+    @traitlets.validate("_applied_requests")
+    def _applied_by_page(self, proposal: dict[str, Any]) -> Any:
+        return self._page_owned_value(proposal, "the pages record the requests they applied.")
 
     def set_state(self, sync_data: dict[str, Any]) -> None:  # called for messages from the page
         with self._page_update():
@@ -74,6 +89,14 @@ class PageWidget(widgets.DOMWidget):
 
     def _handle_page_message(self, _widget: Any, content: dict[str, Any], _buffers: list[Any]) -> None:
         if isinstance(content, dict) and content.get("type") == "result":
+            request_id = content.get("requestId")
+            if isinstance(request_id, str):
+                ok = content.get("ok") is True
+                if request_id in self._answered and (self._answered[request_id] or not ok):
+                    return  # a second page's answer to a request already answered (an ok one replaces a refusal)
+                self._answered[request_id] = ok
+                while len(self._answered) > self._ANSWERED_MEMORY:
+                    del self._answered[next(iter(self._answered))]
             self.last_result = content
             self._on_result(content)
 

@@ -176,6 +176,30 @@ class TestWidget:
         kinase_story._handle_page_message(kinase_story, {"type": "result", "requestId": "r", "ok": False, "error": {"code": "NOT_FOUND"}}, [])
         assert kinase_story.last_result["error"]["code"] == "NOT_FOUND"
 
+    def test_two_pages_answering_one_request_keep_the_first_answer(self, kinase_story):
+        # Two pages showing the notebook: should both answer one request, the first answer stands.
+        first = {"type": "result", "requestId": "r1", "ok": True, "structuredContent": {"story": {"index": 1}}}
+        second = {"type": "result", "requestId": "r1", "ok": True, "structuredContent": {"story": {"index": 2}}}
+        kinase_story._handle_page_message(kinase_story, first, [])
+        kinase_story._handle_page_message(kinase_story, second, [])
+        assert kinase_story.last_result is first
+        later = {"type": "result", "requestId": "r2", "ok": True, "structuredContent": {}}
+        kinase_story._handle_page_message(kinase_story, later, [])
+        assert kinase_story.last_result is later
+        # A hidden page refused (it could not draw the step); the page that drew it answers ok after.
+        refused = {"type": "result", "requestId": "r3", "ok": False, "error": {"code": "TIMEOUT"}}
+        drawn = {"type": "result", "requestId": "r3", "ok": True, "structuredContent": {}}
+        kinase_story._handle_page_message(kinase_story, refused, [])
+        kinase_story._handle_page_message(kinase_story, drawn, [])
+        kinase_story._handle_page_message(kinase_story, dict(refused), [])
+        assert kinase_story.last_result is drawn
+
+    def test_the_applied_requests_are_set_by_the_pages_only(self, kinase_story):
+        page_sets(kinase_story, _applied_requests=["r1"])
+        assert kinase_story._applied_requests == ["r1"]
+        with pytest.raises(traitlets.TraitError, match="set by the page"):
+            kinase_story._applied_requests = []
+
 
 def test_repr_before_the_page_answered_claims_no_step():
     story = Story(KINASE)

@@ -41,6 +41,26 @@ export interface DispatchOptions {
    * it applied behind its back.
    */
   deadline?: number;
+  /**
+   * Called once, right before a mutating call changes its target (after its
+   * turn came, the target loaded and the revision check), in the same
+   * synchronous step as the change: false means another page already applied
+   * this request (`kernel/appliedRequests.ts`), and the call rejects with
+   * {@link ClaimedElsewhere} without applying anything.
+   */
+  claim?: () => boolean;
+}
+
+/**
+ * Thrown (never to an agent) when {@link DispatchOptions.claim} said another
+ * page already applied the request: nothing was applied and there is nothing
+ * to answer.
+ */
+export class ClaimedElsewhere extends Error {
+  constructor(tool: string) {
+    super(`${tool}: another page already applied this request; not applied again.`);
+    this.name = 'ClaimedElsewhere';
+  }
 }
 
 /** A successful operation: what MCP returns as `structuredContent` and text. */
@@ -213,6 +233,9 @@ export class Dispatcher {
       record(true, result.text, null, bound.change ?? null);
       return result;
     } catch (e) {
+      if (e instanceof ClaimedElsewhere) {
+        throw e; // nothing ran here: not an operation of this page
+      }
       const error = MolspaceError.from(e, tool);
       record(false, error.message, error.code, null);
       throw e;
@@ -322,6 +345,9 @@ export class Dispatcher {
       this._checkRevision(target, call.args.expectedRevision);
     }
     this._checkDeadline(spec, options.deadline);
+    if (options.claim && !options.claim()) {
+      throw new ClaimedElsewhere(spec.name);
+    }
     const result: ToolResult = await bound.run(this._env(options));
     if (target) {
       this._changeLog.record(target.targetId, result.changes);

@@ -4,9 +4,14 @@
  * Dispatcher as operations of source `kernel` on this widget, and each is
  * answered with a `result` message carrying the same fields as the bridge's
  * `result` frame. Messages: `src/contract/kernel.ts`.
+ *
+ * Every page showing the notebook receives every `control` message; with
+ * {@link KernelChannelOptions.applied} one request is applied by one page
+ * only (`appliedRequests.ts`): a page that finds it applied elsewhere
+ * neither applies nor answers it.
  */
 import { KernelRequest, MolspaceError, type KernelResult } from '../contract';
-import type { DispatchOptions, DispatchResult } from '../dispatcher/dispatcher';
+import { ClaimedElsewhere, type DispatchOptions, type DispatchResult } from '../dispatcher/dispatcher';
 
 /** What the channel needs from the Dispatcher. */
 export interface KernelDispatcher {
@@ -23,6 +28,10 @@ export interface KernelChannelOptions {
   dispatcher: KernelDispatcher;
   /** Send one message to the kernel over the widget's comm. */
   send(message: KernelResult): void;
+  /** The requests some page applied (the widget's synced `_applied_requests`); without it every request is applied. */
+  applied?: { has(requestId: string): boolean; claim(requestId: string): boolean };
+  /** Send the widget's pending state to the kernel (the applied request id with it), after an applied request. */
+  sync?(): void;
 }
 
 export class KernelChannel {
@@ -48,7 +57,10 @@ export class KernelChannel {
       return;
     }
     const { type: _type, requestId, tool: named, ...args } = request.data;
-    const { targetId, dispatcher, send } = this._options;
+    const { targetId, dispatcher, send, applied } = this._options;
+    if (applied?.has(requestId)) {
+      return; // another page applied it (and answered)
+    }
     const allowed = [this._options.tool, ...(this._options.tools ?? [])];
     const tool = named ?? this._options.tool;
     let answer: KernelResult;
@@ -59,7 +71,11 @@ export class KernelChannel {
           tools: allowed
         });
       }
-      const result = await dispatcher.execute(tool, { ...args, target: targetId }, { source: 'kernel' });
+      const options: DispatchOptions = { source: 'kernel' };
+      if (applied) {
+        options.claim = () => applied.claim(requestId);
+      }
+      const result = await dispatcher.execute(tool, { ...args, target: targetId }, options);
       answer = {
         type: 'result',
         requestId,
@@ -69,7 +85,15 @@ export class KernelChannel {
         ...(result.images ? { images: result.images } : {})
       };
     } catch (e) {
+      if (e instanceof ClaimedElsewhere) {
+        return; // another page applied it in the meantime (and answers)
+      }
       answer = { type: 'result', requestId, ok: false, error: MolspaceError.from(e, tool).toJSON() };
+    }
+    try {
+      this._options.sync?.();
+    } catch (e) {
+      console.warn(`molspace: could not send the state after kernel request ${requestId}`, e);
     }
     try {
       send(answer);
@@ -77,6 +101,26 @@ export class KernelChannel {
       console.warn(`molspace: could not answer kernel request ${requestId} (the comm may be closed)`, e);
     }
   }
+}
+
+/** What {@link listenToKernel} needs of a widget model. */
+export interface KernelChannelModel {
+  on(event: 'msg:custom', callback: (msg: unknown) => void): unknown;
+  /** ipywidgets' chain of state updates from the kernel (echoes of other pages' updates included). */
+  state_change?: Promise<unknown>;
+}
+
+/**
+ * Hand the model's custom messages to `channel`, each after the state updates
+ * that arrived before it are applied (ipywidgets applies updates
+ * asynchronously, custom messages at once), so a page reads the state another
+ * page's earlier update left before deciding on a request.
+ */
+export function listenToKernel(model: KernelChannelModel, channel: KernelChannel): void {
+  model.on('msg:custom', (msg: unknown) => {
+    const before = (model.state_change ?? Promise.resolve()).catch(() => undefined);
+    void before.then(() => channel.receive(msg));
+  });
 }
 
 function isControl(message: unknown): boolean {

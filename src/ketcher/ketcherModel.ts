@@ -26,7 +26,9 @@ import {
   type KetcherFormat,
   type KetcherState
 } from '../contract';
-import { KernelChannel } from '../kernel/kernelChannel';
+import { AppliedRequests } from '../kernel/appliedRequests';
+import { saveCurrentState } from '../kernel/currentState';
+import { KernelChannel, listenToKernel } from '../kernel/kernelChannel';
 import { toJSONValue } from '../kernel/json';
 import type { IMolspacePage } from '../tokens';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
@@ -64,6 +66,7 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
       _model_name: 'KetcherModel',
       _model_module: MODULE_NAME,
       _model_module_version: MODULE_VERSION,
+      _applied_requests: [],
       _view_name: 'KetcherView',
       _view_module: MODULE_NAME,
       _view_module_version: MODULE_VERSION,
@@ -102,10 +105,12 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
       targetId: this.model_id,
       tool: 'ketcher_control',
       dispatcher: this.services.dispatcher,
-      send: message => this.send(toJSONValue(message), {})
+      send: message => this.send(toJSONValue(message), {}),
+      applied: new AppliedRequests(this),
+      sync: () => this._sync()
     });
     this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
-    this.on('msg:custom', (msg: unknown) => void this._kernel.receive(msg));
+    listenToKernel(this, this._kernel);
   }
 
   get targetId(): string {
@@ -378,7 +383,7 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
       return;
     }
     try {
-      this.save_changes();
+      saveCurrentState(this);
     } catch (e) {
       console.warn(`molspace: Ketcher ${this.model_id}: the kernel could not be sent the new state`, e);
     }

@@ -20,7 +20,9 @@ import {
   type PanelState
 } from '../contract';
 import { toJSONValue } from '../kernel/json';
-import { KernelChannel } from '../kernel/kernelChannel';
+import { AppliedRequests } from '../kernel/appliedRequests';
+import { saveCurrentState } from '../kernel/currentState';
+import { KernelChannel, listenToKernel } from '../kernel/kernelChannel';
 import type { IMolspacePage } from '../tokens';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
 import { notebookPathOf, renderMimeOf } from '../widgetManager';
@@ -68,6 +70,7 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
       _model_name: 'PanelModel',
       _model_module: MODULE_NAME,
       _model_module_version: MODULE_VERSION,
+      _applied_requests: [],
       _view_name: 'PanelView',
       _view_module: MODULE_NAME,
       _view_module_version: MODULE_VERSION,
@@ -90,10 +93,12 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
       targetId: this.model_id,
       tool: 'render_panel',
       dispatcher: this.services.dispatcher,
-      send: message => this.send(toJSONValue(message), {})
+      send: message => this.send(toJSONValue(message), {}),
+      applied: new AppliedRequests(this),
+      sync: () => this._sync()
     });
     this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
-    this.on('msg:custom', (msg: unknown) => void this._kernel.receive(msg));
+    listenToKernel(this, this._kernel);
     this._loaded = this._check();
   }
 
@@ -258,7 +263,7 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
       return;
     }
     try {
-      this.save_changes();
+      saveCurrentState(this);
     } catch (e) {
       console.warn(`molspace: Panel ${this.model_id}: the kernel could not be sent the new state`, e);
     }

@@ -26,7 +26,9 @@ import {
   StoryAction,
   StoryState
 } from '../contract';
-import { KernelChannel } from '../kernel/kernelChannel';
+import { AppliedRequests } from '../kernel/appliedRequests';
+import { saveCurrentState } from '../kernel/currentState';
+import { KernelChannel, listenToKernel } from '../kernel/kernelChannel';
 import { toJSONValue } from '../kernel/json';
 import type { IMolspacePage } from '../tokens';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
@@ -35,6 +37,7 @@ import { PAGE_INSTANCE_ID, StoryPlayback, type PlaybackState } from './playback'
 import type { ParsedStory } from './storySource';
 import type { StoryChangeRequest, StoryTarget } from './storyTarget';
 import { storySummary } from './storyText';
+import { NO_FRAME_REASON } from './noFrame';
 import { WidgetPresence } from '../dispatcher/widgetPresence';
 
 /** How long a step change waits for a view to report it drawn, ms. */
@@ -103,6 +106,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
       _model_name: 'StoryModel',
       _model_module: MODULE_NAME,
       _model_module_version: MODULE_VERSION,
+      _applied_requests: [],
       _view_name: 'StoryView',
       _view_module: MODULE_NAME,
       _view_module_version: MODULE_VERSION,
@@ -133,7 +137,9 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
       tool: 'story_control',
       tools: ['story_edit'],
       dispatcher: this.services.dispatcher,
-      send: message => this.send(toJSONValue(message), {})
+      send: message => this.send(toJSONValue(message), {}),
+      applied: new AppliedRequests(this),
+      sync: () => this._sync()
     });
     this._playback = new StoryPlayback({
       state: () => this._playbackState(),
@@ -144,12 +150,14 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
       }
     });
     this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
-    this.on('msg:custom', (msg: unknown) => void this._kernel.receive(msg));
+    listenToKernel(this, this._kernel);
     this.on('change:_mvsj change:_mvsx', () => {
       this._parsed = null;
       void this.parsed().catch(() => undefined);
     });
-    this.on('change:playing change:_play_owner', () => this._playback.update());
+    // A new revision is a step the owner took: a follower's watch for a silent owner starts again
+    // (its own view may lag behind and report a step only after the owner moved on).
+    this.on('change:playing change:_play_owner change:revision', () => this._playback.update());
     void this.parsed().catch(() => undefined);
   }
 
@@ -264,6 +272,10 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     this.services.registry.touch(this.model_id);
     const drawn = change.index !== undefined && moves ? this._whenDrawn(change.index) : Promise.resolve();
     this.set(attrs);
+    // Sent at once (with `ready: false`), `ready` again once drawn: a change kept here until the
+    // draw would be undone by the kernel's echo of this page's previous update, which ipywidgets
+    // applies when it arrives (seen with two pages during Play: the owner fell back a step and stalled).
+    this._sync();
     try {
       await drawn;
     } finally {
@@ -300,6 +312,15 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
   markRendered(view: unknown, index: number, error: MolspaceError | null): void {
     this._views.set(view, index);
     if (index !== this.state().index) {
+      return;
+    }
+    if (
+      error?.details?.reason === NO_FRAME_REASON &&
+      this.state().ready &&
+      !this._waiters.some(w => w.index === index)
+    ) {
+      // This page is hidden, but another page showing the notebook drew the step (its
+      // `ready` came with the index) and nobody here waits: leave that page's state alone.
       return;
     }
     this.set({ ready: error === null, error: error ? error.toJSON() : null });
@@ -458,7 +479,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
       return;
     }
     try {
-      this.save_changes();
+      saveCurrentState(this);
     } catch (e) {
       console.warn(`molspace: Story ${this.model_id}: the kernel could not be sent the new state`, e);
     }

@@ -33,6 +33,8 @@ import type { MolstarStoryViewer } from '../viewer/molstarStoryViewer';
 import type { ViewerBudget, ViewerHandle } from '../viewer/viewerBudget';
 import { policyRenderMime } from '../render/resourceSanitizer';
 import { guardWheel } from '../viewer/wheelGuard';
+import type { DrawOutcome } from '../viewer/frameWait';
+import { noFrameError } from './noFrame';
 import type { StoryDrawer, StoryModel } from './storyModel';
 import type { ParsedStory } from './storySource';
 
@@ -62,6 +64,9 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
   private handle: ViewerHandle | null = null;
   /** True while the browser holds back the live viewer's WebGL context. */
   private lostContext = false;
+  /** True while the current step is applied but Mol* drew no frame of it (hidden page, wait expired). */
+  private awaitingFrame = false;
+  private readonly visibilityListener = () => this.onVisibility();
   private unfollowContext: (() => void) | null = null;
 
   private els!: {
@@ -104,6 +109,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
     });
     this.handle = handle;
     this.unregister = this.budget.register(handle);
+    document.addEventListener('visibilitychange', this.visibilityListener);
     this.model.viewShown(this);
 
     this.updateText();
@@ -113,6 +119,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
 
   remove(): any {
     this.removed = true;
+    document.removeEventListener('visibilitychange', this.visibilityListener);
     this.unregister?.();
     this.unregister = null;
     this.resizeObserver?.disconnect();
@@ -461,7 +468,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
     try {
       this.rendered(index, null, await viewer.load(story, index));
     } catch (e) {
-      this.rendered(index, MolspaceError.from(e, `Story step ${index}`), false);
+      this.rendered(index, MolspaceError.from(e, `Story step ${index}`), 'failed');
     }
     // The model may have moved on while loading.
     const now = this.model.state().index;
@@ -494,7 +501,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
     try {
       this.rendered(index, null, await viewer.applySnapshot(index));
     } catch (e) {
-      this.rendered(index, MolspaceError.from(e, `Story step ${index}`), false);
+      this.rendered(index, MolspaceError.from(e, `Story step ${index}`), 'failed');
     }
   }
 
@@ -504,18 +511,41 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
    * @param drawn - true when Mol* reported a frame drawn for it, false when
    *   not, null when the step was already shown.
    */
-  private rendered(index: number, error: MolspaceError | null, drawn: boolean | null): void {
+  private rendered(index: number, error: MolspaceError | null, drawn: DrawOutcome | 'failed' | null): void {
     if (this.removed) {
       return;
     }
     this.lastUsedAt = performance.now();
     this.startFailure = null;
+    const key = this.model.snapshots()[index]?.key ?? '';
     if (drawn !== null) {
-      this.setDrawn(drawn ? (this.model.snapshots()[index]?.key ?? null) : null);
+      this.setDrawn(drawn === 'drawn' ? key : null);
     }
-    this.setReady(error === null && index === this.model.state().index, index);
-    this.model.markRendered(this, index, error);
+    // Applied without a frame (hidden page, the wait expired): not ready, and said so.
+    const failure = error ?? (drawn === null || drawn === 'failed' ? null : noFrameError(this.model.model_id, index, key, drawn));
+    this.awaitingFrame = error === null && failure !== null;
+    this.setReady(failure === null && index === this.model.state().index, index);
+    this.model.markRendered(this, index, failure);
     this.updateError();
+  }
+
+  /** The page is shown again: draw the step that was applied without a frame. */
+  private onVisibility(): void {
+    if (document.visibilityState !== 'visible' || !this.awaitingFrame) {
+      return;
+    }
+    void this.enqueue(async () => {
+      const viewer = this.viewer;
+      if (!this.awaitingFrame || !viewer || !viewer.loaded || this.lostContext) {
+        return;
+      }
+      const index = this.model.state().index;
+      try {
+        this.rendered(index, null, await viewer.redraw(index));
+      } catch (e) {
+        this.rendered(index, MolspaceError.from(e, `Story step ${index}`), 'failed');
+      }
+    });
   }
 
   private fail(index: number, error: MolspaceError): void {
@@ -632,7 +662,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
       try {
         this.rendered(index, null, await viewer.redraw(index));
       } catch (e) {
-        this.rendered(index, MolspaceError.from(e, `Story step ${index}`), false);
+        this.rendered(index, MolspaceError.from(e, `Story step ${index}`), 'failed');
       }
     });
   }

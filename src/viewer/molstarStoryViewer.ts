@@ -24,13 +24,8 @@ import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin } from './molsta
 import type { ParsedStory } from '../story/storySource';
 import { guardDownloads, refusedMessage, type RedirectRefusal } from '../story/resourceFetch';
 import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../story/resourcePolicy';
+import { DRAW_WAIT_MS, waitForFrame, type DrawOutcome } from './frameWait';
 
-/**
- * Longest wait for Mol* to draw a frame after an apply, ms. A visible page
- * draws within a frame or two; a hidden page draws nothing (no animation
- * frames), so the wait ends at once there.
- */
-const DRAW_WAIT_MS = 10_000;
 /** Mol*'s text for cells whose parent failed (mol-state/state.js). */
 const PARENT_NULL = 'Parent is null';
 
@@ -89,12 +84,12 @@ export class MolstarStoryViewer {
    * snapshot `index` (default 0). MVSX archives go through Mol*'s `loadMVSX`
    * (its files become `arcp:` assets, so archive-relative URLs resolve).
    *
-   * @returns true when Mol* drew a frame of the step (see {@link applySnapshot}).
+   * @returns `'drawn'` when Mol* drew a frame of the step (see {@link applySnapshot}).
    * @throws MolspaceError `VALIDATION_FAILED` when Mol* rejects the Story;
    *   `NOT_FOUND` / `UNSUPPORTED_FORMAT` when the first step's resources fail
    *   (the Story is then loaded; `loaded` is true and other steps may work).
    */
-  async load(story: ParsedStory, index = 0): Promise<boolean> {
+  async load(story: ParsedStory, index = 0): Promise<DrawOutcome> {
     this.assertLive();
     const count = story.data.snapshots.length;
     const start = index >= 0 && index < count ? index : 0;
@@ -136,14 +131,15 @@ export class MolstarStoryViewer {
    * Show snapshot `index` with `PluginCommands.State.Snapshots.Apply`;
    * resolves once the step is built and Mol* has drawn a frame of it.
    *
-   * @returns true when Mol* reported a frame drawn after the apply (its
-   *   `canvas3d.didDraw` event); false when none came because the page is
-   *   hidden (or within {@link DRAW_WAIT_MS}).
+   * @returns how the wait for a frame ended (`frameWait.ts`): `'drawn'` when
+   *   Mol* reported a frame drawn after the apply (its `canvas3d.didDraw`
+   *   event); `'page-hidden'` or `'timed-out'` (after {@link DRAW_WAIT_MS})
+   *   when none came: the step is applied but not on screen.
    * @throws MolspaceError `INVALID_INPUT` (no Story loaded / index out of range),
    *   `NOT_FOUND` (a resource could not be loaded), `UNSUPPORTED_FORMAT` (a
    *   resource loaded but could not be read).
    */
-  async applySnapshot(index: number): Promise<boolean> {
+  async applySnapshot(index: number): Promise<DrawOutcome> {
     this.assertLive();
     const story = this.story;
     if (!story) {
@@ -208,9 +204,9 @@ export class MolstarStoryViewer {
    * Draw snapshot `index` again (after a restored context): apply it if
    * another is shown, else request a frame and wait for it.
    *
-   * @returns true when Mol* drew a frame of it (see {@link applySnapshot}).
+   * @returns `'drawn'` when Mol* drew a frame of it (see {@link applySnapshot}).
    */
-  async redraw(index: number): Promise<boolean> {
+  async redraw(index: number): Promise<DrawOutcome> {
     this.assertLive();
     if (index !== this.current) {
       return this.applySnapshot(index);
@@ -260,12 +256,12 @@ export class MolstarStoryViewer {
     }
   }
 
-  /** Apply the theme background, check the state tree, wait for a frame; true when one was drawn. */
-  private async afterApply(index: number): Promise<boolean> {
+  /** Apply the theme background, check the state tree, wait for a frame (see `waitForFrame`). */
+  private async afterApply(index: number): Promise<DrawOutcome> {
     this.applyBackground(index);
     const failure = this.findFailure(index);
     this.plugin.errorContext.clear('mvs');
-    const drawn = await this.waitForDraw();
+    const drawn = await waitForFrame(this.plugin.canvas3d, DRAW_WAIT_MS);
     if (failure) {
       throw failure;
     }
@@ -279,50 +275,6 @@ export class MolstarStoryViewer {
     }
     canvas3d.setProps({
       renderer: { backgroundColor: Color.fromHexStyle(this.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND) }
-    });
-  }
-
-  /**
-   * Request a frame and wait for Mol*'s `didDraw` of a fully committed
-   * scene. Resolves true on such a frame, false at once when the page is hidden (no animation frames run)
-   * or when it becomes hidden, or after {@link DRAW_WAIT_MS}.
-   */
-  private waitForDraw(): Promise<boolean> {
-    const canvas3d = this.plugin.canvas3d;
-    if (!canvas3d || document.visibilityState === 'hidden') {
-      return Promise.resolve(false);
-    }
-    return new Promise<boolean>(resolve => {
-      let done = false;
-      let first = true;
-      const finish = (drawn: boolean) => {
-        if (!done) {
-          done = true;
-          sub.unsubscribe();
-          clearTimeout(timer);
-          document.removeEventListener('visibilitychange', onHidden);
-          resolve(drawn);
-        }
-      };
-      const onHidden = () => {
-        if (document.visibilityState === 'hidden') {
-          finish(false);
-        }
-      };
-      // didDraw is a BehaviorSubject: skip its current value, wait for the next frame
-      // drawn once the whole scene of the step is committed to the GPU.
-      const sub = canvas3d.didDraw.subscribe(() => {
-        if (first) {
-          first = false;
-          return;
-        }
-        if (canvas3d.commitQueueSize.value === 0) {
-          finish(true);
-        }
-      });
-      const timer = setTimeout(() => finish(false), DRAW_WAIT_MS);
-      document.addEventListener('visibilitychange', onHidden);
-      canvas3d.requestDraw();
     });
   }
 

@@ -25,7 +25,9 @@ import {
   ViewerState,
   ViewerViewState
 } from '../contract';
-import { KernelChannel } from '../kernel/kernelChannel';
+import { AppliedRequests } from '../kernel/appliedRequests';
+import { saveCurrentState } from '../kernel/currentState';
+import { KernelChannel, listenToKernel } from '../kernel/kernelChannel';
 import { toJSONValue } from '../kernel/json';
 import type { IMolspacePage } from '../tokens';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
@@ -96,6 +98,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       _model_name: 'ViewerModel',
       _model_module: MODULE_NAME,
       _model_module_version: MODULE_VERSION,
+      _applied_requests: [],
       _view_name: 'ViewerViewState',
       _view_module: MODULE_NAME,
       _view_module_version: MODULE_VERSION,
@@ -136,10 +139,12 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       targetId: this.model_id,
       tool: 'act',
       dispatcher: this.services.dispatcher,
-      send: message => this.send(toJSONValue(message), {})
+      send: message => this.send(toJSONValue(message), {}),
+      applied: new AppliedRequests(this),
+      sync: () => this._sync()
     });
     this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
-    this.on('msg:custom', (msg: unknown) => void this._kernel.receive(msg));
+    listenToKernel(this, this._kernel);
     void this.structureData().catch(() => undefined);
   }
 
@@ -459,7 +464,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       return;
     }
     try {
-      this.save_changes();
+      saveCurrentState(this);
     } catch (e) {
       console.warn(`molspace: Viewer ${this.model_id}: the kernel could not be sent the new state`, e);
     }

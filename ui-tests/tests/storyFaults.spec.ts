@@ -225,3 +225,72 @@ test('a download redirected off the allowed hosts is FORBIDDEN, naming the URL, 
     local.close();
   }
 });
+
+/** Page init script: `document.visibilityState` follows `window.__molspaceHidden` (as in a background tab). */
+function hideablePage(): void {
+  Object.defineProperty(document, 'visibilityState', {
+    configurable: true,
+    get: () => ((window as unknown as { __molspaceHidden?: boolean }).__molspaceHidden ? 'hidden' : 'visible')
+  });
+}
+
+/** Hide or show the page as the browser does for a background tab: the state, then `visibilitychange`. */
+async function setHidden(page: Page, hidden: boolean): Promise<void> {
+  await page.evaluate(h => {
+    (window as unknown as { __molspaceHidden?: boolean }).__molspaceHidden = h;
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+}
+
+test('a step applied in a hidden page is not ready: a located TIMEOUT saying no frame was drawn; shown again, it is drawn', async ({
+  page
+}) => {
+  await page.addInitScript(hideablePage);
+  await page.reload();
+  await page.notebook.createNew('hidden.ipynb');
+  await page.notebook.setCell(
+    0,
+    'code',
+    [
+      'import molspace',
+      'empty = {"kind": "root", "children": []}',
+      'story = molspace.Story({"kind": "multiple", "metadata": {"version": "1", "timestamp": "2026-01-01T00:00:00Z", "title": "Hidden"},',
+      '    "snapshots": [{"root": empty, "metadata": {"key": k, "title": k, "linger_duration_ms": 1000}} for k in ["a", "b"]]})',
+      'story'
+    ].join('\n')
+  );
+  await page.notebook.runCell(0, true);
+  const story = page.locator('.molspace-story').first();
+  await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  await expect(story).toHaveAttribute('data-molspace-drawn', 'a');
+  const target = (await story.getAttribute('data-molspace-model'))!;
+
+  const client = await mcpClient();
+  try {
+    await setHidden(page, true);
+    const [refused, isError] = await call(client, 'story_control', { target, action: 'next' });
+    expect(isError, JSON.stringify(refused)).toBe(true);
+    expect(refused).toMatchObject({
+      code: 'TIMEOUT',
+      where: target,
+      details: { target, index: 1, key: 'b', reason: 'no-frame-drawn', outcome: 'page-hidden' }
+    });
+    expect(refused.message).toMatch(/applied but not drawn: the page is hidden/);
+    expect(refused.fix).toMatch(/Show the page/);
+    const [hidden] = await call(client, 'story_observe', { target });
+    expect(hidden.story).toMatchObject({ index: 1, key: 'b', ready: false, error: { details: { reason: 'no-frame-drawn' } } });
+    await expect(story).toHaveAttribute('data-molspace-ready', 'false');
+    await expect(story).not.toHaveAttribute('data-molspace-drawn', /.*/);
+    await expect(story.locator('.molspace-story-error')).toContainText('not drawn');
+
+    // Shown again: the step is drawn, ready, and the error is gone.
+    await setHidden(page, false);
+    await expect(story).toHaveAttribute('data-molspace-drawn', 'b', { timeout: 60_000 });
+    await expect(story).toHaveAttribute('data-molspace-ready', 'true');
+    await expect(story.locator('.molspace-story-error')).toBeHidden();
+    const [shown] = await call(client, 'story_observe', { target });
+    expect(shown.story).toMatchObject({ index: 1, key: 'b', ready: true, error: null });
+  } finally {
+    await client.close();
+  }
+});

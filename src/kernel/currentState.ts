@@ -1,0 +1,32 @@
+/**
+ * Sending a widget's pending state to the kernel when several pages write it.
+ *
+ * ipywidgets keeps a running diff of this page's changes until they are sent.
+ * When another page's update (echoed by the kernel to every page) sets an
+ * attribute this page changed but has not sent yet, ipywidgets takes the new
+ * value but leaves the diff as it was, so `save_changes` would send this
+ * page's older value and undo both pages' state (seen with two pages: `ready:
+ * false` sent after the step was drawn in both).
+ */
+
+/** What {@link saveCurrentState} needs of an ipywidgets model. */
+export interface PendingStateModel {
+  get(name: string): unknown;
+  save_changes(): void;
+}
+
+/**
+ * Send the attributes this page changed, each with its value now.
+ *
+ * @throws whatever `save_changes` throws (e.g. a closed comm).
+ */
+export function saveCurrentState(model: PendingStateModel): void {
+  // ipywidgets' running diff (a private field of WidgetModel): refresh its values in place.
+  const diff = (model as unknown as { _buffered_state_diff?: Record<string, unknown> })._buffered_state_diff;
+  if (diff) {
+    for (const key of Object.keys(diff)) {
+      diff[key] = model.get(key);
+    }
+  }
+  model.save_changes();
+}

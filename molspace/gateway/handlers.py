@@ -50,8 +50,14 @@ MCP_REQUEST_HEADERS = "mcp-session-id, mcp-protocol-version, last-event-id"
 MCP_EXPOSED_HEADERS = "mcp-session-id, mcp-protocol-version"
 
 
+@web.stream_request_body
 class McpHandler(ASGIHandlerMixin, APIHandler):
-    """``GET|POST|DELETE {base_url}molspace/mcp`` — the MCP Streamable HTTP endpoint."""
+    """``GET|POST|DELETE {base_url}molspace/mcp`` — the MCP Streamable HTTP endpoint.
+
+    The body is streamed (:meth:`data_received`): at most ``max_request_bytes`` of it is ever held in
+    memory. A declared ``Content-Length`` over the limit is refused before any of the body is read; a
+    chunked body that grows past it is discarded as it arrives and answered 413 when it ends.
+    """
 
     auth_resource = AUTH_RESOURCE
 
@@ -76,6 +82,8 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             Largest request body accepted, in bytes; a larger one gets 413 and a TOO_LARGE body.
         """
         self.max_request_bytes = max_request_bytes
+        self._body_chunks: list[bytes] = []
+        self._body_bytes = 0
         self.origin_policy = origin_policy
         self._session_manager = session_manager
         self.agent_tokens = agent_tokens
@@ -105,22 +113,34 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             self.set_header("Content-Type", "application/json")
             self.finish(json.dumps(policy.refusal(origin or "", self.request.path, host)))
             return
-        size = len(self.request.body or b"")
-        if size > self.max_request_bytes:
-            self.set_status(413)
-            self.set_header("Content-Type", "application/json")
-            self.finish(
-                json.dumps(
-                    {
-                        "code": "TOO_LARGE",
-                        "message": f"The MCP request body is {size} bytes; the limit is {self.max_request_bytes} bytes.",
-                        "where": "body",
-                        "fix": "Send less inline content (reference files under the Jupyter root by path), or ask "
-                        "an admin to raise c.MolspaceGateway.max_request_bytes.",
-                        "details": {"bytes": size, "limit": self.max_request_bytes},
-                    }
-                )
+        declared = self.request.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > self.max_request_bytes:
+            self._refuse_too_large(int(declared))  # before a byte of the body is read
+
+    def data_received(self, chunk: bytes) -> None:
+        """Tornado hook (streamed body): keep the body while it is within ``max_request_bytes``, else nothing."""
+        self._body_bytes += len(chunk)
+        if self._body_bytes <= self.max_request_bytes:
+            self._body_chunks.append(chunk)
+        else:
+            self._body_chunks.clear()
+
+    def _refuse_too_large(self, size: int) -> None:
+        """Answer 413 with a located TOO_LARGE body for a request body of ``size`` bytes."""
+        self.set_status(413)
+        self.set_header("Content-Type", "application/json")
+        self.finish(
+            json.dumps(
+                {
+                    "code": "TOO_LARGE",
+                    "message": f"The MCP request body is {size} bytes; the limit is {self.max_request_bytes} bytes.",
+                    "where": "body",
+                    "fix": "Send less inline content (reference files under the Jupyter root by path), or ask "
+                    "an admin to raise c.MolspaceGateway.max_request_bytes.",
+                    "details": {"bytes": size, "limit": self.max_request_bytes},
+                }
             )
+        )
 
     def _accept_agent(self, token: str) -> bool:
         """Authenticate an agent token: it opens this endpoint only (Jupyter's handlers do not know it)."""
@@ -204,6 +224,11 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
     @web.authenticated
     async def post(self) -> None:
         """Send one JSON-RPC message (answered as JSON or an SSE stream)."""
+        if self._body_bytes > self.max_request_bytes:
+            self._refuse_too_large(self._body_bytes)
+            return
+        self.request.body = b"".join(self._body_chunks)
+        self._body_chunks.clear()
         await self._serve()
 
     @web.authenticated

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 import time
+import urllib.parse
 from typing import Any
 
 import httpx2
@@ -370,6 +373,29 @@ async def test_request_body_over_the_limit_is_413_too_large(mcp_client: Any, mcp
     assert "max_request_bytes" in body["fix"]
     async with mcp_client() as c:  # the endpoint still serves
         assert (await c.call_tool("status", {})).is_error is False
+
+
+async def test_a_declared_body_over_the_limit_is_refused_before_it_is_sent(mcp_url: str, token: str, gateway: Any) -> None:
+    """A Content-Length over ``max_request_bytes`` is answered 413 TOO_LARGE from the headers alone:
+    the client sends no body at all, so the gateway never reads (or buffers) it."""
+    url = urllib.parse.urlsplit(mcp_url)
+    declared = 100 * gateway.max_request_bytes
+    reader, writer = await asyncio.open_connection(url.hostname, url.port)
+    try:
+        writer.write(
+            (f"POST {url.path} HTTP/1.1\r\nHost: {url.netloc}\r\nAuthorization: token {token}\r\n"
+             f"Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+             f"Content-Length: {declared}\r\n\r\n").encode()
+        )
+        await writer.drain()
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=10)
+        status_line = head.split(b"\r\n", 1)[0].decode()
+        assert " 413 " in status_line, head[:300]
+        length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+        body = json.loads(await asyncio.wait_for(reader.readexactly(length), timeout=10))
+        assert body["code"] == "TOO_LARGE" and body["details"] == {"bytes": declared, "limit": gateway.max_request_bytes}
+    finally:
+        writer.close()
 
 
 async def test_json_answers_keep_their_content_type(mcp_url: str, token: str) -> None:

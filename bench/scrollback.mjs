@@ -208,7 +208,7 @@ try {
     let page = await context.newPage();
     let nb = `scroll_a_${round}.ipynb`;
     writeNotebook(server.root, nb, cells(false));
-    await openNotebook(page, server, nb);
+    await openNotebook(page, server, nb, { workspace: `scroll-a-${round}` });
     const mode = await page.evaluate(() => window.jupyterapp.shell.currentWidget.content.notebookConfig.windowingMode);
     if (mode !== 'full') throw new Error(`windowingMode is ${mode}, not full: the settings file was not read`);
     for (let i = 1; i <= FILLER; i++) await execCell(page, i, cells(false)[i]);
@@ -248,7 +248,7 @@ try {
     page = await context.newPage();
     nb = `scroll_b_${round}.ipynb`;
     writeNotebook(server.root, nb, cells(true));
-    await openNotebook(page, server, nb);
+    await openNotebook(page, server, nb, { workspace: `scroll-b-${round}` });
     for (let i = 0; i <= FILLER + 1; i++) await execCell(page, i, cells(true)[i]);
     const idFirst = 0;
     const idSecond = FILLER + 1;

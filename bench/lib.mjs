@@ -278,9 +278,14 @@ export async function waitRestored(page) {
   });
 }
 
-/** Open `nbPath` in JupyterLab and wait for its kernel to be idle. */
-export async function openNotebook(page, server, nbPath) {
-  await page.goto(`${server.url}/lab/tree/${nbPath}`);
+/**
+ * Open `nbPath` in JupyterLab and wait for its kernel to be idle. The
+ * workspace (open tabs) is kept by the server across browser contexts: pass
+ * `workspace` (a name) to start from a new one, so that notebooks opened by
+ * earlier steps of a benchmark are not restored beside this one.
+ */
+export async function openNotebook(page, server, nbPath, { workspace } = {}) {
+  await page.goto(workspace ? `${server.url}/lab/workspaces/${workspace}/tree/${nbPath}` : `${server.url}/lab/tree/${nbPath}`);
   await waitRestored(page);
   await page.waitForFunction(
     nb => {

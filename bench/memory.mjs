@@ -93,7 +93,9 @@ try {
     const offline = await keepOffline(context);
     const page = await context.newPage();
     try {
-      await openNotebook(page, server, nb);
+      // A new workspace each N: the server would otherwise restore the notebooks of the earlier N
+      // beside this one (the N = 1 notebook, saved with widget state, showed its Story: 11 elements at N = 10).
+      await openNotebook(page, server, nb, { workspace: `memory-${n}` });
       await execCell(page, 0, KERNEL_SETUP);
       const load = loadAvg();
       await execCell(page, 1, `_stories = [molspace.Story("data/1cbs-story.mvsx") for _ in range(${n})]\nfor _s in _stories:\n    display(_s)`);

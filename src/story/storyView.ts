@@ -91,7 +91,17 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
     this.listenTo(this.model, 'change:error', () => this.updateError());
     this.listenTo(this.model, 'change:_mvsj change:_mvsx', () => this.enqueue(() => this.reload()));
 
-    this.resizeObserver = new ResizeObserver(() => this.viewer?.resize());
+    // JupyterLab's `full` windowing takes cells out of the DOM (size 0): keep the canvas as it
+    // is then (resizing it clears the drawn frame), so that it shows the step again at once.
+    let size = '';
+    this.resizeObserver = new ResizeObserver(entries => {
+      const box = entries[entries.length - 1]?.contentRect;
+      const next = box && box.width > 0 && box.height > 0 ? `${box.width}x${box.height}` : '';
+      if (next !== '' && next !== size) {
+        size = next;
+        this.viewer?.resize();
+      }
+    });
     this.resizeObserver.observe(this.els.canvas);
     this.themeObserver = new MutationObserver(() => this.viewer?.setDark(isDarkTheme()));
     this.themeObserver.observe(document.body, { attributes: true, attributeFilter: ['data-jp-theme-light'] });
@@ -393,7 +403,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
       return;
     }
     this.updateText();
-    this.disposeViewer();
+    this.disposeViewer(true); // a new Story in this view: its viewer starts on the same context
     if (this.parkedImage !== null && !this.budget.isVisible(this.handle!)) {
       return; // stays parked; restored when it comes into view
     }
@@ -421,9 +431,6 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
       await this.createViewer(story, index, release, force);
     } finally {
       release();
-    }
-    if (force && this.viewer) {
-      this.budget.liveOutOfView(this.handle!);
     }
   }
 
@@ -463,12 +470,16 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
       restored: () => this.onContextRestored(viewer)
     });
     release(); // live now: counted by the budget as such
-    this.clearParked();
+    // The parked image stays over the starting viewer until it has drawn the step.
+    const image = this.els.canvas.querySelector(':scope > .molspace-story-parked');
+    this.clearParked(false);
     this.setPlaceholder(null);
     try {
       this.rendered(index, null, await viewer.load(story, index));
     } catch (e) {
       this.rendered(index, MolspaceError.from(e, `Story step ${index}`), 'failed');
+    } finally {
+      image?.remove();
     }
     // The model may have moved on while loading.
     const now = this.model.state().index;
@@ -582,7 +593,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
       } catch {
         image = '';
       }
-      this.disposeViewer();
+      this.disposeViewer(true); // its WebGL context (shaders linked) goes to the next viewer that starts
       this.els.canvas.querySelectorAll('.molspace-story-viewer').forEach(n => n.remove());
       this.setDrawn(null);
       this.showParked(image);
@@ -693,11 +704,14 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
     this.els.canvas.querySelectorAll(':scope > .molspace-story-restart').forEach(n => n.remove());
   }
 
-  /** Dispose the live viewer (if any) and stop following its context. */
-  private disposeViewer(): void {
+  /**
+   * Dispose the live viewer (if any) and stop following its context; with
+   * `keepContext` (parked) the WebGL context is kept for the next viewer.
+   */
+  private disposeViewer(keepContext = false): void {
     this.unfollowContext?.();
     this.unfollowContext = null;
-    this.viewer?.dispose();
+    this.viewer?.dispose(keepContext && !this.lostContext);
     this.viewer = null;
     this.clearLost();
   }
@@ -728,10 +742,13 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
     this.els.canvas.append(parked);
   }
 
-  private clearParked(): void {
+  /** No longer parked; `removeImage` false leaves the image shown (the caller removes it). */
+  private clearParked(removeImage = true): void {
     this.parkedImage = null;
     this.el.removeAttribute('data-molspace-parked');
-    this.els.canvas.querySelectorAll(':scope > .molspace-story-parked').forEach(n => n.remove());
+    if (removeImage) {
+      this.els.canvas.querySelectorAll(':scope > .molspace-story-parked').forEach(n => n.remove());
+    }
   }
 }
 

@@ -20,7 +20,7 @@ import { Task } from 'molstar/lib/mol-task';
 import { Color } from 'molstar/lib/mol-util/color';
 
 import { MolspaceError } from '../contract/errors';
-import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin } from './molstarPlugin';
+import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin, disposeMolstarPlugin } from './molstarPlugin';
 import type { ParsedStory } from '../story/storySource';
 import { guardDownloads, refusedMessage, type RedirectRefusal } from '../story/resourceFetch';
 import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../story/resourcePolicy';
@@ -233,14 +233,18 @@ export class MolstarStoryViewer {
     }
   }
 
-  /** Dispose the plugin; frees its WebGL context. Idempotent. */
-  dispose(): void {
+  /**
+   * Dispose the plugin. Its WebGL context is freed, or with `keepContext`
+   * (parked by the budget) kept for the next viewer that starts
+   * (`./webglContextPool.ts`). Idempotent.
+   */
+  dispose(keepContext = false): void {
     if (this.disposed) {
       return;
     }
     this.disposed = true;
     this.unguard();
-    this.plugin.dispose();
+    disposeMolstarPlugin(this.plugin, keepContext);
   }
 
   // ---------------------------------------------------------------- helpers

@@ -24,7 +24,7 @@ import { PluginContext } from 'molstar/lib/mol-plugin/context';
 import { Asset } from 'molstar/lib/mol-util/assets';
 
 import { MolspaceError } from '../contract/errors';
-import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin } from './molstarPlugin';
+import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin, disposeMolstarPlugin } from './molstarPlugin';
 import type { ComponentSelector, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
 import { guardDownloads, refusedMessage, type RedirectRefusal } from '../story/resourceFetch';
@@ -173,13 +173,14 @@ export class MolstarStructureViewer {
     }
   }
 
-  dispose(): void {
+  /** Dispose the plugin; with `keepContext` (parked) its WebGL context waits for the next viewer (`./webglContextPool.ts`). */
+  dispose(keepContext = false): void {
     if (this.disposed) {
       return;
     }
     this.disposed = true;
     this.unguard();
-    this.plugin.dispose();
+    disposeMolstarPlugin(this.plugin, keepContext);
   }
 
   // ---------------------------------------------------------------- helpers

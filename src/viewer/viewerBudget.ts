@@ -3,11 +3,13 @@
  *
  * Browsers keep about 16 live WebGL contexts per page and silently drop the
  * oldest beyond that, while a notebook may hold 20+ Story widgets. Views
- * register a {@link ViewerHandle}; the budget parks views that stay out of
- * view for a short grace period (IntersectionObserver), and when more than
- * `maxLive` viewers are live it parks the least recently used one, preferring
- * views that are out of view. Parking (screenshot, show the image, dispose the
- * viewer) and restoring are the handle's job.
+ * register a {@link ViewerHandle}. A view out of view (IntersectionObserver;
+ * JupyterLab's windowing mode `full` takes cells out of the DOM) keeps its
+ * live viewer while the budget has room: parking only happens when a view
+ * needs a viewer and `maxLive` are live, and then the least recently used
+ * view is parked, preferring views that are out of view. A parked view comes
+ * back when it comes into view. Parking (screenshot, show the image, dispose
+ * the viewer) and restoring are the handle's job.
  */
 
 /** What the budget needs from a view that owns a WebGL viewer. */
@@ -26,15 +28,12 @@ export interface ViewerHandle {
 
 /** Default maximum of live viewers per page. */
 export const DEFAULT_MAX_LIVE = 8;
-/** How long a view must stay out of view before it is parked, ms. */
-export const PARK_GRACE_MS = 5000;
 
 /** The page-wide viewer budget: one per page, held by the `IMolspace` services. */
 export class ViewerBudget {
   private maxLive = DEFAULT_MAX_LIVE;
   private readonly handles = new Set<ViewerHandle>();
   private readonly visible = new Map<ViewerHandle, boolean>();
-  private readonly parkTimers = new Map<ViewerHandle, ReturnType<typeof setTimeout>>();
   private readonly byElement = new Map<Element, ViewerHandle>();
   private observer: IntersectionObserver | null = null;
   private readonly parking = new Set<ViewerHandle>();
@@ -68,7 +67,6 @@ export class ViewerBudget {
     if (!this.handles.delete(handle)) {
       return;
     }
-    this.clearTimer(handle);
     this.visible.delete(handle);
     this.byElement.delete(handle.element);
     this.observer?.unobserve(handle.element);
@@ -155,60 +153,13 @@ export class ViewerBudget {
   }
 
   /**
-   * A view went live while out of view (it drew a step a call asked for):
-   * park it again after the grace period unless it comes into view.
+   * A view came into view (restore it if parked) or left it (it stays live:
+   * {@link enforce} parks it first when room is needed).
    */
-  liveOutOfView(handle: ViewerHandle): void {
-    if (this.handles.has(handle) && !this.isVisible(handle) && !this.parkTimers.has(handle)) {
-      this.armParkTimer(handle);
-    }
-  }
-
   private onVisibility(handle: ViewerHandle, isVisible: boolean): void {
     this.visible.set(handle, isVisible);
-    this.clearTimer(handle);
-    if (isVisible) {
-      if (!handle.isLive) {
-        void handle.restore();
-      }
-      return;
-    }
-    if (handle.isLive) {
-      this.armParkTimer(handle);
-    }
-  }
-
-  private armParkTimer(handle: ViewerHandle): void {
-    this.parkTimers.set(
-      handle,
-      setTimeout(() => {
-        this.parkTimers.delete(handle);
-        if (this.handles.has(handle) && !this.isVisible(handle) && handle.isLive) {
-          void this.parkOne(handle);
-        }
-      }, PARK_GRACE_MS)
-    );
-  }
-
-  private async parkOne(handle: ViewerHandle): Promise<void> {
-    if (this.parking.has(handle)) {
-      return;
-    }
-    this.parking.add(handle);
-    try {
-      await handle.park();
-    } catch (e) {
-      console.warn('molspace: parking a viewer failed', e);
-    } finally {
-      this.parking.delete(handle);
-    }
-  }
-
-  private clearTimer(handle: ViewerHandle): void {
-    const t = this.parkTimers.get(handle);
-    if (t !== undefined) {
-      clearTimeout(t);
-      this.parkTimers.delete(handle);
+    if (isVisible && !handle.isLive) {
+      void handle.restore();
     }
   }
 }

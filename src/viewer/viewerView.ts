@@ -277,7 +277,7 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
       } catch {
         image = '';
       }
-      viewer.dispose();
+      viewer.dispose(true); // its WebGL context goes to the next viewer that starts
       this.viewer = null;
       this.els.canvas.querySelectorAll('.molspace-story-viewer').forEach(n => n.remove());
       this.model.forgetView(this);

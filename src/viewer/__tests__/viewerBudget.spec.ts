@@ -4,7 +4,7 @@
  * The page-wide budget of live WebGL viewers, with fake views and a fake
  * IntersectionObserver that the test drives.
  */
-import { DEFAULT_MAX_LIVE, PARK_GRACE_MS, ViewerBudget, type ViewerHandle } from '../viewerBudget';
+import { DEFAULT_MAX_LIVE, ViewerBudget, type ViewerHandle } from '../viewerBudget';
 
 /** Stands in for the browser's IntersectionObserver; `show` reports an element (in)visible. */
 class FakeIntersectionObserver {
@@ -110,26 +110,32 @@ it('parks extra viewers at once when the maximum is lowered', async () => {
   expect(live(views)).toEqual(['d']);
 });
 
-it('parks a viewer that stays out of view, and restores it when it comes back', async () => {
+it('keeps a viewer live out of view while the budget has room, and restores a parked one in view', async () => {
   jest.useFakeTimers();
   try {
     const budget = new ViewerBudget();
-    const view = new FakeView('a');
-    budget.register(view);
-    await view.start(budget);
-    FakeIntersectionObserver.show(view.element, false);
-    jest.advanceTimersByTime(PARK_GRACE_MS - 1);
-    expect(view.parks).toBe(0);
-    // Back in view within the grace period: stays live.
-    FakeIntersectionObserver.show(view.element, true);
-    jest.advanceTimersByTime(PARK_GRACE_MS);
-    expect(view.parks).toBe(0);
-    FakeIntersectionObserver.show(view.element, false);
-    jest.advanceTimersByTime(PARK_GRACE_MS);
-    expect(view.parks).toBe(1);
-    expect(budget.isVisible(view)).toBe(false);
-    FakeIntersectionObserver.show(view.element, true);
-    expect(view.restores).toBe(1);
+    budget.setMaxLive(2);
+    const [a, b, c] = ['a', 'b', 'c'].map(n => new FakeView(n));
+    [a, b, c].forEach(v => budget.register(v));
+    await a.start(budget);
+    // Scrolled away (or taken out of the DOM by JupyterLab's full windowing) for a long time.
+    FakeIntersectionObserver.show(a.element, false);
+    jest.advanceTimersByTime(10 * 60_000);
+    expect(a.parks).toBe(0);
+    expect(a.isLive).toBe(true);
+    // Back in view: still live, nothing to restore.
+    FakeIntersectionObserver.show(a.element, true);
+    expect(a.restores).toBe(0);
+    // Room is needed: the viewer out of view goes first, even though it was used last.
+    await b.start(budget);
+    FakeIntersectionObserver.show(b.element, false);
+    a.use();
+    await c.start(budget);
+    expect(live([a, b, c])).toEqual(['a', 'c']);
+    expect(b.parks).toBe(1);
+    // The parked one comes back when it comes into view.
+    FakeIntersectionObserver.show(b.element, true);
+    expect(b.restores).toBe(1);
   } finally {
     jest.useRealTimers();
   }
@@ -172,30 +178,17 @@ it('stops tracking an unregistered view', async () => {
   expect(a.parks).toBe(0);
 });
 
-it('parks again a viewer drawn out of view for a call, once the grace period passes', async () => {
-  jest.useFakeTimers();
-  try {
-    const budget = new ViewerBudget();
-    const view = new FakeView('a');
-    budget.register(view);
-    await view.start(budget);
-    FakeIntersectionObserver.show(view.element, false);
-    jest.advanceTimersByTime(PARK_GRACE_MS);
-    expect(view.parks).toBe(1);
-    // A call drew it while out of view (no visibility change follows).
-    await view.start(budget);
-    budget.liveOutOfView(view);
-    jest.advanceTimersByTime(PARK_GRACE_MS - 1);
-    expect(view.parks).toBe(1);
-    jest.advanceTimersByTime(1);
-    expect(view.parks).toBe(2);
-    // In view, it stays live.
-    await view.start(budget);
-    FakeIntersectionObserver.show(view.element, true);
-    budget.liveOutOfView(view);
-    jest.advanceTimersByTime(10 * PARK_GRACE_MS);
-    expect(view.parks).toBe(2);
-  } finally {
-    jest.useRealTimers();
-  }
+it('keeps a viewer drawn out of view for a call live until room is needed, then parks it first', async () => {
+  const budget = new ViewerBudget();
+  budget.setMaxLive(2);
+  const [a, b, c] = ['a', 'b', 'c'].map(n => new FakeView(n));
+  [a, b, c].forEach(v => budget.register(v));
+  await b.start(budget);
+  // a is out of view; a call has it draw (it becomes the most recently used).
+  FakeIntersectionObserver.show(a.element, false);
+  await a.start(budget);
+  expect(live([a, b, c])).toEqual(['a', 'b']);
+  await c.start(budget);
+  expect(live([a, b, c])).toEqual(['b', 'c']);
+  expect(a.parks).toBe(1);
 });

@@ -13,7 +13,8 @@ let disposed = false;
 jest.mock('../molstarPlugin', () => ({
   DARK_BACKGROUND: 0,
   LIGHT_BACKGROUND: 0xffffff,
-  createMolstarPlugin: async () => ({ managers: { asset }, dispose: () => (disposed = true) })
+  createMolstarPlugin: async () => ({ managers: { asset }, dispose: () => (disposed = true) }),
+  disposeMolstarPlugin: (plugin: { dispose(): void }) => plugin.dispose()
 }));
 
 import { MolstarStructureViewer } from '../molstarStructureViewer';

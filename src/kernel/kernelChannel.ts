@@ -73,7 +73,15 @@ export class KernelChannel {
       }
       const options: DispatchOptions = { source: 'kernel' };
       if (applied) {
-        options.claim = () => applied.claim(requestId);
+        // The claim is sent at once: ipywidgets applies the kernel's echo of this page's previous
+        // update to any attribute changed but not yet sent, which would drop this id from it.
+        options.claim = () => {
+          const claimed = applied.claim(requestId);
+          if (claimed) {
+            this._sendState(requestId);
+          }
+          return claimed;
+        };
       }
       const result = await dispatcher.execute(tool, { ...args, target: targetId }, options);
       answer = {
@@ -90,15 +98,20 @@ export class KernelChannel {
       }
       answer = { type: 'result', requestId, ok: false, error: MolspaceError.from(e, tool).toJSON() };
     }
-    try {
-      this._options.sync?.();
-    } catch (e) {
-      console.warn(`molspace: could not send the state after kernel request ${requestId}`, e);
-    }
+    this._sendState(requestId);
     try {
       send(answer);
     } catch (e) {
       console.warn(`molspace: could not answer kernel request ${requestId} (the comm may be closed)`, e);
+    }
+  }
+
+  /** Send the widget's pending state to the kernel (`sync`); a failure is logged, never thrown. */
+  private _sendState(requestId: string): void {
+    try {
+      this._options.sync?.();
+    } catch (e) {
+      console.warn(`molspace: could not send the state for kernel request ${requestId}`, e);
     }
   }
 }

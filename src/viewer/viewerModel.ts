@@ -361,6 +361,9 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       ready: this._views.size === 0 ? this.get('ready') : false
     });
     this.set({ summary: this.describe() });
+    // Sent at once, not after the draw: ipywidgets applies the kernel's echo of this page's previous
+    // update to attributes changed but not yet sent, which would put a quick second change back.
+    this._sync();
     try {
       await drawn;
     } finally {

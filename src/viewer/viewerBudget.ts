@@ -158,6 +158,8 @@ export class ViewerBudget {
    */
   private onVisibility(handle: ViewerHandle, isVisible: boolean): void {
     this.visible.set(handle, isVisible);
+    // What the budget believes, for tests and styles: `data-molspace-in-view="true|false"`.
+    handle.element.setAttribute('data-molspace-in-view', String(isVisible));
     if (isVisible && !handle.isLive) {
       void handle.restore();
     }

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { ToolSpec, ToolArgs } from './tools';
 import type { WidgetKind } from './workspace';
 import { LocatedError } from './errors';
-import { ChangeEntry } from './story';
+import { ChangeEntry, StoryState } from './story';
 import { LIMITS } from './limits';
 
 // ---------------------------------------------------------------- formats
@@ -41,6 +41,9 @@ export const STRUCTURE_EXTENSIONS: Readonly<Record<string, StructureFormat>> = {
   gro: 'gro',
   extxyz: 'xyz'
 };
+
+/** Story file extensions `open` shows as a docked Story (not a Viewer). */
+export const STORY_EXTENSIONS = ['mvsj', 'mvsx'] as const;
 
 /** Formats whose files are binary; every other format is text (UTF-8). */
 export const BINARY_STRUCTURE_FORMATS: readonly StructureFormat[] = ['bcif'];
@@ -309,7 +312,7 @@ export const OpenInput = z
       .optional()
       .describe(`PDB entry to download (mmCIF) from an allow-listed mirror; at most ${LIMITS.pdbDownloadBytes} bytes.`),
     mirror: PdbMirror.default('rcsb').describe('With pdbId: the mirror.'),
-    path: z.string().min(1).optional().describe('File path under the Jupyter root (contents API path).'),
+    path: z.string().min(1).optional().describe('File under the Jupyter root: a structure, or a .mvsj/.mvsx Story.'),
     text: z.string().min(1).max(LIMITS.viewerInlineTextChars).optional().describe('Inline structure text; needs format.'),
     ketcher: z.string().min(1).optional().describe("A Ketcher editor id: its molecule in 3D (SDF, embedded by the server's RDKit)."),
     format: StructureFormat.optional().describe('Default: from the path extension.'),
@@ -317,7 +320,12 @@ export const OpenInput = z
     title: z.string().max(200).optional()
   })
   .strict();
-export const OpenOutput = z.object({ viewer: ViewerState, composition: ViewerComposition.nullable() });
+export const OpenOutput = z.object({
+  viewer: ViewerState.optional().describe('A structure: the docked Viewer.'),
+  composition: ViewerComposition.nullable().optional(),
+  story: StoryState.optional().describe('A .mvsj/.mvsx path: the docked Story (story_control drives it).'),
+  steps: z.array(z.object({ index: z.number().int(), key: z.string(), title: z.string() })).optional()
+});
 
 function viewerTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<string, unknown>>, K extends WidgetKind | null>(
   spec: ToolSpec<I, O, K>
@@ -359,15 +367,15 @@ export const OPEN_TOOL = viewerTool({
   description:
     'Open a structure in a Viewer docked in the JupyterLab main area: a file path under the Jupyter root ' +
     '(read through the contents API), inline text with a format, a PDB ID (allow-listed mirrors, capped), ' +
-    "one MVS state, or a Ketcher editor's molecule in 3D. " +
+    "one MVS state, or a Ketcher editor's molecule in 3D; a .mvsj/.mvsx path docks that Story. " +
     'Returns once loaded, with its composition.',
   runs: 'page',
   input: OpenInput,
   output: OpenOutput,
-  annotations: { title: 'Open a structure', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { title: 'Open a structure or Story', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   target: null,
   mutating: true,
-  errors: ['NOT_FOUND', 'STALE_TARGET', 'FORBIDDEN', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE']
+  errors: ['NOT_FOUND', 'STALE_TARGET', 'FORBIDDEN', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'TIMEOUT']
 });
 
 export type ViewerObserveOutput = z.infer<typeof ViewerObserveOutput>;

@@ -1,6 +1,6 @@
 /**
  * Stories that the page owns, docked in JupyterLab's main area (`open: true`
- * of `story_create` / `story_template_create`): the same `StoryModel` and
+ * of `story_create` / `story_template_create`, `open` of a Story file): the same `StoryModel` and
  * `StoryView` as a cell's Story, made without a kernel (no comm: nothing is
  * sent to a kernel), listed by `observe` and driven by `story_control` /
  * `story_edit` through the Dispatcher, as docked Viewers are
@@ -14,7 +14,7 @@ import { StoryModel } from './storyModel';
 import type { StoryOpener } from './storyOpener';
 import { StoryView } from './storyView';
 
-/** How long `open` waits for the first step to be drawn, ms (it returns either way). */
+/** How long `open` waits for the first step to be drawn, ms (it returns either way; callers check `ready`). */
 const FIRST_DRAW_WAIT_MS = 15_000;
 
 /** The opener of this page: main-area docking, descriptions through JupyterLab's rendermime. */
@@ -28,12 +28,12 @@ export function dockedStoryOpener(app: JupyterFrontEnd, page: IMolspacePage, ren
     }
   }
   return {
-    async open({ path, story }) {
+    async open({ path, story, title }) {
       const id = dockedId('story');
       const attrs = story.format === 'mvsx' && story.mvsx ? { _mvsx: story.mvsx } : { _mvsj: JSON.stringify(story.data) };
       const model = new DockedStoryModel(attrs, { model_id: id, widget_manager: null } as never);
       const view = new StoryView({ model } as never);
-      dockView(app, model, view, { id, label: story.title || path, caption: path, className: 'molspace-docked-story' });
+      dockView(app, model, view, { id, label: title || story.title || path, caption: path, className: 'molspace-docked-story' });
       await whenReady(model, FIRST_DRAW_WAIT_MS);
       return model;
     }

@@ -1,6 +1,7 @@
 /**
- * What `open: true` of `story_create` / `story_template_create` needs from the
- * page: dock a page-owned Story in the main area. The `molspace:authoring`
+ * What `open: true` of `story_create` / `story_template_create`, and `open` of
+ * a `.mvsj`/`.mvsx` path, need from the page: dock a page-owned Story in the
+ * main area. The `molspace:authoring`
  * plugin provides it (`./dockedStory.ts`); a page without it (e.g. a test
  * Dispatcher) answers with a located error before anything is written.
  */
@@ -10,10 +11,12 @@ import type { StoryTarget } from './storyTarget';
 
 export interface StoryOpener {
   /**
-   * Dock a Story of a checked file in the main area; resolves once its first
-   * step is drawn (or failed: the target's `error` then says why).
+   * Dock a Story of a checked file in the main area (tab label: `title`, else
+   * the Story's title, else `path`); resolves once its first step is drawn,
+   * or failed (the target's `error` then says why), or after a bounded wait
+   * (`ready` still false: the caller says so).
    */
-  open(source: { path: string; story: ParsedStory }): Promise<StoryTarget>;
+  open(source: { path: string; story: ParsedStory; title?: string }): Promise<StoryTarget>;
 }
 
 let current: StoryOpener | null = null;

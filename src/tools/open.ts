@@ -3,11 +3,15 @@
  * JupyterLab's contents API, so Jupyter's own root confinement applies),
  * inline text, a PDB ID, one MVS state, or a Ketcher editor's molecule in 3D,
  * in a Viewer docked in the main area: a page-owned Viewer that `observe`
- * lists and `act` drives like any other.
+ * lists and `act` drives like any other. A `.mvsj`/`.mvsx` path is a Story:
+ * docked as `story_create {open: true}` docks one, driven by `story_control`.
  */
-import { MolspaceError, OPEN_TOOL } from '../contract';
+import { LIMITS, MolspaceError, OPEN_TOOL } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
-import { checkRootPath, formatOfPath, structureOpener } from '../viewer/structureOpener';
+import { checkStoryPath, fileSize, readStoryFile, storyResourcePolicy } from '../authoring/storyFiles';
+import { storyOpener } from '../story/storyOpener';
+import type { StoryTarget } from '../story/storyTarget';
+import { checkRootPath, formatOfPath, isStoryPath, structureOpener } from '../viewer/structureOpener';
 import type { ViewerTarget } from '../viewer/viewerTarget';
 import { defineTool } from './tool';
 
@@ -52,6 +56,14 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry }) => {
       'Pass path (a file under the Jupyter root), text with format, pdbId, mvs (one MVS state), or ketcher (an editor id).',
       { given }
     );
+  }
+  if (args.path !== undefined && isStoryPath(args.path)) {
+    if (args.format !== undefined) {
+      throw new MolspaceError('INVALID_INPUT', `format applies to structures; "${args.path}" is a Story.`, '/format', 'Drop format to show the Story.', {
+        path: args.path
+      });
+    }
+    return openStory(args.path, args.title);
   }
   const opener = structureOpener();
   if (args.mvs !== undefined) {
@@ -113,4 +125,76 @@ function opened(viewer: ViewerTarget, what: string) {
     output: { viewer: state, composition: viewer.composition() },
     text: `Opened ${what} in Viewer ${viewer.targetId}: ${viewer.describe()}.`
   };
+}
+
+/**
+ * Dock the Story file `path` (`.mvsj`/`.mvsx` under the Jupyter root): read,
+ * validated and resource-checked as the Story widget does, then shown; the
+ * answer comes once its first step is drawn.
+ *
+ * @throws MolspaceError at `/path`: `FORBIDDEN` (a path leaving the root),
+ *   `NOT_FOUND`, `TOO_LARGE` (over `LIMITS.storySourceBytes`), the Story's
+ *   parse/validation error (`UNSUPPORTED_FORMAT`, `VALIDATION_FAILED`,
+ *   `FORBIDDEN` for a refused host) before anything is docked; once docked,
+ *   the Story's own located load error (with `details.target`), or `TIMEOUT`
+ *   when its first step was not drawn in time.
+ */
+async function openStory(given: string, title: string | undefined) {
+  const path = checkStoryPath(given, ['.mvsj', '.mvsx']);
+  const opener = storyOpener();
+  const size = await fileSize(path, '/path');
+  if (size > LIMITS.storySourceBytes) {
+    throw new MolspaceError('TOO_LARGE', `"${path}" is ${size} bytes; the limit is ${LIMITS.storySourceBytes} (storySourceBytes).`, '/path', 'Open a smaller Story file.', {
+      path,
+      bytes: size,
+      limit: LIMITS.storySourceBytes
+    });
+  }
+  const source = await readStoryFile(path);
+  // Loaded with the first call: Mol* stays off JupyterLab's start path.
+  const { parseStory } = await import('../story/storySource');
+  const { stepsOf } = await import('../authoring/storyDocument');
+  let story;
+  try {
+    story = await parseStory(source, storyResourcePolicy());
+  } catch (e) {
+    const err = MolspaceError.from(e, `open ${path}`);
+    throw new MolspaceError(err.code, `${path}: ${err.message}`, '/path', err.fix, { ...err.details, path });
+  }
+  const shown = await opener.open({ path, story, title });
+  const state = shownState(shown, path);
+  const steps = stepsOf(story);
+  return {
+    output: { story: state, steps },
+    text:
+      `Opened ${path} as Story ${shown.targetId} (kind story): "${story.title}", ${state.count} step(s), at step ${state.index + 1} ` +
+      `"${state.key}". Drive it with story_control {target: "${shown.targetId}"}.`
+  };
+}
+
+/**
+ * The state of a docked Story that has drawn its first step.
+ *
+ * @throws MolspaceError its load error (`details.target`), or `TIMEOUT` when
+ *   the docked Story is neither drawn nor failed after the opener's wait.
+ */
+function shownState(shown: StoryTarget, path: string) {
+  const state = shown.state();
+  if (state.error) {
+    throw new MolspaceError(state.error.code, state.error.message, state.error.where, state.error.fix, {
+      ...state.error.details,
+      path,
+      target: shown.targetId
+    });
+  }
+  if (!state.ready) {
+    throw new MolspaceError(
+      'TIMEOUT',
+      `Story ${shown.targetId} (${path}) is docked, but its first step was not drawn in time.`,
+      '/path',
+      `Call story_observe {target: "${shown.targetId}"} until ready is true, or read its error.`,
+      { path, target: shown.targetId }
+    );
+  }
+  return state;
 }

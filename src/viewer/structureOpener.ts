@@ -4,7 +4,7 @@
  * `molspace:open` plugin provides it (`./dockedViewer.ts`); a page without it
  * (e.g. a test Dispatcher) answers `open` with a located error.
  */
-import { MolspaceError, STRUCTURE_EXTENSIONS, StructureFormat } from '../contract';
+import { MolspaceError, STORY_EXTENSIONS, STRUCTURE_EXTENSIONS, StructureFormat } from '../contract';
 import type { ViewerTarget } from './viewerTarget';
 
 export interface StructureOpener {
@@ -67,6 +67,12 @@ export function checkRootPath(path: string): void {
   }
 }
 
+/** Whether `path` names a Story file (`.mvsj` / `.mvsx`), which `open` docks as a Story. */
+export function isStoryPath(path: string): boolean {
+  const lower = path.toLowerCase();
+  return STORY_EXTENSIONS.some(e => lower.endsWith(`.${e}`));
+}
+
 /**
  * The format of a path: `given`, else from its extension.
  *
@@ -82,12 +88,13 @@ export function formatOfPath(path: string, given: StructureFormat | undefined): 
   const format = STRUCTURE_EXTENSIONS[ext];
   if (!format) {
     const exts = Object.keys(STRUCTURE_EXTENSIONS).map(e => `.${e}`).join(' ');
+    const stories = STORY_EXTENSIONS.map(e => `.${e}`).join(' ');
     throw new MolspaceError(
       'UNSUPPORTED_FORMAT',
-      ext ? `The extension .${ext} of "${path}" is not a structure format molspace reads.` : `"${path}" has no file extension to tell its format from.`,
+      ext ? `The extension .${ext} of "${path}" is not a structure or Story format molspace reads.` : `"${path}" has no file extension to tell its format from.`,
       '/path',
-      `Pass format (one of: ${StructureFormat.options.join(', ')}), or use a file ending in one of: ${exts}.`,
-      { path, extension: ext || null, formats: StructureFormat.options }
+      `Pass format (one of: ${StructureFormat.options.join(', ')}), or use a file ending in one of: ${exts} (structures), ${stories} (Stories).`,
+      { path, extension: ext || null, formats: StructureFormat.options, storyExtensions: [...STORY_EXTENSIONS] }
     );
   }
   return format;

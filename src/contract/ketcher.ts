@@ -20,6 +20,17 @@ import type { ToolArgs, ToolSpec } from './tools';
 export const KetcherFormat = z.enum(['smiles', 'molfile', 'molfile-v3000', 'ket', 'sdf', 'smarts', 'inchi', 'cml']);
 export type KetcherFormat = z.infer<typeof KetcherFormat>;
 
+/** Molecule file extensions `ketcher_open {path}` reads, and the format each names (as `molspace.Ketcher` reads paths). */
+export const KETCHER_EXTENSIONS: Readonly<Record<string, KetcherFormat>> = {
+  '.smi': 'smiles',
+  '.smiles': 'smiles',
+  '.mol': 'molfile',
+  '.ket': 'ket',
+  '.sdf': 'sdf',
+  '.sd': 'sdf',
+  '.cml': 'cml'
+};
+
 /** A pending or answered request to save the structure to a file. */
 export const PersistRequest = z.object({
   path: z.string(),
@@ -102,6 +113,7 @@ export const KetcherOpenInput = z
   .object({
     pageId,
     value: z.string().max(LIMITS.ketcherStructureChars).optional().describe('Structure to start with (as set_structure).'),
+    path: z.string().min(1).max(1024).optional().describe('Or: a .mol/.sdf/.smi/.ket/.cml file under the Jupyter root.'),
     format: KetcherFormat.optional(),
     title: z.string().max(200).optional()
   })
@@ -132,12 +144,14 @@ export const KETCHER_CONTROL_TOOL = ketcherTool({
 
 export const KETCHER_OPEN_TOOL = ketcherTool({
   name: 'ketcher_open',
-  description: 'Open a Ketcher chemical editor docked in the JupyterLab main area, optionally with a structure; returns once ready.',
+  description:
+    'Open a Ketcher chemical editor docked in the JupyterLab main area, optionally with a structure ' +
+    '(value, or path of a molecule file under the root); returns once ready.',
   runs: 'page',
   input: KetcherOpenInput,
   output: KetcherOpenOutput,
   annotations: { title: 'Open a Ketcher editor', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   target: null,
   mutating: true,
-  errors: ['VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE']
+  errors: ['VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'NOT_FOUND', 'FORBIDDEN']
 });

@@ -229,15 +229,30 @@ export const StoryTemplateListOutput = z.object({
 export const StoryTemplateCreateInput = z
   .object({
     ...createFields,
+    path: createFields.path.optional().describe('The .mvsj/.mvsx file to write (not with dryRun), e.g. "stories/1hpv.mvsx".'),
     template: z.string().min(1).max(64).describe('Template id (story_template_list).'),
     variables: z
       .record(z.string(), z.union([z.string(), z.number()]))
       .default({})
-      .describe('Values of the declared variables; each fills JSON string values only.')
+      .describe('Values of the declared variables; each fills JSON string values only.'),
+    assets: z
+      .array(StoryAsset)
+      .max(LIMITS.storyAssets)
+      .default([])
+      .describe('.mvsx only: files under the root packed in; a *_url equal to one is rewritten.'),
+    dryRun: z.boolean().default(false).describe('Fill only: return the document (paged), write nothing.'),
+    offset: z.number().int().min(0).default(0).describe('dryRun: document characters to skip (nextOffset).')
   })
   .strict();
 
-export const StoryTemplateCreateOutput = StoryCreateOutput.extend({ template: z.string() });
+/** A written Story (as story_create answers), or with dryRun the filled document, paged. */
+export const StoryTemplateCreateOutput = StoryCreateOutput.partial().extend({
+  template: z.string(),
+  dryRun: z.boolean().optional(),
+  document: z.string().optional().describe('dryRun: the filled document, compact JSON, from offset.'),
+  documentChars: z.number().int().min(0).optional(),
+  nextOffset: z.number().int().nullable().optional().describe('dryRun: offset of the rest; null: none left.')
+});
 
 // ---------------------------------------------------------------- story_edit
 export const StoryEditInput = z
@@ -334,7 +349,8 @@ export const STORY_TEMPLATE_LIST_TOOL = gatewayToolSpec({
 export const STORY_TEMPLATE_CREATE_TOOL = toolSpec({
   name: 'story_template_create',
   description:
-    'Fill a template\'s variables (string values only, bounded) and create the Story as story_create does.',
+    'Fill a template\'s variables (string values only, bounded) and create the Story as story_create does ' +
+    '(assets packed into .mvsx); dryRun returns the filled document only.',
   runs: 'gateway',
   input: StoryTemplateCreateInput,
   output: StoryTemplateCreateOutput,

@@ -265,3 +265,101 @@ def test_every_template_fills_with_its_examples() -> None:
         doc = story_templates.fill(t["id"], examples(t["id"]))
         assert "{{" not in json.dumps(doc), t["id"]
         assert [s["key"] for s in doc["steps"]] == [s["key"] for s in t["storyboard"]], t["id"]
+
+
+# ---------------------------------------------------------------- story_template_create: assets and dryRun
+async def test_template_create_relays_assets_to_story_create(mcp_client: Any, connect_page: Any) -> None:
+    """A template over a local file: the page's story_create packs the assets (ui-tests/tests/openAnything.spec.ts)."""
+    page = await connect_page("page-1")
+    page.handler = lambda tool, args, ctx: create_answer(args)
+    variables = {**examples("structure-overview"), "structure_url": "data/1cbs.cif"}
+    assets = ["data/1cbs.cif", {"path": "data/other.pdb", "name": "b.pdb"}]
+    async with mcp_client() as client:
+        result = await client.call_tool(
+            "story_template_create",
+            {"template": "structure-overview", "path": "s/1cbs.mvsx", "variables": variables, "assets": assets},
+        )
+    assert result.is_error is False, result
+    (call,) = page.calls
+    assert call["tool"] == "story_create" and call["args"]["assets"] == assets
+    url = call["args"]["document"]["steps"][0]["root"]["children"][0]["params"]["url"]
+    assert url == "data/1cbs.cif"  # story_create rewrites it to assets/1cbs.cif when it packs the file
+
+
+async def test_too_many_assets_are_refused_before_any_page(mcp_client: Any, connect_page: Any) -> None:
+    page = await connect_page("page-1")
+    too_many = [f"data/{i}.cif" for i in range(LIMITS["storyAssets"] + 1)]
+    async with mcp_client() as client:
+        err = located_error(
+            await client.call_tool(
+                "story_template_create",
+                {"template": "structure-overview", "path": "s.mvsx", "variables": examples("structure-overview"), "assets": too_many},
+            )
+        )
+    assert (err["code"], err["where"]) == ("INVALID_INPUT", "/assets")
+    assert page.calls == []
+
+
+def full_document(pages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The filled document from its dryRun pages, in order."""
+    return json.loads("".join(p["document"] for p in pages))
+
+
+async def test_dry_run_returns_the_filled_document_and_asks_no_page(mcp_client: Any, connect_page: Any) -> None:
+    page = await connect_page("page-1")
+    variables = examples("binding-site-tour")
+    async with mcp_client() as client:
+        result = await client.call_tool("story_template_create", {"template": "binding-site-tour", "variables": variables, "dryRun": True})
+    assert result.is_error is False, result
+    sc = result.structured_content
+    assert page.calls == []  # nothing relayed, so nothing written
+    assert sc["dryRun"] is True and sc["template"] == "binding-site-tour" and sc["nextOffset"] is None
+    assert json.loads(sc["document"]) == story_templates.fill("binding-site-tour", variables)
+    assert sc["documentChars"] == len(sc["document"]) and sc["snapshotCount"] == 3
+    assert [s["key"] for s in sc["steps"]] == ["overview", "binding-site", "key-residue"]
+    assert "path" not in sc and "nothing written" in result.content[0].text
+    assert len(json.dumps(sc, separators=(",", ":")).encode()) <= LIMITS["observeOutputBytes"]
+
+
+async def test_dry_run_pages_a_long_document_within_the_read_budget(mcp_client: Any) -> None:
+    # Long descriptions (each within its maxLength), with quotes and non-ASCII that JSON escapes or widens.
+    long_text = ('Å "quoted" ' * 200)[:2000]
+    variables = {**examples("binding-site-tour"), "overview_text": long_text, "site_text": long_text, "residue_text": long_text}
+    pages = []
+    async with mcp_client() as client:  # no page connected: dryRun needs none
+        offset = 0
+        while offset is not None:
+            result = await client.call_tool(
+                "story_template_create", {"template": "binding-site-tour", "variables": variables, "dryRun": True, "offset": offset}
+            )
+            assert result.is_error is False, result
+            sc = result.structured_content
+            assert len(json.dumps(sc, separators=(",", ":"), ensure_ascii=False).encode()) <= LIMITS["observeOutputBytes"]
+            pages.append(sc)
+            offset = sc["nextOffset"]
+        past = located_error(
+            await client.call_tool(
+                "story_template_create",
+                {"template": "binding-site-tour", "variables": variables, "dryRun": True, "offset": pages[0]["documentChars"]},
+            )
+        )
+    assert len(pages) > 1
+    assert full_document(pages) == story_templates.fill("binding-site-tour", variables)
+    assert (past["code"], past["where"]) == ("INVALID_INPUT", "/offset") and "nextOffset" in past["fix"]
+
+
+@pytest.mark.parametrize(
+    ("args", "where", "fix"),
+    [
+        ({"dryRun": True, "open": True, "path": "a.mvsj"}, "/open", "Drop open"),
+        ({}, "/path", "dryRun: true"),
+    ],
+)
+async def test_dry_run_and_path_misuse_is_located(mcp_client: Any, connect_page: Any, args: dict, where: str, fix: str) -> None:
+    page = await connect_page("page-1")
+    async with mcp_client() as client:
+        err = located_error(
+            await client.call_tool("story_template_create", {"template": "binding-site-tour", "variables": examples("binding-site-tour"), **args})
+        )
+    assert (err["code"], err["where"]) == ("INVALID_INPUT", where) and fix in err["fix"]
+    assert page.calls == []

@@ -124,6 +124,13 @@ test('open refuses bad Story paths, each located at /path, and docks nothing', a
   await page.contents.uploadContent('{"not": "a story"}', 'text', `${tmpPath}/bad.mvsj`);
   await page.contents.uploadContent('not a zip', 'text', `${tmpPath}/bad.mvsx`);
   const big = await sparse(page, `${tmpPath}/big.mvsx`, 50 * 1024 * 1024 + 1);
+  // The size is refused before a byte is read: no contents request for the big file's content.
+  const bigReads: string[] = [];
+  page.on('request', r => {
+    if (r.url().includes('/api/contents/') && r.url().includes('big.mvsx') && /[?&]content=1/.test(r.url())) {
+      bigReads.push(r.url());
+    }
+  });
   const client = await connected();
   try {
     const cases: [Record<string, unknown>, Record<string, unknown>][] = [
@@ -146,6 +153,7 @@ test('open refuses bad Story paths, each located at /path, and docks nothing', a
     expect(unknown.fix).toContain('.mvsj .mvsx');
     expect(unknown.fix).toContain('.cif');
     await expect(page.locator('.molspace-docked-story')).toHaveCount(0);
+    expect(bigReads).toEqual([]);
   } finally {
     await client.close();
     fs.rmSync(big, { force: true });

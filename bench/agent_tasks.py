@@ -56,10 +56,10 @@ async def task_open_and_focus(a: Agent, state: dict[str, Any]) -> None:
     """Open 1hpv.pdb and focus its inhibitor."""
     sc, _ = await a.call("open", {"path": "data/1hpv.pdb", "title": "1HPV"})
     assert sc is not None
-    ligands = [lig for lig in (sc["composition"] or {}).get("ligands", []) if lig.get("compId") not in ("HOH",)]
-    lig = ligands[0]
-    state["viewer"] = sc["viewer"]["id"] if "id" in sc["viewer"] else sc["viewer"]["target"]
-    await a.call("act", {"target": state["viewer"], "actions": [{"op": "focus", "selector": {"label_comp_id": lig["compId"]}}]})
+    lig = (sc["composition"] or {}).get("ligands", [])[0]  # the inhibitor: 1HPV's one ligand
+    state["viewer"] = sc["viewer"]["target"]
+    selector = {"label_comp_id": lig["comp_id"], "auth_asym_id": lig["auth_asym_id"], "auth_seq_id": lig["auth_seq_id"]}
+    await a.call("act", {"target": state["viewer"], "actions": [{"op": "focus", "selector": selector}]})
 
 
 async def task_show_story(a: Agent, state: dict[str, Any]) -> None:

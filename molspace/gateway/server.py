@@ -17,11 +17,13 @@ from typing import Any
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 
 from ..errors import MolspaceError
 from .connect_hint import ConnectHint
 from .manifest import Manifest, ToolSpec
 from .pages import ConnectedPages
+from .prompts import workflows
 from .replay import ReplayRecord
 from .tools import GATEWAY_TOOLS, GatewayToolContext, GatewayToolHandler
 
@@ -162,6 +164,26 @@ def build_server(
     """
     replays = ReplayRecord()
     tools = [listed_tool(spec) for spec in manifest.tools.values()]
+    flows = workflows()
+    prompts = [types.Prompt(name=w.name, description=w.description) for w in flows.values()]
+
+    async def on_list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=prompts)
+
+    async def on_get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        flow = flows.get(params.name)
+        if flow is None:
+            # JSON-RPC invalid params (the MCP spec's answer to an unknown prompt name), located.
+            raise MCPError(
+                -32602,
+                f"There is no molspace prompt named {params.name!r}. Fix: call prompts/list; the prompts are "
+                + ", ".join(flows) + ".",
+                {"where": "/name", "prompts": list(flows)},
+            )
+        return types.GetPromptResult(
+            description=flow.description,
+            messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=flow.body))],
+        )
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
@@ -244,4 +266,6 @@ def build_server(
         instructions=manifest.instructions,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
+        on_list_prompts=on_list_prompts,
+        on_get_prompt=on_get_prompt,
     )

@@ -3,6 +3,8 @@
     jupyter molspace token create --name claude-code   # prints a new agent token, once
     jupyter molspace token list                        # name, id, created (never the token)
     jupyter molspace token revoke claude-code          # by name or id
+    jupyter molspace connect claude-code               # mint a token, write the client's MCP config
+    jupyter molspace connect codex --print             # print it instead (cursor, vscode, gemini too)
 
 Agent tokens open only ``{base_url}molspace/mcp`` (see :mod:`molspace.agent_tokens`).
 ``--file`` points at another token file (the server reads
@@ -14,7 +16,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pathlib import Path
+
 from .agent_tokens import AgentTokenError, AgentTokenStore, default_path
+from .gateway import client_config
+from .gateway.client_config import CLIENTS, ClientConfigError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,12 +34,69 @@ def _parser() -> argparse.ArgumentParser:
     actions.add_parser("list", help="list tokens (name, id, created)")
     revoke = actions.add_parser("revoke", help="revoke a token by name or id")
     revoke.add_argument("name_or_id")
+    connect = commands.add_parser(
+        "connect", help="Mint an agent token and write (or print) an MCP client's configuration for this server."
+    )
+    connect.add_argument("client", choices=sorted(CLIENTS), help="the agent client to configure")
+    connect.add_argument("--url", default=None, help="the Jupyter server URL with its base_url (default: the one running)")
+    connect.add_argument("--config", default=None, help="the client file to write (default: where the client reads it)")
+    connect.add_argument("--print", action="store_true", help="print the configuration; write nothing")
+    connect.add_argument("--yes", action="store_true", help="replace an existing molspace entry without asking")
+    connect.add_argument("--name", default=None, help="the agent token's name (default: the client's)")
+    connect.add_argument("--file", default=None, help=f"token file (default: {default_path()})")
     return parser
+
+
+def _free_name(store: AgentTokenStore, wanted: str) -> str:
+    names = {t.name for t in store.list()}
+    if wanted not in names:
+        return wanted
+    n = 2
+    while f"{wanted}-{n}" in names:
+        n += 1
+    return f"{wanted}-{n}"
+
+
+def connect(args: argparse.Namespace) -> int:
+    """``jupyter molspace connect CLIENT``: token + the client's MCP entry, merged into its file."""
+    fmt = CLIENTS[args.client]
+    path = Path(args.config).expanduser() if args.config else fmt.default_path(Path.cwd())
+    try:
+        endpoint = client_config.endpoint_of(args.url or client_config.running_server_url())
+        doc = client_config.load(fmt, path)
+        if not args.print and client_config.has_entry(fmt, doc) and not args.yes:
+            asked = sys.stdin.isatty() and input(f"Replace the existing molspace entry in {path}? [y/N] ").strip().lower()
+            if asked not in ("y", "yes"):
+                raise ClientConfigError(
+                    f"{path} already has a molspace entry; nothing was written and no token was made",
+                    f"{path}: {'.'.join(fmt.table)}.molspace",
+                    "Pass --yes to replace it, or --config for another file.",
+                )
+        store = AgentTokenStore(args.file)
+        record, token = store.create(_free_name(store, args.name or fmt.name))
+    except (ClientConfigError, AgentTokenError) as e:
+        print(f"jupyter molspace connect {args.client}: {e}", file=sys.stderr)
+        return 1
+    if args.print:
+        alone = client_config.with_entry(fmt, client_config.load(fmt, Path("/nonexistent")), endpoint, f"Bearer {token}")
+        print(client_config.dumps(fmt, alone), end="")
+        print(f"molspace: agent token {record.name!r} made for {endpoint}; add the entry above to {path}.", file=sys.stderr)
+        return 0
+    doc = client_config.with_entry(fmt, doc, endpoint, f"Bearer {token}")
+    client_config.write(path, client_config.dumps(fmt, doc))
+    print(
+        f"molspace: wrote the molspace entry ({endpoint}, agent token {record.name!r}) to {path}; its other "
+        f"entries are as they were. Revoke with: jupyter molspace token revoke {record.name}",
+        file=sys.stderr,
+    )
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command; returns the exit code (0 ok, 1 refused, 2 usage)."""
     args = _parser().parse_args(argv)
+    if args.command == "connect":
+        return connect(args)
     store = AgentTokenStore(args.file)
     try:
         if args.action == "create":

@@ -29,7 +29,7 @@ import {
 } from '../src/contract';
 import { STATIC_FALLBACK_MIME } from '../src/contract/staticFallback';
 import { INSTRUCTIONS } from '../src/contract/instructions';
-import { compactJsonSchema } from '../src/contract/jsonSchema';
+import { compactJsonSchema, listedJsonSchema, schemaParts } from '../src/contract/jsonSchema';
 
 const root = join(__dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -75,17 +75,32 @@ const manifest = {
       pageToKernel: schema(KernelResult, 'output')
     }
   },
-  tools: TOOLS.map(t => ({
-    name: t.name,
-    description: t.description,
-    runs: t.runs,
-    // What tools/list hands every agent on every connection: compact (src/contract/jsonSchema.ts).
-    inputSchema: compactJsonSchema(t.input, 'input'),
-    outputSchema: compactJsonSchema(t.output, 'output'),
-    annotations: t.annotations,
-    errors: errorCodesOf(t),
-    ...(t.mirrored ? { mirrored: true } : {})
-  }))
+  tools: TOOLS.map(t => {
+    const inputSchema = compactJsonSchema(t.input, 'input');
+    for (const [i, example] of (t.examples ?? []).entries()) {
+      const parsed = t.input.safeParse(example);
+      if (!parsed.success) {
+        throw new Error(`emit-manifest: ${t.name} examples[${i}] does not parse: ${parsed.error.message}`);
+      }
+    }
+    return {
+      name: t.name,
+      // What tools/list hands every agent on every connection (docs/architecture.md, "The contract"):
+      // the short description, the listed input schema and the annotations; no output schema.
+      description: t.description,
+      listedInputSchema: listedJsonSchema(inputSchema),
+      annotations: t.annotations,
+      // What the gateway validates against, and `describe` returns on demand.
+      runs: t.runs,
+      inputSchema,
+      outputSchema: compactJsonSchema(t.output, 'output'),
+      parts: schemaParts(inputSchema),
+      guide: t.guide ?? '',
+      examples: t.examples ?? [],
+      errors: errorCodesOf(t),
+      ...(t.mirrored ? { mirrored: true } : {})
+    };
+  })
 };
 
 const out = join(root, 'molspace/contract/manifest.json');

@@ -121,6 +121,16 @@ class ToolSpec:
         Error codes the tool can return (the contract's ``errors``).
     mirrored : bool
         A read tool the gateway may answer from a page's read mirror (``read_mirror.py``).
+    listed_input_schema : dict
+        The brief input schema ``tools/list`` gives (tagged unions folded, nested detail left
+        to ``describe``; ``src/contract/jsonSchema.ts`` ``listedJsonSchema``). Accepts every
+        argument object ``input_schema`` accepts; calls are validated against ``input_schema``.
+    parts : dict
+        Each tagged-union branch of the input by tag value: ``{at, tag, schema}``.
+    guide : str
+        Usage notes beyond ``description`` (``describe``).
+    examples : tuple of dict
+        Argument objects that call the tool well (``describe``).
     """
 
     name: str
@@ -131,6 +141,10 @@ class ToolSpec:
     annotations: dict[str, Any]
     errors: tuple[str, ...] = ()
     mirrored: bool = False
+    listed_input_schema: dict[str, Any] = field(default_factory=dict)
+    parts: dict[str, Any] = field(default_factory=dict)
+    guide: str = ""
+    examples: tuple[dict[str, Any], ...] = ()
     _validator: Draft202012Validator = field(init=False, repr=False)
     _output_validator: Draft202012Validator = field(init=False, repr=False)
 
@@ -256,6 +270,10 @@ class Manifest:
                     annotations=entry.get("annotations") or {},
                     errors=tuple(entry.get("errors") or ()),
                     mirrored=bool(entry.get("mirrored", False)),
+                    listed_input_schema=entry.get("listedInputSchema") or entry["inputSchema"],
+                    parts=dict(entry.get("parts") or {}),
+                    guide=str(entry.get("guide") or ""),
+                    examples=tuple(entry.get("examples") or ()),
                 )
             except Exception as e:  # noqa: BLE001 - re-raised with location
                 raise ValueError(f"manifest tool {entry.get('name')!r} is invalid: {e}") from e

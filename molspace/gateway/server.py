@@ -17,11 +17,13 @@ from typing import Any
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 
 from ..errors import MolspaceError
 from .connect_hint import ConnectHint
-from .manifest import Manifest
+from .manifest import Manifest, ToolSpec
 from .pages import ConnectedPages
+from .prompts import workflows
 from .replay import ReplayRecord
 from .tools import GATEWAY_TOOLS, GatewayToolContext, GatewayToolHandler
 
@@ -94,6 +96,29 @@ def ok_result(
     )
 
 
+#: MCP's default for each tool annotation hint; ``tools/list`` states only hints that differ.
+ANNOTATION_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+
+
+def listed_tool(spec: ToolSpec) -> types.Tool:
+    """The tool as ``tools/list`` gives it: brief, since every agent reads it on every connection.
+
+    The short ``description``, the listed input schema (``ToolSpec.listed_input_schema``),
+    the ``title``, and only the annotation hints that differ from MCP's defaults. No
+    ``outputSchema``: agents read the text summary; the gateway still checks every
+    ``structuredContent`` against the full output schema, and ``describe`` returns it
+    (``part: "output"``). Choice and figures: ``docs/architecture.md``, "The contract".
+    """
+    hints = {k: v for k, v in spec.annotations.items() if k in ANNOTATION_DEFAULTS and v != ANNOTATION_DEFAULTS[k]}
+    return types.Tool(
+        name=spec.name,
+        title=spec.annotations.get("title"),
+        description=spec.description,
+        input_schema=spec.listed_input_schema,
+        annotations=types.ToolAnnotations.model_validate(hints) if hints else None,
+    )
+
+
 def client_of(ctx: Any) -> dict[str, str] | None:
     """``{name, version}`` of the calling MCP client (its ``clientInfo``), or ``None`` if it gave none."""
     params = getattr(getattr(ctx, "session", None), "client_params", None)
@@ -138,19 +163,27 @@ def build_server(
         session/transport per MCP session.
     """
     replays = ReplayRecord()
-    tools = [
-        types.Tool(
-            name=spec.name,
-            title=spec.annotations.get("title"),
-            description=spec.description,
-            input_schema=spec.input_schema,
-            output_schema=spec.output_schema,
-            annotations=types.ToolAnnotations.model_validate(spec.annotations)
-            if spec.annotations
-            else None,
+    tools = [listed_tool(spec) for spec in manifest.tools.values()]
+    flows = workflows()
+    prompts = [types.Prompt(name=w.name, description=w.description) for w in flows.values()]
+
+    async def on_list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=prompts)
+
+    async def on_get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        flow = flows.get(params.name)
+        if flow is None:
+            # JSON-RPC invalid params (the MCP spec's answer to an unknown prompt name), located.
+            raise MCPError(
+                -32602,
+                f"There is no molspace prompt named {params.name!r}. Fix: call prompts/list; the prompts are "
+                + ", ".join(flows) + ".",
+                {"where": "/name", "prompts": list(flows)},
+            )
+        return types.GetPromptResult(
+            description=flow.description,
+            messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=flow.body))],
         )
-        for spec in manifest.tools.values()
-    ]
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
@@ -180,6 +213,7 @@ def build_server(
                         how_to_connect,
                         client_of(ctx),
                         pages_listed=int(manifest.limits["statusPagesListed"]),
+                        manifest=manifest,
                     )
                 )
                 if inspect.isawaitable(answer):
@@ -232,4 +266,6 @@ def build_server(
         instructions=manifest.instructions,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
+        on_list_prompts=on_list_prompts,
+        on_get_prompt=on_get_prompt,
     )

@@ -7,7 +7,7 @@ import { join } from 'path';
 import Ajv2020 from 'ajv/dist/2020';
 import { z } from 'zod';
 import { TOOLS } from '../contract';
-import { compactJsonSchema } from '../contract/jsonSchema';
+import { compactJsonSchema, listedJsonSchema, schemaParts } from '../contract/jsonSchema';
 
 const outputs: Record<string, Record<string, unknown>> = JSON.parse(
   readFileSync(join(__dirname, '../../tests/fixtures/contract/tool-outputs.json'), 'utf8')
@@ -89,5 +89,44 @@ describe('compact tool schemas', () => {
   it('keeps input descriptions: agents read them to call', () => {
     const s = JSON.stringify(compactJsonSchema(z.object({ a: z.string().describe('The a.') }), 'input'));
     expect(s).toContain('The a.');
+  });
+});
+
+describe('listed (brief) tool schemas', () => {
+  const inputs: { cases: { tool: string; args: unknown; valid: boolean }[] } = JSON.parse(
+    readFileSync(join(__dirname, '../../tests/fixtures/contract/tool-inputs.json'), 'utf8')
+  );
+
+  it.each(TOOLS.map(t => [t.name, t] as const))('%s: accepts every valid call and every example', (name, t) => {
+    const listed = validator(listedJsonSchema(compactJsonSchema(t.input, 'input')));
+    const calls = [...inputs.cases.filter(c => c.tool === name && c.valid).map(c => c.args), ...(t.examples ?? [])];
+    for (const args of calls) expect([JSON.stringify(args), listed(args)]).toEqual([JSON.stringify(args), true]);
+  });
+
+  it('folds a tagged union into one object whose description names each tag\'s fields', () => {
+    const Op = z.discriminatedUnion('op', [
+      z.object({ op: z.literal('paint'), color: z.string(), width: z.number().optional() }).strict(),
+      z.object({ op: z.literal('wipe') }).strict()
+    ]);
+    const s = listedJsonSchema(compactJsonSchema(z.object({ ops: z.array(Op), pageId: z.string().describe('x') }).strict(), 'input'));
+    const items = (s.properties as any).ops.items;
+    expect(items.properties.op).toEqual({ type: 'string', enum: ['paint', 'wipe'] });
+    expect(Object.keys(items.properties)).toEqual(['op', 'color', 'width']);
+    expect(items.required).toEqual(['op']);
+    expect(items.description).toBe('By op: paint(color,width?); wipe.');
+    // The shared arguments' meaning is said once, in the server instructions.
+    expect((s.properties as any).pageId).toEqual({ type: 'string' });
+    expect(JSON.stringify(s)).not.toContain('$molspaceFolded');
+  });
+
+  it('gives each branch of a tagged union as a part, by tag value', () => {
+    const act = TOOLS.find(t => t.name === 'act')!;
+    const parts = schemaParts(compactJsonSchema(act.input, 'input'));
+    expect(parts.set_color.at).toBe('/actions/*');
+    expect(parts.set_color.tag).toBe('op');
+    expect((parts.set_color.schema as any).required).toEqual(['op', 'selector', 'color']);
+    const ok = validator(parts.set_color.schema);
+    expect(ok({ op: 'set_color', selector: 'ligand', color: '#ff0000' })).toBe(true);
+    expect(ok({ op: 'set_color', selector: 'ligand' })).toBe(false);
   });
 });

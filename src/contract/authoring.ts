@@ -42,9 +42,7 @@ export const ParamDoc = z.object({
 export const StoryDocument = z
   .record(z.string(), z.unknown())
   .describe(
-    'A storyboard {title, description?, steps: [{key, title, description, root, linger_duration_ms?, ' +
-      'transition_duration_ms?}]} or multi-state MVS {kind: "multiple", metadata, snapshots}. ' +
-      '`root` is an MVS tree (see story_schema).'
+    'Storyboard {title, steps: [{key, title, description, root}]} or multi-state MVS; root: see story_schema.'
   );
 
 /** Where a Story file goes: a path under the Jupyter root. */
@@ -100,7 +98,7 @@ export const StorySchemaInput = z
       .min(1)
       .max(64)
       .optional()
-      .describe('With a union node kind: the discriminator value whose params to list, e.g. "cartoon".')
+      .describe('With a union node kind: the case whose params to list, e.g. "cartoon".')
   })
   .strict();
 
@@ -160,9 +158,9 @@ export const StoryValidateOutput = z.object({
 /** The fields `story_create` and `story_template_create` share. */
 const createFields = {
   pageId,
-  path: StoryPath.describe('Path of the .mvsj or .mvsx file relative to the Jupyter root, e.g. "stories/1hpv.mvsx".'),
+  path: StoryPath.describe('.mvsj or .mvsx path under the Jupyter root.'),
   overwrite,
-  open: z.boolean().default(false).describe('Also show the Story docked in the main area; observe lists it, story_control drives it.')
+  open: z.boolean().default(false).describe('Also show it docked (story_control drives it).')
 };
 
 export const StoryCreateInput = z
@@ -174,8 +172,7 @@ export const StoryCreateInput = z
       .max(LIMITS.storyAssets)
       .default([])
       .describe(
-        '.mvsx only: files under the Jupyter root packed as assets/<name>; a url/uri equal to an ' +
-          'asset\'s path (or to assets/<name>) is rewritten to assets/<name>.'
+        '.mvsx: files under the root packed as assets/<name>; a url equal to one\'s path is rewritten.'
       )
   })
   .strict();
@@ -234,14 +231,14 @@ export const StoryTemplateCreateInput = z
     variables: z
       .record(z.string(), z.union([z.string(), z.number()]))
       .default({})
-      .describe('Values of the declared variables; each fills JSON string values only.'),
+      .describe('Values of the declared variables (strings).'),
     assets: z
       .array(StoryAsset)
       .max(LIMITS.storyAssets)
       .default([])
-      .describe('.mvsx only: files under the root packed in; a *_url equal to one is rewritten.'),
-    dryRun: z.boolean().default(false).describe('Fill only: return the document (paged), write nothing.'),
-    offset: z.number().int().min(0).default(0).describe('dryRun: document characters to skip (nextOffset).')
+      .describe('.mvsx only: files under the root to pack, as story_create.'),
+    dryRun: z.boolean().default(false).describe('Fill only: return the document, write nothing.'),
+    offset: z.number().int().min(0).default(0).describe('dryRun: nextOffset of the previous page.')
   })
   .strict();
 
@@ -267,7 +264,7 @@ export const StoryEditInput = z
       .describe('replace: the key of the step to replace; insert: the step to insert after (omit: at the end).'),
     step: z
       .record(z.string(), z.unknown())
-      .describe('The new step, as a storyboard step {key, title, description, root, linger_duration_ms?}.'),
+      .describe('A storyboard step {key, title, description, root}.'),
     expectedRevision,
     actionId
   })
@@ -293,6 +290,8 @@ const writes = { readOnlyHint: false, destructiveHint: true, idempotentHint: fal
 export const STORY_SCHEMA_TOOL = gatewayToolSpec({
   name: 'story_schema',
   description:
+    "MVS reference of the bundled Mol*: node kinds and rules; with node, its parents, children, params.",
+  guide:
     'MolViewSpec reference from the bundled Mol*: without `node`, the node kinds, tree rules and ' +
     'snapshot metadata; with `node`, its parents, children and params (type, required, default).',
   runs: 'gateway',
@@ -307,6 +306,8 @@ export const STORY_SCHEMA_TOOL = gatewayToolSpec({
 export const STORY_VALIDATE_TOOL = toolSpec({
   name: 'story_validate',
   description:
+    "Check a Story (inline, or a file under the root): every issue located, with a fix.",
+  guide:
     'Check a Story (inline document or a file under the Jupyter root) with Mol*\'s MVS validation ' +
     'and molspace\'s checks; lists every issue at once, each located, with a fix.',
   runs: 'page',
@@ -321,8 +322,54 @@ export const STORY_VALIDATE_TOOL = toolSpec({
 export const STORY_CREATE_TOOL = toolSpec({
   name: 'story_create',
   description:
+    "Validate and write a Story under the root (.mvsj, or .mvsx with assets); open shows it.",
+  guide:
     'Validate a Story (as story_validate) and write it as .mvsj, or as .mvsx with `assets` packed in, ' +
     'under the Jupyter root; refuses to overwrite unless `overwrite`; `open` shows it.',
+  examples: [
+    {
+      path: 'stories/1cbs.mvsj',
+      open: true,
+      document: {
+        title: 'CRABP2 and retinoic acid',
+        steps: [
+          {
+            key: 'overview',
+            title: 'Overview',
+            description: 'The whole protein.',
+            root: {
+              kind: 'root',
+              children: [
+                {
+                  kind: 'download',
+                  params: { url: 'https://www.ebi.ac.uk/pdbe/entry-files/download/1cbs_updated.cif' },
+                  children: [
+                    {
+                      kind: 'parse',
+                      params: { format: 'mmcif' },
+                      children: [
+                        {
+                          kind: 'structure',
+                          params: { type: 'model' },
+                          children: [
+                            {
+                              kind: 'component',
+                              params: { selector: 'polymer' },
+                              children: [{ kind: 'representation', params: { type: 'cartoon' } }]
+                            }
+                          ]
+                        }
+                      ]
+                    }
+                  ]
+                }
+              ]
+            }
+          }
+        ]
+      }
+    }
+  ],
   runs: 'page',
   input: StoryCreateInput,
   output: StoryCreateOutput,
@@ -335,6 +382,8 @@ export const STORY_CREATE_TOOL = toolSpec({
 export const STORY_TEMPLATE_LIST_TOOL = gatewayToolSpec({
   name: 'story_template_list',
   description:
+    "Story templates: ids, variables, steps (purpose, evidence), caveats.",
+  guide:
     'Story templates: id, variables, each step\'s purpose and expected evidence, caveats; with ' +
     '`template`, its steps. Templates are starting points: contacts and claims come from your calculations.',
   runs: 'gateway',
@@ -349,8 +398,28 @@ export const STORY_TEMPLATE_LIST_TOOL = gatewayToolSpec({
 export const STORY_TEMPLATE_CREATE_TOOL = toolSpec({
   name: 'story_template_create',
   description:
-    'Fill a template\'s variables (string values only, bounded) and create the Story as story_create does ' +
-    '(assets packed into .mvsx); dryRun returns the filled document only.',
+    "Fill a template's variables and create the Story as story_create does (assets too); dryRun: fill only.",
+  guide:
+    'Fill a template\'s variables (string values only, bounded) and create the Story as story_create does. ' +
+    'A *_url may name a file under the root: list it in assets and write an .mvsx, and it is packed and the ' +
+    'reference rewritten (story_create\'s rule). dryRun: true writes nothing and returns the filled document ' +
+    'as JSON text in `document`, paged by offset/nextOffset within the read budget; path is then not needed.',
+  examples: [
+    {
+      template: 'structure-overview',
+      path: 'stories/1cbs.mvsj',
+      variables: { structure_url: 'https://www.ebi.ac.uk/pdbe/entry-files/download/1cbs_updated.cif' },
+      open: true
+    },
+    {
+      template: 'structure-overview',
+      path: 'stories/1cbs.mvsx',
+      variables: { structure_url: 'data/1cbs.cif' },
+      assets: ['data/1cbs.cif'],
+      open: true
+    },
+    { template: 'structure-overview', variables: { structure_url: 'data/1cbs.cif' }, dryRun: true }
+  ],
   runs: 'gateway',
   input: StoryTemplateCreateInput,
   output: StoryTemplateCreateOutput,
@@ -363,6 +432,8 @@ export const STORY_TEMPLATE_CREATE_TOOL = toolSpec({
 export const STORY_EDIT_TOOL = toolSpec({
   name: 'story_edit',
   description:
+    "Replace or insert one step of a shown .mvsj Story, by key.",
+  guide:
     'Replace or insert one step of a shown Story (.mvsj source) by key; validated like story_create, ' +
     'then shown at that step. Pass expectedRevision to fail with REVISION_CONFLICT if it changed.',
   runs: 'page',

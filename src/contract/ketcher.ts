@@ -78,7 +78,7 @@ export const KetcherControlInput = z
       .optional()
       .describe(`set_structure: SMILES, Molfile V2000/V3000, KET or SDF text, at most ${LIMITS.ketcherInlineBytes} bytes.`),
     format: KetcherFormat.optional().describe(
-      'set_structure: format of value (default: detected). get_structure, request_persist: format written (default smiles, molfile).'
+      'set_structure: of value (default detected); get_structure, request_persist: written.'
     ),
     atoms: z
       .array(z.number().int().min(0))
@@ -130,9 +130,17 @@ function ketcherTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<s
 export const KETCHER_CONTROL_TOOL = ketcherTool({
   name: 'ketcher_control',
   description:
+    "Drive a Ketcher editor: set, clear, highlight, get; request_persist saves once the person confirms.",
+  guide:
     'Drive a Ketcher chemical editor: set_structure, clear_structure, highlight_atoms, get_structure, ' +
     'request_persist (saves a file only after the person confirms; AWAITING_USER until then). ' +
     'expectedRevision is checked against structureRevision.',
+  examples: [
+    { action: 'set_structure', value: 'c1ccccc1O', expectedRevision: 0 },
+    { action: 'get_structure', format: 'molfile' },
+    { action: 'highlight_atoms', atoms: [0, 1, 2] },
+    { action: 'request_persist', path: 'molecules/phenol.mol', format: 'molfile' }
+  ],
   runs: 'page',
   input: KetcherControlInput,
   output: KetcherControlOutput,
@@ -144,9 +152,11 @@ export const KETCHER_CONTROL_TOOL = ketcherTool({
 
 export const KETCHER_OPEN_TOOL = ketcherTool({
   name: 'ketcher_open',
-  description:
-    'Open a Ketcher chemical editor docked in the JupyterLab main area, optionally with a structure ' +
-    '(value, or path of a molecule file under the root); returns once ready.',
+  description: 'Open a Ketcher editor docked in the main area, optionally with a structure (value or path).',
+  guide:
+    'Open a Ketcher chemical editor docked in the JupyterLab main area, optionally with a structure: value, ' +
+    'or path of a .mol/.sdf/.smi/.ket/.cml file under the Jupyter root (at most ketcherInlineBytes); returns once ready.',
+  examples: [{ value: 'CC(=O)Oc1ccccc1C(=O)O', title: 'aspirin' }, { path: 'mol/aspirin.mol' }],
   runs: 'page',
   input: KetcherOpenInput,
   output: KetcherOpenOutput,

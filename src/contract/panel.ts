@@ -65,8 +65,7 @@ export const TableContent = z
     rows: z
       .array(z.array(TableCell))
       .describe(
-        `Rows of cells in column order; at most ${LIMITS.panelTableRows} rows and ` +
-          `${LIMITS.panelTableCells} cells (over either: TOO_LARGE).`
+        `Cells in column order; at most ${LIMITS.panelTableRows} rows, ${LIMITS.panelTableCells} cells.`
       ),
     links: z.array(PanelLink.nullable()).optional().describe('Per row, by index (null: none); at most one per row.')
   })
@@ -79,8 +78,7 @@ export const ChartContent = z
     spec: z
       .record(z.string(), z.unknown())
       .describe(
-        `Vega-Lite v5 spec; data inline (data.values), at most ${LIMITS.panelChartDataValues} values; ` +
-          'checked against the Vega-Lite JSON schema.'
+        `Vega-Lite v5 spec, data inline (data.values, at most ${LIMITS.panelChartDataValues}).`
       )
   })
   .strict();
@@ -180,7 +178,7 @@ export const RenderPanelInput = z
     target: z.string().min(1).optional().describe('Widget id of an existing panel (from observe).'),
     panelId: PanelId.optional().describe('Panel to create or replace; default: a new id.'),
     placement: PanelPlacement.optional().describe(
-      'New panels: "docked" (default). "inline" panels come from a cell (molspace.Panel) and are updated by id.'
+      'New panels are docked; inline ones come from cells.'
     ),
     ...PANEL_UPDATE_FIELDS
   })
@@ -199,10 +197,41 @@ export type RenderPanelOutput = z.infer<typeof RenderPanelOutput>;
 export const RENDER_PANEL_TOOL: ToolSpec<typeof RenderPanelInput, typeof RenderPanelOutput, 'panel'> = {
   name: 'render_panel',
   description:
+    "Show markdown, a table, a Vega-Lite chart or a molecule grid in a docked panel, or replace one by panelId.",
+  guide:
     'Show one bounded artifact (markdown, table, Vega-Lite chart with inline data, or a molecule grid from SMILES, SDF, CSV or TSV) in a ' +
     `panel docked in JupyterLab (at most ${LIMITS.dockedPanels} per page), or replace the ` +
     'content of a panel by panelId/target (docked or a cell\'s inline one). Rendered by ' +
     "JupyterLab's sanitizing rendermime; no script runs. Returns once rendered.",
+  examples: [
+    { panelId: 'notes', content: { type: 'markdown', markdown: '## Findings\nThe ligand sits in the **S1** pocket.' } },
+    {
+      panelId: 'contacts',
+      title: 'Contacts',
+      content: {
+        type: 'table',
+        columns: [{ name: 'residue' }, { name: 'distance', type: 'number', unit: 'Å' }],
+        rows: [['ASP 25', 2.9], ['GLY 27', 3.4]],
+        links: [
+          { op: 'focus', viewer: '<viewer id from observe>', selector: { auth_asym_id: 'A', auth_seq_id: 25 } },
+          { op: 'goto', story: '<story id from observe>', key: 'binding-site' }
+        ]
+      }
+    },
+    {
+      content: {
+        type: 'chart',
+        spec: {
+          $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+          data: { values: [{ t: 0, e: -1.2 }, { t: 1, e: -1.5 }] },
+          mark: 'line',
+          encoding: { x: { field: 't', type: 'quantitative' }, y: { field: 'e', type: 'quantitative' } }
+        }
+      }
+    },
+    { content: { type: 'molecules', molecules: [{ smiles: 'c1ccccc1O', name: 'phenol', properties: { score: -7.1 } }] } },
+    { content: { type: 'molecules', file: { format: 'csv', text: 'smiles,name\nCCO,ethanol' } } }
+  ],
   runs: 'page',
   input: RenderPanelInput,
   output: RenderPanelOutput,

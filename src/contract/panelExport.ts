@@ -39,6 +39,8 @@ export type PanelExportOutput = z.infer<typeof PanelExportOutput>;
 export const PANEL_EXPORT_TOOL: ToolSpec<typeof PanelExportInput, typeof PanelExportOutput, 'panel'> = {
   name: 'panel_export',
   description:
+    "Write a panel's content as a file under the root (.md, .csv or .vl.json).",
+  guide:
     "Write a panel's content as a file under the Jupyter root (markdown .md, table .csv, chart .vl.json, " +
     'molecule grid .csv). No "..", absolute paths or overwriting unless overwrite.',
   runs: 'page',

@@ -84,7 +84,7 @@ export type ComponentExpression = z.infer<typeof ComponentExpression>;
 /** A MolViewSpec component selector: static, one expression, or a union of expressions. */
 export const ComponentSelector = z
   .union([StaticSelector, ComponentExpression, z.array(ComponentExpression).min(1).max(50)])
-  .describe('MolViewSpec component selector: static, one expression (fields intersect), or a list (a union).');
+  .describe('MVS component selector: "ligand", {auth_asym_id, auth_seq_id, ...} or a list.');
 export type ComponentSelector = z.infer<typeof ComponentSelector>;
 
 // ---------------------------------------------------------------- composition
@@ -272,7 +272,7 @@ export const ViewerObserveInput = z
       .int()
       .min(0)
       .default(0)
-      .describe('Skip this many entries of each composition list (models, chains, ligands): `nextOffset` of a previous call.')
+      .describe('Skip this many models, chains, ligands: a previous `nextOffset`.')
   })
   .strict();
 export const ViewerObserveOutput = z.object({
@@ -310,13 +310,13 @@ export const OpenInput = z
       .string()
       .regex(/^[0-9][A-Za-z0-9]{3}$/, 'a four-character PDB ID, e.g. 1cbs')
       .optional()
-      .describe(`PDB entry to download (mmCIF) from an allow-listed mirror; at most ${LIMITS.pdbDownloadBytes} bytes.`),
+      .describe(`PDB ID, downloaded (mmCIF) from an allow-listed mirror.`),
     mirror: PdbMirror.default('rcsb').describe('With pdbId: the mirror.'),
     path: z.string().min(1).optional().describe('File under the Jupyter root: a structure, or a .mvsj/.mvsx Story.'),
     text: z.string().min(1).max(LIMITS.viewerInlineTextChars).optional().describe('Inline structure text; needs format.'),
-    ketcher: z.string().min(1).optional().describe("A Ketcher editor id: its molecule in 3D (SDF, embedded by the server's RDKit)."),
+    ketcher: z.string().min(1).optional().describe('Ketcher editor id: its molecule in 3D.'),
     format: StructureFormat.optional().describe('Default: from the path extension.'),
-    mvs: MvsState.optional().describe('One MVS state, drawn as by act apply_mvs; its one download is the structure.'),
+    mvs: MvsState.optional().describe('One MVS state, as act apply_mvs.'),
     title: z.string().max(200).optional()
   })
   .strict();
@@ -336,6 +336,8 @@ function viewerTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<st
 export const VIEWER_OBSERVE_TOOL = viewerTool({
   name: 'viewer_observe',
   description:
+    "A Viewer's composition (models, chains, ligands, counts), what is shown, the camera; bounded.",
+  guide:
     'One structure Viewer: state, bounded composition (models, chains with auth/label ids, residue and atom ' +
     'counts, polymer types, ligands, waters), what is shown, focused, selected, and the camera. No raw structure text.',
   runs: 'page',
@@ -351,8 +353,35 @@ export const VIEWER_OBSERVE_TOOL = viewerTool({
 export const ACT_TOOL = viewerTool({
   name: 'act',
   description:
+    "Typed operations on a Viewer as one revision (all or none), returning once drawn.",
+  guide:
     'Typed operations on a Viewer, applied in order as one revision (all or none), returning once drawn; ' +
     'undo/redo take back or redo one batch; screenshot adds PNG image content. A selector matching nothing: NOT_FOUND.',
+  examples: [
+    {
+      actions: [
+        { op: 'focus', selector: 'ligand' },
+        { op: 'set_representation', selector: 'ligand', representation: 'ball_and_stick' },
+        { op: 'set_color', selector: { auth_asym_id: 'A', beg_auth_seq_id: 25, end_auth_seq_id: 30 }, color: '#ff0000' }
+      ]
+    },
+    { actions: [{ op: 'highlight', selector: [{ auth_asym_id: 'A', auth_seq_id: 25 }, { auth_asym_id: 'B', auth_seq_id: 25 }] }] },
+    { actions: [{ op: 'set_transparency', selector: 'polymer', value: 0.6 }] },
+    {
+      actions: [
+        {
+          op: 'measure_distance',
+          start: { auth_asym_id: 'A', auth_seq_id: 25, auth_atom_id: 'OD1' },
+          end: { auth_asym_id: 'B', auth_seq_id: 25, auth_atom_id: 'OD1' }
+        }
+      ]
+    },
+    { actions: [{ op: 'label', selector: 'ligand', text: 'inhibitor' }] },
+    { actions: [{ op: 'select', selector: { label_comp_id: 'HOH' } }] },
+    { actions: [{ op: 'set_background', color: '#000000' }, { op: 'reset_camera' }] },
+    { actions: [{ op: 'undo' }] },
+    { actions: [{ op: 'screenshot', width: 512 }] }
+  ],
   runs: 'page',
   input: ActInput,
   output: ActOutput,
@@ -365,10 +394,13 @@ export const ACT_TOOL = viewerTool({
 export const OPEN_TOOL = viewerTool({
   name: 'open',
   description:
+    "Show a structure in a docked Viewer (file under the root, text, PDB ID, MVS state, editor's molecule) or a .mvsj/.mvsx Story.",
+  guide:
     'Open a structure in a Viewer docked in the JupyterLab main area: a file path under the Jupyter root ' +
     '(read through the contents API), inline text with a format, a PDB ID (allow-listed mirrors, capped), ' +
     "one MVS state, or a Ketcher editor's molecule in 3D; a .mvsj/.mvsx path docks that Story. " +
     'Returns once loaded, with its composition.',
+  examples: [{ path: 'data/1hpv.pdb', title: 'HIV-1 protease' }, { path: 'stories/1cbs.mvsx' }, { pdbId: '1cbs' }, { text: 'HETATM    1  O   HOH A   1       0.000   0.000   0.000  1.00  0.00           O', format: 'pdb' }],
   runs: 'page',
   input: OpenInput,
   output: OpenOutput,

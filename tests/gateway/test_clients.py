@@ -2,9 +2,9 @@
 
 One table walks the generated manifest: every tool x every error code it declares
 (``errors`` in the manifest) x each official client, plus one success per tool.
-The clients are used as agents use them: connect, ``tools/list`` first (clients
-then validate ``structuredContent`` against each tool's ``outputSchema``), then
-``tools/call``. A new tool is covered by this table without a new test: it needs
+The clients are used as agents use them: connect, ``tools/list`` first (it lists
+no ``outputSchema``: the gateway checks each ``structuredContent`` against the
+manifest's full output schema before it answers), then ``tools/call``. A new tool is covered by this table without a new test: it needs
 its ``errors`` in the contract and one sample output in
 ``tests/fixtures/contract/tool-outputs.json``.
 
@@ -82,10 +82,11 @@ def relays(spec: dict[str, Any]) -> bool:
 
 
 def sample_args(name: str, spec: dict[str, Any]) -> dict[str, Any]:
-    """Arguments that reach the page: the minimal ones, or for a relaying gateway tool (which checks its
-    arguments before relaying, e.g. fills a template) its first valid case in tool-inputs.json."""
-    if spec["runs"] == "gateway" and relays(spec):
-        return next(c["args"] for c in INPUTS if c["tool"] == name and c["valid"])
+    """Arguments that reach the page (or the gateway's handler): the minimal ones, or for a gateway tool
+    (which checks its arguments' meaning, e.g. fills a template or names a tool) its first valid case in
+    tool-inputs.json."""
+    if spec["runs"] == "gateway":
+        return next((c["args"] for c in INPUTS if c["tool"] == name and c["valid"]), minimal_args(spec["inputSchema"]))
     return minimal_args(spec["inputSchema"])
 
 
@@ -344,6 +345,7 @@ async def test_conformance_suite(scenario: str, mcp_url: str, token: str, tmp_pa
 GATEWAY_TRIGGERS: dict[tuple[str, str], dict[str, Any]] = {
     ("story_schema", "NOT_FOUND"): {"node": "molspace_no_such_node"},
     ("story_template_list", "NOT_FOUND"): {"template": "molspace-no-such-template"},
+    ("describe", "NOT_FOUND"): {"tool": "molspace_no_such_tool"},
 }
 #: Text a failing handler raises; no client may hand it to the agent.
 SECRET = "/home/alice/.secret-path token=hunter2"

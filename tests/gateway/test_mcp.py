@@ -45,22 +45,6 @@ async def test_entry_points_and_server_config() -> None:
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
-async def test_list_tools_matches_manifest(mcp_client: Any, mode: str) -> None:
-    async with mcp_client(mode) as client:
-        listed = (await client.list_tools()).tools
-        assert client.instructions == MANIFEST["instructions"]
-    assert [t.name for t in listed] == [t["name"] for t in MANIFEST["tools"]]
-    for tool, spec in zip(listed, MANIFEST["tools"]):
-        assert tool.description == spec["description"]
-        assert tool.input_schema == spec["inputSchema"]
-        assert tool.output_schema == spec["outputSchema"]
-        dumped = tool.annotations.model_dump(by_alias=True, exclude_none=True)
-        assert dumped == spec["annotations"]
-    status = next(t for t in listed if t.name == "status")
-    assert status.annotations.read_only_hint is True
-
-
-@pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_status_without_page(mcp_client: Any, server_root: str, jp_base_url: str, mode: str) -> None:
     async with mcp_client(mode) as client:
         result = await client.call_tool("status", {})

@@ -7,12 +7,13 @@ tool name to it. Page tools are not here: the page's Dispatcher runs them (see
 
 from __future__ import annotations
 
-from . import status, story_schema, story_template
+from . import describe, status, story_schema, story_template
 from .context import GatewayToolAnswer, GatewayToolContext, GatewayToolHandler
 
 #: Handlers of the gateway-answered tools, keyed by contract tool name.
 GATEWAY_TOOLS: dict[str, GatewayToolHandler] = {
     "status": status.answer,
+    "describe": describe.answer,
     "story_schema": story_schema.answer,
     "story_template_list": story_template.list_answer,
     "story_template_create": story_template.create_answer,

@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..manifest import Manifest
 from ..pages import ConnectedPages
 
 
@@ -27,6 +28,8 @@ class GatewayToolContext:
         ``{name, version}`` of the calling MCP client, for calls a gateway tool relays to a page.
     pages_listed : int
         Most pages ``status`` lists (``limits.statusPagesListed``).
+    manifest : Manifest or None
+        The tool manifest (``describe`` reads it).
     """
 
     pages: ConnectedPages
@@ -35,6 +38,7 @@ class GatewayToolContext:
     how_to_connect: str
     client: dict[str, str] | None = None
     pages_listed: int = 20
+    manifest: Manifest | None = None
 
 
 @dataclass(frozen=True)

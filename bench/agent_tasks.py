@@ -66,11 +66,11 @@ async def task_show_story(a: Agent, state: dict[str, Any]) -> None:
     """Show an existing Story file and narrate it step by step."""
     sc, _ = await a.call("open", {"path": "data/1cbs-story.mvsx"})
     assert sc is not None
-    story = next(v for k, v in sc.items() if isinstance(v, dict) and v.get("kind") == "story")
-    obs, _ = await a.call("story_observe", {"target": story["id"], "limit": 10})
+    story = sc["story"]
+    obs, _ = await a.call("story_observe", {"target": story["target"], "limit": 10})
     assert obs is not None
     for _snap in obs["snapshots"][1:3]:
-        await a.call("story_control", {"target": story["id"], "action": "next"})
+        await a.call("story_control", {"target": story["target"], "action": "next"})
 
 
 async def task_template_story(a: Agent, state: dict[str, Any]) -> None:
@@ -89,8 +89,9 @@ async def task_template_story(a: Agent, state: dict[str, Any]) -> None:
                 "format": "pdb",
                 "ligand_comp_id": "478",
                 "residue_chain": "A",
-                "residue_number": "25",
+                "residue_number": 25,
                 "residue_label": "Asp25",
+                "residue_text": "Asp25 of chain A: the catalytic aspartate.",
             },
             "open": True,
         },
@@ -101,7 +102,7 @@ async def task_edit_and_save(a: Agent, state: dict[str, Any]) -> None:
     """Edit a molecule in Ketcher and save it (the person presses Save)."""
     sc, _ = await a.call("ketcher_open", {"path": "data/small01.mol"})
     assert sc is not None
-    editor = sc["editor"]["id"]
+    editor = sc["editor"]["target"]
     sc, _ = await a.call("ketcher_control", {"target": editor, "action": "set_structure", "value": "Oc1ccccc1C(=O)O"})
     await a.call(
         "ketcher_control",

@@ -308,7 +308,7 @@ export class Dispatcher {
   }
 
   private _env(options: DispatchOptions) {
-    return { source: options.source, context: options.context, registry: this.registry, lastAction: this._lastAction };
+    return { source: options.source, context: options.context, registry: this.registry, lastAction: this._lastAction, deadline: options.deadline };
   }
 
   /** Run a mutating call after earlier calls on the same target, so a revision check and its change are atomic. */

@@ -10,8 +10,9 @@ import type { StoryTarget } from './storyTarget';
 
 export interface StoryOpener {
   /**
-   * Dock a Story of a checked file in the main area; resolves once its first
-   * step is drawn (or failed: the target's `error` then says why).
+   * Dock a Story of a checked file in the main area; resolves once docked.
+   * The caller waits for its first step with `whenReady`
+   * (`../dispatcher/whenReady.ts`): drawn, or the target's located error.
    */
   open(source: { path: string; story: ParsedStory }): Promise<StoryTarget>;
 }

@@ -4,9 +4,10 @@
  */
 import { KETCHER_OPEN_TOOL, LIMITS, MolspaceError } from '../contract';
 import { ketcherOpener } from '../ketcher/ketcherOpener';
+import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { defineTool } from './tool';
 
-export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args }) => {
+export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args, deadline }) => {
   const value = args.value ?? '';
   const bytes = new TextEncoder().encode(value).length;
   if (bytes > LIMITS.ketcherInlineBytes) {
@@ -17,9 +18,6 @@ export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args }) => {
     });
   }
   const editor = await ketcherOpener().open({ value, format: args.format ?? null, title: args.title ?? 'Ketcher' });
-  const state = editor.state();
-  if (state.error) {
-    throw new MolspaceError(state.error.code, state.error.message, state.error.where, state.error.fix, { ...state.error.details, target: editor.targetId });
-  }
-  return { output: { editor: state }, text: `Opened Ketcher editor ${editor.targetId}: ${editor.describe()}.` };
+  await whenReady(editor, readyDeadline(deadline)); // ready with the structure loaded, or its located error
+  return { output: { editor: editor.state() }, text: `Opened Ketcher editor ${editor.targetId}: ${editor.describe()}.` };
 });

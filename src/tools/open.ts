@@ -9,6 +9,7 @@ import { MolspaceError, OPEN_TOOL } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import { checkRootPath, formatOfPath, structureOpener } from '../viewer/structureOpener';
 import type { ViewerTarget } from '../viewer/viewerTarget';
+import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { defineTool } from './tool';
 
 const SOURCES = ['path', 'text', 'pdbId', 'mvs', 'ketcher'] as const;
@@ -42,7 +43,7 @@ async function ketcherIn3d(registry: WidgetRegistry, id: string): Promise<{ byte
   };
 }
 
-export const open = defineTool(OPEN_TOOL, async ({ args, registry }) => {
+export const open = defineTool(OPEN_TOOL, async ({ args, registry, deadline }) => {
   const given = SOURCES.filter(k => args[k] !== undefined);
   if (given.length !== 1) {
     throw new MolspaceError(
@@ -60,7 +61,7 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry }) => {
     }
     const title = args.title ?? (typeof (args.mvs.metadata as { title?: unknown })?.title === 'string' ? String((args.mvs.metadata as { title: string }).title) : 'MVS state');
     const viewer = await opener.open({ bytes: new Uint8Array(), format: 'mmcif', name: '/mvs', title, mvs: args.mvs });
-    return opened(viewer, 'an MVS state');
+    return opened(viewer, 'an MVS state', deadline);
   }
   let bytes: Uint8Array;
   let name: string;
@@ -97,18 +98,13 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry }) => {
   }
   title = title ?? args.path ?? (args.pdbId ? `PDB ${args.pdbId.toUpperCase()}` : `${format} text`);
   const viewer = await opener.open({ bytes, format, name, title });
-  return opened(viewer, what);
+  return opened(viewer, what, deadline);
 });
 
-/** The `open` answer of a docked Viewer, or its load error (with the Viewer's id). */
-function opened(viewer: ViewerTarget, what: string) {
+/** The `open` answer of a docked Viewer once drawn, or its load or draw error (with the Viewer's id). */
+async function opened(viewer: ViewerTarget, what: string, deadline: number | undefined) {
+  await whenReady(viewer, readyDeadline(deadline));
   const state = viewer.state();
-  if (state.error) {
-    throw new MolspaceError(state.error.code, state.error.message, state.error.where, state.error.fix, {
-      ...state.error.details,
-      target: viewer.targetId
-    });
-  }
   return {
     output: { viewer: state, composition: viewer.composition() },
     text: `Opened ${what} in Viewer ${viewer.targetId}: ${viewer.describe()}.`

@@ -29,6 +29,8 @@ export interface ToolEnv {
   registry: WidgetRegistry;
   /** The last state-changing operation of this page, before this call. */
   lastAction: LastAction | null;
+  /** When the caller stops waiting (ms since the epoch; agents: the gateway's deadline), if known. */
+  deadline?: number;
 }
 
 /**

@@ -212,3 +212,27 @@ test('story_template_create with open docks the Story; the agent steps it withou
     await client.close();
   }
 });
+
+test('story_create with open fails with the Story\'s own located error when its structure cannot load', async ({ page, tmpPath }) => {
+  // Answered in the browser (no traffic leaves the machine): the structure is missing.
+  const missing = 'https://files.rcsb.org/molspace-test/missing.pdb';
+  await page.route(missing, route => route.fulfill({ status: 404, body: 'not found', headers: { 'Access-Control-Allow-Origin': '*' } }));
+  const client = await connected();
+  try {
+    const file = `${tmpPath}/missing.mvsj`;
+    const [err, isError] = await call(client, 'story_create', { path: file, document: storyboard(missing), open: true });
+    expect(isError, JSON.stringify(err)).toBe(true);
+    expect(err).toMatchObject({
+      code: 'NOT_FOUND',
+      where: '/snapshots/0/root/children/0/params/url',
+      details: { url: missing, status: 404, path: file, written: true }
+    });
+    expect(err.details.target).toMatch(/^molspace-story-/);
+    expect(err.message).toContain(`${file} was written`);
+    // The same error is the Story's: observe shows it docked, not ready.
+    const [observed] = await call(client, 'story_observe', { target: err.details.target });
+    expect(observed.story).toMatchObject({ ready: false, error: { code: 'NOT_FOUND' } });
+  } finally {
+    await client.close();
+  }
+});

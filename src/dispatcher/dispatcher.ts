@@ -249,7 +249,7 @@ export class Dispatcher {
 
   private async _execute(tool: string, rawArgs: unknown, options: DispatchOptions, binding: CallBinding): Promise<DispatchResult> {
     const handler = this._handler(tool);
-    const call = handler.parse(rawArgs ?? {});
+    const call = handler.parse(rawArgs ?? {}, options.source);
     if (!handler.spec.mutating) {
       const bound = call.bind(this.registry);
       binding.target = bound.target;

@@ -261,7 +261,8 @@ test('story_validate says which resources it could fetch from the page, and neve
     ]);
 
     const [bad] = await call(client, 'story_validate', { document: storyboard(missing) });
-    expect(bad).toMatchObject({ valid: false, resources: [{ url: missing, status: 'unreachable', httpStatus: 404, snapshotIndex: 0 }] });
+    const gone = { url: missing, status: 'unreachable', httpStatus: 404, source: 'remote', path: 'root/children/0/params/url' };
+    expect(bad).toMatchObject({ valid: false, resources: [{ ...gone, snapshotIndex: 0 }, { ...gone, snapshotIndex: 1 }] });
     expect(bad.issues[0]).toMatchObject({ snapshotIndex: 0, key: 'cartoon', path: 'root/children/0/params/url' });
     expect(bad.issues[0].message).toContain('HTTP 404');
 

@@ -137,7 +137,8 @@ export const StoryValidateInput = z
   .object({
     pageId,
     document: StoryDocument.optional(),
-    path: StoryPath.optional().describe('Or: a .mvsj/.mvsx file under the Jupyter root.')
+    path: StoryPath.optional().describe('Or: a .mvsj/.mvsx file under the Jupyter root.'),
+    checkResources: z.boolean().default(true).describe('Fetch each https resource from the page (false: list, not-checked).')
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -146,12 +147,26 @@ export const StoryValidateInput = z
     }
   });
 
+/** One resource (`url`/`uri` param) of a Story, and whether this page could fetch it. */
+export const StoryResource = z.object({
+  url: z.string(),
+  snapshotIndex: z.number().int().min(0),
+  path: z.string().describe('Node path in the snapshot, e.g. root/children/0/params/url.'),
+  source: z.enum(['remote', 'archive', 'data', 'relative']),
+  status: z.enum(['reachable', 'unreachable', 'forbidden', 'not-checked']),
+  httpStatus: z.number().int().nullable(),
+  reason: z.string().nullable()
+});
+export type StoryResource = z.infer<typeof StoryResource>;
+
 export const StoryValidateOutput = z.object({
   valid: z.boolean(),
   format: z.enum(['mvsj', 'mvsx']),
   ...storyShape,
   issueCount: z.number().int().min(0),
-  issues: z.array(StoryIssueDoc).describe(`Every issue, the first ${LIMITS.authoringIssuesListed}.`)
+  issues: z.array(StoryIssueDoc).describe(`Every issue, the first ${LIMITS.authoringIssuesListed}.`),
+  resourceCount: z.number().int().min(0),
+  resources: z.array(StoryResource).describe(`The first ${LIMITS.storyResourcesListed}; unreachable ones are issues.`)
 });
 
 // ---------------------------------------------------------------- story_create

@@ -74,7 +74,7 @@ export const KetcherControlInput = z
     expectedRevision,
     value: z
       .string()
-      .max(LIMITS.ketcherStructureChars)
+      .max(LIMITS.ketcherInlineBytes) // a longer string is over the byte limit too; bytes are checked by the tool
       .optional()
       .describe(`set_structure: SMILES, Molfile V2000/V3000, KET or SDF text, at most ${LIMITS.ketcherInlineBytes} bytes.`),
     format: KetcherFormat.optional().describe(
@@ -82,7 +82,7 @@ export const KetcherControlInput = z
     ),
     atoms: z
       .array(z.number().int().min(0))
-      .max(LIMITS.ketcherStructureChars)
+      .max(LIMITS.ketcherHighlightAtoms)
       .optional()
       .describe(`highlight_atoms: 0-based atom indices (Molfile atom order), at most ${LIMITS.ketcherHighlightAtoms}; [] clears.`),
     color: z
@@ -94,6 +94,13 @@ export const KetcherControlInput = z
     overwrite: z.boolean().default(false).describe('request_persist: replace an existing file.')
   })
   .strict();
+/**
+ * `ketcher_control` as the editor's own UI calls it (source `ui`): a person's drawing may be larger
+ * than the inline limit of agents and cells (`ketcherStructureChars` bounds what one call carries).
+ */
+export const KetcherControlUiInput = KetcherControlInput.extend({
+  value: z.string().max(LIMITS.ketcherStructureChars).optional()
+}) as unknown as typeof KetcherControlInput;
 export type KetcherControlInput = z.infer<typeof KetcherControlInput>;
 
 export const KetcherControlOutput = z.object({
@@ -112,7 +119,7 @@ export type KetcherControlOutput = z.infer<typeof KetcherControlOutput>;
 export const KetcherOpenInput = z
   .object({
     pageId,
-    value: z.string().max(LIMITS.ketcherStructureChars).optional().describe('Structure to start with (as set_structure).'),
+    value: z.string().max(LIMITS.ketcherInlineBytes).optional().describe('Structure to start with (as set_structure).'),
     path: z.string().min(1).max(1024).optional().describe('Or: a .mol/.sdf/.smi/.ket/.cml file under the Jupyter root.'),
     format: KetcherFormat.optional(),
     title: z.string().max(200).optional()

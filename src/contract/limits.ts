@@ -116,6 +116,10 @@ export const LIMITS = {
    * `apply_mvs` state): `act` beyond it is `TOO_LARGE`, so `viewer_observe` fits its read budget.
    */
   viewerViewBytes: 6144,
+  /** Resources `story_validate` lists, and fetches at most (the rest: `not-checked`). */
+  storyResourcesListed: 20,
+  /** How long `story_validate` waits for one resource to answer, ms (within the call's deadline). */
+  storyResourceCheckMs: 8000,
   /** Most assets `story_create` packs into one .mvsx archive. */
   storyAssets: 50,
   /**

@@ -110,6 +110,19 @@ export const LigandInfo = z.object({
 });
 export type LigandInfo = z.infer<typeof LigandInfo>;
 
+/**
+ * A chain id as an agent types it in a selector: plain when it is a plain word, else as JSON
+ * (a PDB HETATM without a chain has the id `" "`, one space; `""` matches nothing).
+ */
+export function chainIdText(id: string): string {
+  return /^[A-Za-z0-9]+$/.test(id) ? id : JSON.stringify(id);
+}
+
+/** A ligand as `comp_id chain seq`, e.g. `REA A 200`, `478 " " 200` (the one form summaries and errors use). */
+export function ligandText(l: Pick<LigandInfo, 'comp_id' | 'auth_asym_id' | 'auth_seq_id'>): string {
+  return `${l.comp_id} ${chainIdText(l.auth_asym_id)} ${l.auth_seq_id}`;
+}
+
 /** One model (frame) of the file. */
 export const ModelInfo = z.object({
   index: z.number().int().min(0),

@@ -249,7 +249,7 @@ export class Dispatcher {
 
   private async _execute(tool: string, rawArgs: unknown, options: DispatchOptions, binding: CallBinding): Promise<DispatchResult> {
     const handler = this._handler(tool);
-    const call = handler.parse(rawArgs ?? {});
+    const call = handler.parse(rawArgs ?? {}, options.source);
     if (!handler.spec.mutating) {
       const bound = call.bind(this.registry);
       binding.target = bound.target;
@@ -308,7 +308,7 @@ export class Dispatcher {
   }
 
   private _env(options: DispatchOptions) {
-    return { source: options.source, context: options.context, registry: this.registry, lastAction: this._lastAction };
+    return { source: options.source, context: options.context, registry: this.registry, lastAction: this._lastAction, deadline: options.deadline };
   }
 
   /** Run a mutating call after earlier calls on the same target, so a revision check and its change are atomic. */

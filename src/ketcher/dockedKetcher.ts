@@ -21,8 +21,7 @@ export function dockedKetcherOpener(app: JupyterFrontEnd, page: IMolspacePage): 
       const model = new ModelClass({ _initial: value, _initial_format: format, title }, { model_id: id, widget_manager: null });
       const view = new KetcherView({ model } as never);
       dockView(app, model, view, { id, label: title, className: 'molspace-docked-ketcher' });
-      await model.whenLoaded();
-      return model;
+      return model; // the caller waits until it is ready (`../dispatcher/whenReady.ts`)
     }
   };
 }

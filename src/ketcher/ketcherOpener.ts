@@ -8,7 +8,7 @@ import type { KetcherTarget } from './ketcherTarget';
 
 /** Docks an editor; set by the `molspace:ketcher` plugin. */
 export interface KetcherOpener {
-  /** Resolves once the editor is ready (with `value` loaded) or failed to start. */
+  /** Resolves once docked; the caller waits until it is ready with `whenReady` (`../dispatcher/whenReady.ts`). */
   open(options: { value: string; format: KetcherFormat | null; title: string }): Promise<KetcherTarget>;
 }
 

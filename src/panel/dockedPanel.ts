@@ -20,6 +20,7 @@ import type { ExportPanel } from './exportFromUi';
 import type { FollowLink } from './panelLinks';
 import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
+import { staleLinks } from './panelLinkCheck';
 
 /** The Lumino widget of a docked panel in the main area. */
 export class DockedPanelWidget extends Widget {
@@ -128,7 +129,7 @@ export class DockedPanel implements PanelTarget {
   }
 
   describe(): string {
-    return panelSummary(this.state(), this._content);
+    return panelSummary(this.state(), this._content, staleLinks(this._content, this._registry));
   }
 
   /** Render the first content as revision 1. */

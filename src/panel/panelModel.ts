@@ -31,6 +31,7 @@ import { ketcherOpener } from './openMolecule';
 import { linkFollower } from './panelLinks';
 import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
+import { staleLinks } from './panelLinkCheck';
 import { policyRenderMime } from '../render/resourceSanitizer';
 import { WidgetPresence } from '../dispatcher/widgetPresence';
 
@@ -169,7 +170,7 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
   }
 
   describe(): string {
-    return panelSummary(this.state(), this.content());
+    return panelSummary(this.state(), this.content(), staleLinks(this.content(), this.services.registry));
   }
 
   async applyContent(update: PanelUpdate, source: ChangeSource, summary: string): Promise<ChangeEntry> {

@@ -31,7 +31,7 @@ export interface PanelTarget extends WidgetTarget {
 }
 
 /** The panel's one-line summary for `observe`. */
-export function panelSummary(state: PanelState, content: PanelContent | null): string {
+export function panelSummary(state: PanelState, content: PanelContent | null, stale: readonly string[] = []): string {
   const what =
     content === null
       ? 'no content'
@@ -43,7 +43,8 @@ export function panelSummary(state: PanelState, content: PanelContent | null): s
             ? `molecule grid, ${(content.molecules ?? []).length} molecules`
             : `markdown, ${content.markdown.length} characters`;
   const error = state.error ? `; error ${state.error.code}: ${state.error.message}` : '';
-  return `${state.placement} panel "${state.panelId}": ${what}${error}`;
+  const gone = stale.length ? `; stale links to ${stale.slice(0, 5).join(', ')}${stale.length > 5 ? ', …' : ''} (no longer in the page)` : '';
+  return `${state.placement} panel "${state.panelId}": ${what}${error}${gone}`;
 }
 
 /** A short title for content without one. */

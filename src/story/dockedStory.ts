@@ -14,9 +14,6 @@ import { StoryModel } from './storyModel';
 import type { StoryOpener } from './storyOpener';
 import { StoryView } from './storyView';
 
-/** How long `open` waits for the first step to be drawn, ms (it returns either way; callers check `ready`). */
-const FIRST_DRAW_WAIT_MS = 15_000;
-
 /** The opener of this page: main-area docking, descriptions through JupyterLab's rendermime. */
 export function dockedStoryOpener(app: JupyterFrontEnd, page: IMolspacePage, rendermime: IRenderMimeRegistry | null): StoryOpener {
   class DockedStoryModel extends StoryModel {
@@ -34,27 +31,7 @@ export function dockedStoryOpener(app: JupyterFrontEnd, page: IMolspacePage, ren
       const model = new DockedStoryModel(attrs, { model_id: id, widget_manager: null } as never);
       const view = new StoryView({ model } as never);
       dockView(app, model, view, { id, label: title || story.title || path, caption: path, className: 'molspace-docked-story' });
-      await whenReady(model, FIRST_DRAW_WAIT_MS);
-      return model;
+      return model; // the caller waits for its first draw (`../dispatcher/whenReady.ts`)
     }
   };
-}
-
-/** Resolves once the model is ready or has an error, or after `ms` (a hidden page draws nothing). */
-function whenReady(model: StoryModel, ms: number): Promise<void> {
-  return new Promise<void>(resolve => {
-    const done = () => {
-      if (model.get('ready') || model.get('error')) {
-        clearTimeout(timer);
-        model.off('change:ready change:error', done);
-        resolve();
-      }
-    };
-    const timer = setTimeout(() => {
-      model.off('change:ready change:error', done);
-      resolve();
-    }, ms);
-    model.on('change:ready change:error', done);
-    done();
-  });
 }

@@ -111,3 +111,51 @@ async function download(
   }
   return response.arrayBuffer();
 }
+
+/** Whether a Story resource can be fetched by this page, as {@link probeResource} found. */
+export interface ResourceProbe {
+  status: 'reachable' | 'unreachable' | 'forbidden';
+  /** The HTTP status of the final response, or null (no response). */
+  httpStatus: number | null;
+  /** Why it is unreachable or forbidden (one clause), or null. */
+  reason: string | null;
+  /** The final URL when the server redirected, or null. */
+  redirectedTo: string | null;
+}
+
+/**
+ * Try `url` as a Story download would (`story_validate`): the policy first (nothing is sent to a
+ * host it refuses), then a GET without credentials whose final URL is checked again; the body is
+ * not read. Gives up after `timeoutMs`.
+ */
+export async function probeResource(url: string, policy: ResourcePolicy, timeoutMs: number, fetchImpl: FetchLike = (u, i) => fetch(u, i)): Promise<ResourceProbe> {
+  const refused = refusalOf(url, policy);
+  if (refused !== null) {
+    return { status: 'forbidden', httpStatus: null, reason: refused, redirectedTo: null };
+  }
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), Math.max(1, timeoutMs));
+  try {
+    const response = await fetchImpl(url, { method: 'GET', credentials: 'omit', redirect: 'follow', signal: abort.signal });
+    void response.body?.cancel().catch(() => undefined);
+    const final = response.url || url;
+    const redirectedTo = final !== url ? final : null;
+    if (redirectedTo !== null) {
+      const reason = refusalOf(final, policy);
+      if (reason !== null) {
+        return { status: 'forbidden', httpStatus: response.status, reason: `it redirects to ${final}, and ${reason}`, redirectedTo };
+      }
+    }
+    if (response.status < 200 || response.status >= 400) {
+      return { status: 'unreachable', httpStatus: response.status, reason: `the server answered HTTP ${response.status}`, redirectedTo };
+    }
+    return { status: 'reachable', httpStatus: response.status, reason: null, redirectedTo };
+  } catch {
+    const why = abort.signal.aborted
+      ? `no answer within ${Math.round(timeoutMs / 100) / 10} s`
+      : 'the request failed (no network, a name that does not resolve, or no cross-origin permission)';
+    return { status: 'unreachable', httpStatus: null, reason: why, redirectedTo: null };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -12,9 +12,9 @@ import type { StoryTarget } from './storyTarget';
 export interface StoryOpener {
   /**
    * Dock a Story of a checked file in the main area (tab label: `title`, else
-   * the Story's title, else `path`); resolves once its first step is drawn,
-   * or failed (the target's `error` then says why), or after a bounded wait
-   * (`ready` still false: the caller says so).
+   * the Story's title, else `path`); resolves once docked. The caller waits
+   * for its first step with `whenReady` (`../dispatcher/whenReady.ts`): drawn,
+   * or the target's located error.
    */
   open(source: { path: string; story: ParsedStory; title?: string }): Promise<StoryTarget>;
 }

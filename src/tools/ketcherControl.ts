@@ -6,7 +6,7 @@
  * limit) and runs the action. A person's drawing arrives here too, as a `ui`
  * `set_structure` of the editor's KET (docs/architecture.md, "Ketcher").
  */
-import { KETCHER_CONTROL_TOOL, LIMITS, MolspaceError, type ChangeEntry, type KetcherControlInput } from '../contract';
+import { KETCHER_CONTROL_TOOL, KetcherControlUiInput, LIMITS, MolspaceError, type ChangeEntry, type KetcherControlInput } from '../contract';
 import { KETCHER_EXTENSIONS, persistFormat } from '../ketcher/ketcherFiles';
 import type { KetcherTarget } from '../ketcher/ketcherTarget';
 import { defineWidgetTool } from './tool';
@@ -136,4 +136,4 @@ export const ketcherControl = defineWidgetTool(KETCHER_CONTROL_TOOL, async ({ ar
     changes,
     summary: text
   };
-});
+}, { uiInput: KetcherControlUiInput });

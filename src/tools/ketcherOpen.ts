@@ -8,6 +8,7 @@ import { KETCHER_EXTENSIONS, KETCHER_OPEN_TOOL, LIMITS, MolspaceError } from '..
 import type { KetcherFormat } from '../contract';
 import { checkStoryPath, fileSize, readFileBytes } from '../authoring/storyFiles';
 import { ketcherOpener } from '../ketcher/ketcherOpener';
+import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { defineTool } from './tool';
 
 /** `"a.mol"` → `".mol"` (lower case), `""` when the file name has no extension. */
@@ -81,7 +82,7 @@ export async function readMoleculeFile(given: string, format: KetcherFormat | un
   return { value, format: format ?? byExtension };
 }
 
-export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args }) => {
+export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args, deadline }) => {
   if (args.value !== undefined && args.path !== undefined) {
     throw new MolspaceError('INVALID_INPUT', 'ketcher_open takes value or path, not both.', '/path', 'Pass value (inline structure) or path (a file under the Jupyter root), not both.', {
       given: ['value', 'path']
@@ -100,10 +101,8 @@ export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args }) => {
   }
   const title = args.title ?? (args.path !== undefined ? (args.path.split('/').pop() ?? args.path) : 'Ketcher');
   const editor = await ketcherOpener().open({ value, format, title });
+  await whenReady(editor, readyDeadline(deadline)); // ready with the structure loaded, or its located error
   const state = editor.state();
-  if (state.error) {
-    throw new MolspaceError(state.error.code, state.error.message, state.error.where, state.error.fix, { ...state.error.details, target: editor.targetId });
-  }
   const from = args.path !== undefined ? ` from ${args.path}` : '';
   return { output: { editor: state }, text: `Opened Ketcher editor ${editor.targetId}${from}: ${editor.describe()}.` };
 });

@@ -10,9 +10,9 @@ import { LIMITS, MolspaceError, OPEN_TOOL } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import { checkStoryPath, fileSize, readStoryFile, storyResourcePolicy } from '../authoring/storyFiles';
 import { storyOpener } from '../story/storyOpener';
-import type { StoryTarget } from '../story/storyTarget';
 import { checkRootPath, formatOfPath, isStoryPath, structureOpener } from '../viewer/structureOpener';
 import type { ViewerTarget } from '../viewer/viewerTarget';
+import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { defineTool } from './tool';
 
 const SOURCES = ['path', 'text', 'pdbId', 'mvs', 'ketcher'] as const;
@@ -46,7 +46,7 @@ async function ketcherIn3d(registry: WidgetRegistry, id: string): Promise<{ byte
   };
 }
 
-export const open = defineTool(OPEN_TOOL, async ({ args, registry }) => {
+export const open = defineTool(OPEN_TOOL, async ({ args, registry, deadline }) => {
   const given = SOURCES.filter(k => args[k] !== undefined);
   if (given.length !== 1) {
     throw new MolspaceError(
@@ -63,7 +63,7 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry }) => {
         path: args.path
       });
     }
-    return openStory(args.path, args.title);
+    return openStory(args.path, args.title, deadline);
   }
   const opener = structureOpener();
   if (args.mvs !== undefined) {
@@ -72,7 +72,7 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry }) => {
     }
     const title = args.title ?? (typeof (args.mvs.metadata as { title?: unknown })?.title === 'string' ? String((args.mvs.metadata as { title: string }).title) : 'MVS state');
     const viewer = await opener.open({ bytes: new Uint8Array(), format: 'mmcif', name: '/mvs', title, mvs: args.mvs });
-    return opened(viewer, 'an MVS state');
+    return opened(viewer, 'an MVS state', deadline);
   }
   let bytes: Uint8Array;
   let name: string;
@@ -109,18 +109,13 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry }) => {
   }
   title = title ?? args.path ?? (args.pdbId ? `PDB ${args.pdbId.toUpperCase()}` : `${format} text`);
   const viewer = await opener.open({ bytes, format, name, title });
-  return opened(viewer, what);
+  return opened(viewer, what, deadline);
 });
 
-/** The `open` answer of a docked Viewer, or its load error (with the Viewer's id). */
-function opened(viewer: ViewerTarget, what: string) {
+/** The `open` answer of a docked Viewer once drawn, or its load or draw error (with the Viewer's id). */
+async function opened(viewer: ViewerTarget, what: string, deadline: number | undefined) {
+  await whenReady(viewer, readyDeadline(deadline));
   const state = viewer.state();
-  if (state.error) {
-    throw new MolspaceError(state.error.code, state.error.message, state.error.where, state.error.fix, {
-      ...state.error.details,
-      target: viewer.targetId
-    });
-  }
   return {
     output: { viewer: state, composition: viewer.composition() },
     text: `Opened ${what} in Viewer ${viewer.targetId}: ${viewer.describe()}.`
@@ -137,9 +132,9 @@ function opened(viewer: ViewerTarget, what: string) {
  *   parse/validation error (`UNSUPPORTED_FORMAT`, `VALIDATION_FAILED`,
  *   `FORBIDDEN` for a refused host) before anything is docked; once docked,
  *   the Story's own located load error (with `details.target`), or `TIMEOUT`
- *   when its first step was not drawn in time.
+ *   when its first step was not drawn by the deadline (`whenReady`).
  */
-async function openStory(given: string, title: string | undefined) {
+async function openStory(given: string, title: string | undefined, deadline: number | undefined) {
   const path = checkStoryPath(given, ['.mvsj', '.mvsx']);
   const opener = storyOpener();
   const size = await fileSize(path, '/path');
@@ -162,7 +157,13 @@ async function openStory(given: string, title: string | undefined) {
     throw new MolspaceError(err.code, `${path}: ${err.message}`, '/path', err.fix, { ...err.details, path });
   }
   const shown = await opener.open({ path, story, title });
-  const state = shownState(shown, path);
+  try {
+    await whenReady(shown, readyDeadline(deadline));
+  } catch (e) {
+    const err = MolspaceError.from(e, `open ${path}`);
+    throw new MolspaceError(err.code, err.message, err.where, err.fix, { ...err.details, path, target: shown.targetId });
+  }
+  const state = shown.state();
   const steps = stepsOf(story);
   return {
     output: { story: state, steps },
@@ -172,29 +173,3 @@ async function openStory(given: string, title: string | undefined) {
   };
 }
 
-/**
- * The state of a docked Story that has drawn its first step.
- *
- * @throws MolspaceError its load error (`details.target`), or `TIMEOUT` when
- *   the docked Story is neither drawn nor failed after the opener's wait.
- */
-function shownState(shown: StoryTarget, path: string) {
-  const state = shown.state();
-  if (state.error) {
-    throw new MolspaceError(state.error.code, state.error.message, state.error.where, state.error.fix, {
-      ...state.error.details,
-      path,
-      target: shown.targetId
-    });
-  }
-  if (!state.ready) {
-    throw new MolspaceError(
-      'TIMEOUT',
-      `Story ${shown.targetId} (${path}) is docked, but its first step was not drawn in time.`,
-      '/path',
-      `Call story_observe {target: "${shown.targetId}"} until ready is true, or read its error.`,
-      { path, target: shown.targetId }
-    );
-  }
-  return state;
-}

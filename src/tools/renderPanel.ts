@@ -19,6 +19,7 @@ import { invalidInput } from '../dispatcher/invalidInput';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import { isTargetOfKind } from '../dispatcher/widgetTarget';
 import { checkPanelContent } from '../panel/panelContent';
+import { checkPanelLinks } from '../panel/panelLinkCheck';
 import { panelHostOf } from '../panel/panelHost';
 import { defaultTitle, type PanelTarget } from '../panel/panelTarget';
 import type { PageTool, ToolEnv, ToolResult } from './tool';
@@ -82,6 +83,8 @@ async function run(args: RenderPanelInput, bound: PanelTarget | null, env: ToolE
   }
   const content = await resolveContent(args.content);
   await checkPanelContent(content, '/content');
+  // Links act on widgets: refused now, located, rather than failing later on a person's click.
+  await checkPanelLinks(content, registry);
   const kind = content.type;
   if (existing) {
     const before = existing.state();

@@ -6,9 +6,10 @@
 import { MolspaceError, STORY_CREATE_TOOL } from '../contract';
 import { checkOverwrite, checkStoryPath, storyResourcePolicy, writeStoryFile } from '../authoring/storyFiles';
 import { storyOpener } from '../story/storyOpener';
+import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { defineTool } from './tool';
 
-export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args }) => {
+export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, deadline }) => {
   // Loaded with the first call: Mol* stays off JupyterLab's start path.
   const { checkStory, stepsOf, storyIssuesError } = await import('../authoring/storyDocument');
   const path = checkStoryPath(args.path, ['.mvsj', '.mvsx']);
@@ -48,6 +49,17 @@ export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args }) => {
   const replaced = await writeStoryFile(path, content, args.overwrite);
   const bytes = typeof content === 'string' ? new TextEncoder().encode(content).length : content.length;
   const shown = opener ? await opener.open({ path, story }) : null;
+  if (shown) {
+    // Success only once its first step is drawn: a load failure is this call's error (the file stays written).
+    await whenReady(shown, readyDeadline(deadline)).catch(e => {
+      const err = MolspaceError.from(e, 'story_create');
+      throw new MolspaceError(err.code, `${path} was written, but its Story ${shown.targetId} failed to show: ${err.message}`, err.where, err.fix, {
+        ...err.details,
+        path,
+        written: true
+      });
+    });
+  }
   const packed = assets.length ? ` with ${assets.length} asset(s)` : '';
   const notUsed = unused.length ? ` Not referenced by any node (packed anyway): ${unused.slice(0, 10).join(', ')}.` : '';
   return {

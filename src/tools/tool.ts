@@ -29,6 +29,8 @@ export interface ToolEnv {
   registry: WidgetRegistry;
   /** The last state-changing operation of this page, before this call. */
   lastAction: LastAction | null;
+  /** When the caller stops waiting (ms since the epoch; agents: the gateway's deadline), if known. */
+  deadline?: number;
 }
 
 /**
@@ -98,11 +100,11 @@ export interface ParsedCall {
 export interface PageTool {
   readonly spec: ToolSpec;
   /**
-   * Validate raw arguments.
+   * Validate raw arguments (`source`: who asked; a tool may take more from a person's button).
    *
    * @throws MolspaceError `INVALID_INPUT` located at the first bad field.
    */
-  parse(rawArgs: unknown): ParsedCall;
+  parse(rawArgs: unknown, source?: ChangeSource): ParsedCall;
 }
 
 function answerOf<O extends z.ZodType<Record<string, unknown>>>(output: O, answer: ToolAnswer<O>): ToolResult {
@@ -139,16 +141,22 @@ export function defineTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Re
   };
 }
 
-/** A page tool that acts on one widget of its spec's `target` kind. */
+/**
+ * A page tool that acts on one widget of its spec's `target` kind.
+ *
+ * @param options.uiInput - the input schema of calls from the widget's own UI (source `ui`), when a
+ *   person may send more than the contract's input (emitted for agents and cells) allows, e.g. a
+ *   drawing larger than an agent's inline limit; same output type as `spec.input`.
+ */
 export function defineWidgetTool<
   I extends z.ZodType<ToolArgs>,
   O extends z.ZodType<Record<string, unknown>>,
   K extends WidgetKind
->(spec: ToolSpec<I, O, K>, handler: ToolHandler<I, O, WidgetTargets[K]>): PageTool {
+>(spec: ToolSpec<I, O, K>, handler: ToolHandler<I, O, WidgetTargets[K]>, options: { uiInput?: I } = {}): PageTool {
   return {
     spec,
-    parse(rawArgs) {
-      const parsed = spec.input.safeParse(rawArgs);
+    parse(rawArgs, source) {
+      const parsed = (source === 'ui' && options.uiInput ? options.uiInput : spec.input).safeParse(rawArgs);
       if (!parsed.success) {
         throw invalidInput(spec.name, parsed.error);
       }

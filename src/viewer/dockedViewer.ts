@@ -13,9 +13,6 @@ import type { StructureOpener } from './structureOpener';
 import { viewerModelClass, type ViewerModel } from './viewerModel';
 import { ViewerView } from './viewerView';
 
-/** How long `open` waits for the first frame, ms (it returns loaded either way). */
-const FIRST_DRAW_WAIT_MS = 20_000;
-
 /** The opener of this page: contents API reads, main-area docking. */
 export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): StructureOpener {
   const ModelClass = viewerModelClass(page) as unknown as new (attrs: Record<string, unknown>, options: Record<string, unknown>) => ViewerModel;
@@ -62,8 +59,7 @@ export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): S
         holder.dispose(); // the located error goes back to the caller
         return model;
       }
-      await model.firstDraw(FIRST_DRAW_WAIT_MS);
-      return model;
+      return model; // the caller waits for its first draw (`../dispatcher/whenReady.ts`)
     }
   };
 }

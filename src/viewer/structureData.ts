@@ -37,6 +37,7 @@ import {
   type ChainInfo,
   type ComponentSelector,
   type LigandInfo,
+  ligandText,
   type StructureFormat,
   type ViewerComposition,
   type ViewerLayer
@@ -331,12 +332,14 @@ export function requireMatch(data: StructureData, selector: ComponentSelector, w
     'NOT_FOUND',
     `The selector ${JSON.stringify(selector)} matches no atom of this structure.`,
     where,
-    `Use chains that exist (auth_asym_id: ${shownIds(auth)}; label_asym_id: ${shownIds(label)}); viewer_observe lists residues and ligands.`,
+    `Use chain ids that exist (auth_asym_id: ${shownIds(auth)}; label_asym_id: ${shownIds(label)}); ` +
+      `viewer_observe lists the chains and the ligands${ligandHint(data)}.`,
     {
       selector,
       auth_asym_ids: auth.slice(0, 100),
       label_asym_ids: label.slice(0, 100),
-      ligands: data.composition.ligands.slice(0, 20).map(l => `${l.comp_id} ${l.auth_asym_id} ${l.auth_seq_id}`)
+      // as viewer_observe lists them, with the `comp_id chain seq` text of summaries
+      ligands: data.composition.ligands.slice(0, 20).map(l => ({ comp_id: l.comp_id, auth_asym_id: l.auth_asym_id, auth_seq_id: l.auth_seq_id, text: ligandText(l) }))
     }
   );
 }
@@ -398,7 +401,16 @@ export function defaultLayers(data: StructureData): ViewerLayer[] {
   return layers;
 }
 
-/** Chain ids for a message: at most 30, a blank id (e.g. a PDB HETATM without a chain) shown as `""`. */
+/**
+ * Chain ids for a fix, as JSON strings an agent can paste: at most 30; a blank id (a PDB HETATM
+ * without a chain) is `" "`, the id that matches it.
+ */
 function shownIds(ids: string[]): string {
-  return ids.slice(0, 30).map(id => (id.trim() === '' ? '""' : id)).join(', ') || 'none';
+  return ids.slice(0, 30).map(id => JSON.stringify(id)).join(', ') || 'none';
+}
+
+/** E.g. `; the first ligand as a selector: {"label_comp_id":"478","auth_asym_id":" ","auth_seq_id":200}`. */
+function ligandHint(data: StructureData): string {
+  const l = data.composition.ligands[0];
+  return l ? `; the first ligand (${ligandText(l)}) as a selector: ${JSON.stringify({ auth_asym_id: l.auth_asym_id, auth_seq_id: l.auth_seq_id })}` : '';
 }

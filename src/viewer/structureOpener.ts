@@ -9,8 +9,8 @@ import type { ViewerTarget } from './viewerTarget';
 
 export interface StructureOpener {
   /**
-   * Dock a Viewer of `bytes` (or of an MVS state `mvs`, `bytes` empty) in the main area; resolves once it has loaded
-   * (and, when the page is visible, drawn) or failed.
+   * Dock a Viewer of `bytes` (or of an MVS state `mvs`, `bytes` empty) in the main area; resolves once it has
+   * loaded or failed. The caller waits for its first draw with `whenReady` (`../dispatcher/whenReady.ts`).
    */
   open(source: { bytes: Uint8Array; format: StructureFormat; name: string; title: string; mvs?: Record<string, unknown> }): Promise<ViewerTarget>;
   /**

@@ -18,6 +18,7 @@ from molspace.gateway.app import MolspaceGateway
 from molspace.gateway.manifest import DEFAULT_MANIFEST_PATH
 
 MANIFEST = json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))
+MANIFEST_TOOLS = {t["name"]: t for t in MANIFEST["tools"]}
 INIT = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -91,6 +92,63 @@ async def test_invalid_arguments_are_located(mcp_client: Any, tool: str, args: d
     assert err["fix"] and err["message"]
     assert err["details"]["errors"][0]["where"] == where
 
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "where", "tag", "value", "allowed", "said"),
+    [
+        # a wrong field inside the second operation: that operation's index, tag and own fields
+        ("act", {"actions": [{"op": "focus", "selector": "ligand"}, {"op": "set_color", "selector": "ligand", "colr": "#ff0000"}]},
+         "/actions/1/color", "op", "set_color", ["color", "op", "selector"], ['missing required field "color"', 'unknown field "colr"']),
+        ("act", {"actions": [{"op": "focus", "selector": "ligand", "colour": "red"}]},
+         "/actions/0/colour", "op", "focus", ["op", "selector"], ['unknown field "colour"']),
+        ("act", {"actions": [{"op": "set_transparency", "selector": "ligand", "value": 3}]},
+         "/actions/0/value", "op", "set_transparency", ["op", "selector", "value"], ["must be at most 1 (got 3)"]),
+        # the same for any tagged union: panel content by `type`
+        ("render_panel", {"content": {"type": "markdown", "markdown": "x", "rows": []}},
+         "/content/rows", "type", "markdown", ["markdown", "type"], ['unknown field "rows"']),
+    ],
+)
+async def test_bad_field_inside_a_tagged_union_names_the_item(
+    mcp_client: Any, tool: str, args: dict, where: str, tag: str, value: str, allowed: list[str], said: list[str]
+) -> None:
+    """A bad field inside an ``act`` operation (or any ``op``/``type``/``action`` union item) names the
+    item's index, the field and that item's own allowed fields, with values as JSON (never a Python repr)."""
+    async with mcp_client() as client:
+        await client.list_tools()
+        result = await client.call_tool(tool, args)
+    err = located_error(result)
+    assert err["code"] == "INVALID_INPUT" and err["where"] == where
+    assert err["details"]["tag"] == tag and err["details"]["tagValue"] == value and err["details"]["allowed"] == allowed
+    item = err["details"]["item"]
+    assert where.startswith(item + "/")
+    for s in said:
+        assert s in err["message"]
+    assert f'{tag} "{value}"' in err["message"] and f"takes only: {', '.join(allowed)}" in err["fix"]
+    if "/actions/" in where:
+        assert f"item {where.split('/')[2]} of /actions" in err["message"]
+    top = sorted(MANIFEST_TOOLS[tool]["inputSchema"]["properties"])
+    assert ", ".join(top) not in err["fix"]  # not the tool's top-level fields
+    for text in (err["message"], err["fix"], json.dumps(err["details"])):
+        assert "{'" not in text and "is not valid under any of the given schemas" not in text
+
+
+async def test_unknown_tag_value_lists_the_known_ones(mcp_client: Any) -> None:
+    async with mcp_client() as client:
+        result = await client.call_tool("act", {"actions": [{"op": "focus", "selector": "ligand"}, {"op": "zoom"}]})
+    err = located_error(result)
+    assert err["code"] == "INVALID_INPUT" and err["where"] == "/actions/1/op"
+    assert '"zoom"' in err["message"] and err["details"]["tagValue"] == "zoom"
+    assert '"focus"' in err["fix"] and '"set_color"' in err["fix"] and "focus" in err["details"]["tagValues"]
+
+
+async def test_messages_quote_values_as_json_not_python(mcp_client: Any) -> None:
+    """jsonschema's own messages are Python reprs (``'x' is too long``, the whole 70 kB value): never sent."""
+    async with mcp_client() as client:
+        result = await client.call_tool("observe", {"limit": "ten"})
+    err = located_error(result)
+    assert err["message"].endswith('must be integer (got string).'), err["message"]
+    assert "'ten'" not in err["message"]
 
 async def test_unknown_tool_is_not_found(mcp_client: Any) -> None:
     async with mcp_client() as client:

@@ -145,8 +145,13 @@ test('every typed failure of ketcher_control is located, and nothing is lost', a
     };
     const bad = await expectError({ action: 'set_structure', value: 'C1CC(' }, 'VALIDATION_FAILED', '/value');
     expect(bad.message).toContain('cycle 1 not closed');
-    await expectError({ action: 'set_structure', value: 'C'.repeat(70_000) }, 'TOO_LARGE', '/value');
-    await expectError({ action: 'highlight_atoms', atoms: Array.from({ length: 300 }, (_, i) => i) }, 'TOO_LARGE', '/atoms');
+    // Over the declared bounds (maxLength 65536, maxItems 256: the limits the tool states) the gateway refuses the
+    // arguments; within 65536 characters but over 64 KiB of UTF-8 the tool's byte limit is TOO_LARGE.
+    const long = await expectError({ action: 'set_structure', value: 'C'.repeat(70_000) }, 'INVALID_INPUT', '/value');
+    expect(long.message).toContain('at most 65536');
+    await expectError({ action: 'set_structure', value: 'é'.repeat(40_000) }, 'TOO_LARGE', '/value');
+    const many = await expectError({ action: 'highlight_atoms', atoms: Array.from({ length: 300 }, (_, i) => i) }, 'INVALID_INPUT', '/atoms');
+    expect(many.message).toContain('at most 256');
     const range = await expectError({ action: 'highlight_atoms', atoms: [0, 3] }, 'VALIDATION_FAILED', '/atoms/1');
     expect(range.message).toContain('has 3 atoms');
     const conflict = await expectError({ action: 'set_structure', value: 'CCN', expectedRevision: 5 }, 'REVISION_CONFLICT', '/expectedRevision');

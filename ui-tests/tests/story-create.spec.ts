@@ -212,3 +212,74 @@ test('story_template_create with open docks the Story; the agent steps it withou
     await client.close();
   }
 });
+
+test('story_create with open fails with the Story\'s own located error when its structure cannot load', async ({ page, tmpPath }) => {
+  // Answered in the browser (no traffic leaves the machine): the structure is missing.
+  const missing = 'https://files.rcsb.org/molspace-test/missing.pdb';
+  await page.route(missing, route => route.fulfill({ status: 404, body: 'not found', headers: { 'Access-Control-Allow-Origin': '*' } }));
+  const client = await connected();
+  try {
+    const file = `${tmpPath}/missing.mvsj`;
+    const [err, isError] = await call(client, 'story_create', { path: file, document: storyboard(missing), open: true });
+    expect(isError, JSON.stringify(err)).toBe(true);
+    expect(err).toMatchObject({
+      code: 'NOT_FOUND',
+      where: '/snapshots/0/root/children/0/params/url',
+      details: { url: missing, status: 404, path: file, written: true }
+    });
+    expect(err.details.target).toMatch(/^molspace-story-/);
+    expect(err.message).toContain(`${file} was written`);
+    // The same error is the Story's: observe shows it docked, not ready.
+    const [observed] = await call(client, 'story_observe', { target: err.details.target });
+    expect(observed.story).toMatchObject({ ready: false, error: { code: 'NOT_FOUND' } });
+  } finally {
+    await client.close();
+  }
+});
+
+test('story_validate says which resources it could fetch from the page, and never calls an unreachable one valid', async ({ page, tmpPath }) => {
+  // Both answered in the browser: nothing leaves the machine; example.org is not an allowed host (not fetched).
+  const ok = 'https://files.rcsb.org/molspace-test/ok.pdb';
+  const missing = 'https://files.rcsb.org/molspace-test/gone.pdb';
+  const refused = 'https://example.org/1hpv.pdb';
+  const body = fs.readFileSync(PDB);
+  const requested: string[] = [];
+  await page.route(ok, route => route.fulfill({ body, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } }));
+  await page.route(missing, route => route.fulfill({ status: 404, body: 'no', headers: { 'Access-Control-Allow-Origin': '*' } }));
+  await page.route(refused, route => {
+    requested.push(route.request().url());
+    return route.abort();
+  });
+  const client = await connected();
+  try {
+    const [good, goodError] = await call(client, 'story_validate', { document: storyboard(ok) });
+    expect(goodError, JSON.stringify(good)).toBe(false);
+    expect(good).toMatchObject({ valid: true, issueCount: 0, resourceCount: 2 });
+    expect(good.resources.map((r: { status: string; httpStatus: number }) => [r.status, r.httpStatus])).toEqual([
+      ['reachable', 200],
+      ['reachable', 200]
+    ]);
+
+    const [bad] = await call(client, 'story_validate', { document: storyboard(missing) });
+    const gone = { url: missing, status: 'unreachable', httpStatus: 404, source: 'remote', path: 'root/children/0/params/url' };
+    expect(bad).toMatchObject({ valid: false, resources: [{ ...gone, snapshotIndex: 0 }, { ...gone, snapshotIndex: 1 }] });
+    expect(bad.issues[0]).toMatchObject({ snapshotIndex: 0, key: 'cartoon', path: 'root/children/0/params/url' });
+    expect(bad.issues[0].message).toContain('HTTP 404');
+
+    const [off] = await call(client, 'story_validate', { document: storyboard(missing), checkResources: false });
+    expect(off).toMatchObject({ valid: true, resources: [{ status: 'not-checked' }, { status: 'not-checked' }] });
+
+    const [forbidden] = await call(client, 'story_validate', { document: storyboard(refused) });
+    expect(forbidden.valid).toBe(false);
+    expect(forbidden.resources[0]).toMatchObject({ url: refused, status: 'forbidden', httpStatus: null });
+    expect(requested).toEqual([]); // a host the policy refuses is never asked
+
+    // A file packed in an .mvsx needs no fetch.
+    await page.contents.uploadFile(PDB, `${tmpPath}/data/1hpv.pdb`);
+    await call(client, 'story_create', { path: `${tmpPath}/packed.mvsx`, document: storyboard(`${tmpPath}/data/1hpv.pdb`), assets: [`${tmpPath}/data/1hpv.pdb`] });
+    const [packed] = await call(client, 'story_validate', { path: `${tmpPath}/packed.mvsx` });
+    expect(packed).toMatchObject({ valid: true, resources: [{ source: 'archive', status: 'reachable' }, { source: 'archive', status: 'reachable' }] });
+  } finally {
+    await client.close();
+  }
+});

@@ -110,7 +110,7 @@ test('an agent observes and acts on the Viewer a cell shows; the kernel sees the
       where: '/actions/1/selector',
       details: { selector: { auth_asym_id: 'Z', auth_seq_id: 5 }, auth_asym_ids: ['A'] }
     });
-    expect(missing.fix).toContain('auth_asym_id: A');
+    expect(missing.fix).toContain('auth_asym_id: "A"');
     const [unchanged] = await call(client, 'viewer_observe', { target });
     expect(unchanged.viewer.revision).toBe(revision + 1);
     expect(unchanged.view.background).toBeNull();

@@ -67,13 +67,14 @@ beforeEach(() => {
         error: null,
         ...shownAs
       };
-      return { targetId: state.target, kind: 'story', state: () => state } as never;
+      return { targetId: state.target, kind: 'story', state: () => state, whenLoaded: () => Promise.resolve() } as never;
     }
   });
 });
 afterEach(() => setStoryOpener(null));
 
-const open = (args: Record<string, unknown>) => dispatcher.execute('open', args, { source: 'agent' });
+// A gateway deadline 2 s away: the TIMEOUT case answers 1.5 s before it (`whenReady`).
+const open = (args: Record<string, unknown>) => dispatcher.execute('open', args, { source: 'agent', deadline: Date.now() + 2000 });
 
 describe('open a Story file', () => {
   it('answers with the drawn Story, its steps, and how to drive it', async () => {
@@ -95,8 +96,8 @@ describe('open a Story file', () => {
   it('neither drawn nor failed is TIMEOUT, naming the widget and how to wait', async () => {
     shownAs = { ready: false, error: null };
     const e = await failure(open({ path: 'stories/1cbs.mvsj' }));
-    expect(e).toMatchObject({ code: 'TIMEOUT', where: '/path', details: { target: 'molspace-story-1-test' } });
-    expect(e.fix).toContain('story_observe {target: "molspace-story-1-test"}');
+    expect(e).toMatchObject({ code: 'TIMEOUT', where: '/target', details: { target: 'molspace-story-1-test', path: 'stories/1cbs.mvsj' } });
+    expect(e.fix).toContain('story_observe with target "molspace-story-1-test"');
   });
 
   it('too large is refused from its size, before any content is read; a bad file docks nothing', async () => {

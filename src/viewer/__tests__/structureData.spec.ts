@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { readStructure, requireMatch, defaultLayers } from '../structureData';
+import { readStructure, requireMatch, defaultLayers, countMatches } from '../structureData';
 import { expectFailure } from '../../__tests__/expectFailure';
 import type { StructureFormat } from '../../contract';
 
@@ -111,7 +111,39 @@ describe('selectors through Mol*\'s MVS selector code', () => {
     expect(e.code).toBe('NOT_FOUND');
     expect(e.where).toBe('/actions/1/selector');
     expect(e.details).toMatchObject({ selector: { auth_asym_id: 'Z' }, auth_asym_ids: ['A'] });
-    expect(e.fix).toContain('auth_asym_id: A');
+    expect(e.fix).toContain('auth_asym_id: "A"');
+  });
+});
+
+describe('literal fixes: what a NOT_FOUND fix suggests works as written', () => {
+  test('1HPV: chain ids as JSON, the blank chain as " " (which matches), ligands as comp_id chain seq', async () => {
+    const data = await read('1hpv.pdb', 'pdb');
+    const e = await expectFailure(Promise.resolve().then(() => requireMatch(data, { auth_asym_id: 'Z' }, '/actions/0/selector')));
+    expect(e.fix).toContain('auth_asym_id: "A", "B", " ";');
+    // every chain id the fix names, parsed as JSON, matches atoms when pasted into a selector
+    const listed = /auth_asym_id: ([^;]+);/.exec(e.fix)![1];
+    const ids: string[] = JSON.parse(`[${listed}]`);
+    expect(ids).toEqual(['A', 'B', ' ']);
+    for (const id of ids) {
+      expect(countMatches(data.structures, { auth_asym_id: id })).toBeGreaterThan(0);
+    }
+    expect(countMatches(data.structures, { auth_asym_id: '' })).toBe(0); // what the old fix suggested
+    // the ligand selector the fix gives selects the inhibitor
+    const hint = JSON.parse(/as a selector: (\{[^}]*\})/.exec(e.fix)![1]);
+    expect(hint).toEqual({ auth_asym_id: ' ', auth_seq_id: 200 });
+    expect(countMatches(data.structures, hint)).toBe(35);
+    // ligands in details read as viewer_observe lists them, with the summary's `comp_id chain seq`
+    expect((e.details.ligands as unknown[])[0]).toEqual({ comp_id: '478', auth_asym_id: ' ', auth_seq_id: 200, text: '478 " " 200' });
+    // the fix names only what viewer_observe lists (chains and ligands; no residue lists)
+    expect(e.fix).toContain('viewer_observe lists the chains and the ligands');
+    expect(e.fix).not.toMatch(/lists residues/);
+  });
+
+  test('summaries read ligands as comp_id chain seq, a blank chain as " "', async () => {
+    const { viewerSummary } = await import('../viewerText');
+    const data = await read('1hpv.pdb', 'pdb');
+    const state = { target: 'v', kind: 'viewer' as const, title: '1hpv.pdb', ready: true, revision: 0, error: null, undo: 0, redo: 0 };
+    expect(viewerSummary(state, data.composition, { layers: [] } as never)).toContain('1 ligand (478 " " 200)');
   });
 });
 

@@ -1,0 +1,134 @@
+/**
+ * render_panel checks link targets when it renders (through the real Dispatcher, a Viewer target
+ * holding 1HPV read with Mol*'s parsers, a Story in memory): unknown or wrong-kind widget ids,
+ * selectors matching nothing and unknown Story keys are refused, located under the link; a link
+ * whose widget goes later is named in the panel's summary (what observe lists).
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import type { ChangeEntry, ChangeSource, PanelContent, PanelState, ViewerState } from '../../contract';
+import { Dispatcher } from '../../dispatcher/dispatcher';
+import { WidgetRegistry } from '../../dispatcher/registry';
+import { expectFailure } from '../../__tests__/expectFailure';
+import { MemoryStory, metas } from '../../__tests__/memoryStory';
+import { defaultLayers, readStructure, type StructureData } from '../../viewer/structureData';
+import { initialView } from '../../viewer/viewerActions';
+import type { ViewerTarget } from '../../viewer/viewerTarget';
+import { DEFAULT_RESOURCE_HOSTS } from '../../story/resourcePolicy';
+import { setPanelHost, type NewPanel } from '../panelHost';
+import { staleLinks } from '../panelLinkCheck';
+import { panelSummary, type PanelUpdate } from '../panelTarget';
+
+const DATA = join(__dirname, '..', '..', '..', 'tests', 'data', 'structures');
+
+function memoryViewer(id: string, data: StructureData): ViewerTarget {
+  const view = initialView(defaultLayers(data));
+  const state = (): ViewerState => ({ target: id, kind: 'viewer', title: '1hpv.pdb', ready: true, revision: 0, error: null, undo: 0, redo: 0 });
+  return {
+    targetId: id,
+    kind: 'viewer',
+    notebook: null,
+    whenLoaded: () => Promise.resolve(),
+    state,
+    describe: () => '1hpv',
+    composition: () => data.composition,
+    view: () => view,
+    structureData: () => Promise.resolve(data),
+    camera: () => null,
+    applyView: () => Promise.reject(new Error('not in this test')),
+    mvsStructureData: () => Promise.reject(new Error('not in this test')),
+    resourcePolicy: () => ({ hosts: DEFAULT_RESOURCE_HOSTS, pageOrigin: null }),
+    history: () => ({ undo: null, redo: null }),
+    screenshot: () => Promise.reject(new Error('not in this test'))
+  };
+}
+
+/** A docked panel in memory whose summary names its stale links, as DockedPanel and PanelModel do. */
+class MemoryPanel implements NewPanel {
+  readonly kind = 'panel' as const;
+  readonly placement = 'docked' as const;
+  readonly notebook = null;
+  revision = 0;
+  constructor(
+    readonly panelId: string,
+    private _content: PanelContent,
+    private readonly _registry: WidgetRegistry
+  ) {}
+  get targetId(): string {
+    return this.panelId;
+  }
+  whenLoaded = () => Promise.resolve();
+  state(): PanelState {
+    return { target: this.panelId, kind: 'panel', panelId: this.panelId, title: 'T', placement: 'docked', type: this._content.type, ready: true, revision: this.revision, error: null };
+  }
+  content = () => this._content;
+  describe = () => panelSummary(this.state(), this._content, staleLinks(this._content, this._registry));
+  open(source: ChangeSource, summary: string): Promise<ChangeEntry> {
+    return this.applyContent({ content: this._content }, source, summary);
+  }
+  async applyContent(update: PanelUpdate, source: ChangeSource, summary: string): Promise<ChangeEntry> {
+    this._content = update.content;
+    this.revision += 1;
+    return { revision: this.revision, source, summary };
+  }
+}
+
+let registry: WidgetRegistry;
+let dispatcher: Dispatcher;
+const table = (links: unknown[]) => ({ type: 'table', columns: [{ name: 'site', type: 'string' }], rows: links.map((_, i) => [`row ${i}`]), links });
+const render = (content: unknown) => dispatcher.execute('render_panel', { content }, { source: 'agent' });
+
+beforeEach(async () => {
+  registry = new WidgetRegistry();
+  const data = await readStructure(new Uint8Array(readFileSync(join(DATA, '1hpv.pdb'))), 'pdb', '1hpv.pdb');
+  registry.register(memoryViewer('v1', data));
+  registry.register(new MemoryStory('s1', metas(['overview', 'binding-site'])));
+  setPanelHost(registry, {
+    dock(panelId, _title, content) {
+      const panel = new MemoryPanel(panelId, content, registry);
+      registry.register(panel);
+      return panel;
+    }
+  });
+  dispatcher = new Dispatcher(registry);
+});
+
+test('links to widgets that exist, with selectors that match and keys that exist, render', async () => {
+  const result = await render(
+    table([
+      { op: 'focus', viewer: 'v1', selector: { auth_asym_id: 'A', auth_seq_id: 25 } },
+      { op: 'focus', viewer: 'v1', selector: { auth_asym_id: ' ', auth_seq_id: 200 } },
+      null,
+      { op: 'goto', story: 's1', key: 'binding-site' }
+    ])
+  );
+  expect(result.structuredContent).toMatchObject({ created: true });
+});
+
+test.each([
+  ['an unknown viewer id', [{ op: 'focus', viewer: 'v1' }, { op: 'focus', viewer: 'nope', selector: 'ligand' }], 'NOT_FOUND', '/content/links/1/viewer'],
+  ['a Story id as the viewer', [{ op: 'focus', viewer: 's1', selector: 'ligand' }], 'NOT_FOUND', '/content/links/0/viewer'],
+  ['a selector matching nothing', [{ op: 'focus', viewer: 'v1', selector: { auth_asym_id: 'Z' } }], 'NOT_FOUND', '/content/links/0/selector'],
+  ['an unknown Story id', [{ op: 'goto', story: 'v9', key: 'overview' }], 'NOT_FOUND', '/content/links/0/story'],
+  ['an unknown step key', [{ op: 'goto', story: 's1', key: 'nowhere' }], 'NOT_FOUND', '/content/links/0/key']
+])('%s is refused, located under the link, and nothing opens', async (_name, links, code, where) => {
+  const fixed = (links as Record<string, unknown>[]).map(l => (l.op === 'focus' && !('selector' in l) ? { ...l, selector: 'ligand' } : l));
+  const e = await expectFailure(render(table(fixed)));
+  expect(e).toMatchObject({ code, where });
+  expect(e.fix.length).toBeGreaterThan(10);
+  expect(registry.list().filter(t => t.kind === 'panel')).toEqual([]);
+});
+
+test('a molecule link is checked too', async () => {
+  const e = await expectFailure(render({ type: 'molecules', molecules: [{ smiles: 'CCO', link: { op: 'goto', story: 's1', key: 'x' } }] }));
+  expect(e).toMatchObject({ code: 'NOT_FOUND', where: '/content/molecules/0/link/key', details: { keys: ['overview', 'binding-site'] } });
+});
+
+test('a link whose widget goes later is named in observe', async () => {
+  await render(table([{ op: 'focus', viewer: 'v1', selector: 'ligand' }, { op: 'goto', story: 's1', key: 'overview' }]));
+  registry.unregister('v1');
+  const observed = await dispatcher.execute('observe', {}, { source: 'agent' });
+  const panel = (observed.structuredContent as { widgets: { kind: string; summary: string }[] }).widgets.find(w => w.kind === 'panel')!;
+  expect(panel.summary).toContain('stale links to v1');
+  expect(panel.summary).not.toContain('s1');
+});

@@ -166,13 +166,14 @@ function branchFields(b: JsonSchema, tag: string): string {
 
 /**
  * A tagged union (every branch an object, one property a string `const`)
- * folded into one object: the tag as an enum, every branch's fields as
+ * folded into one object: the tag a string, every branch's fields as
  * optional properties, and a description naming each tag's fields. It
  * accepts every value the union accepts (and more: the full schema decides).
  */
 function foldTaggedUnion(branches: JsonSchema[], tag: string): JsonSchema {
   const properties: Record<string, JsonSchema> = {
-    [tag]: { type: 'string', enum: branches.map(b => (b.properties as Record<string, JsonSchema>)[tag].const), [FOLDED]: true }
+    // The values are named in the description, each with its fields; an enum would name them twice.
+    [tag]: { type: 'string', [FOLDED]: true }
   };
   for (const b of branches) {
     for (const [name, p] of Object.entries(b.properties as Record<string, JsonSchema>)) {

@@ -41,6 +41,11 @@ if (!mvsVersion) {
   throw new Error('emit-manifest: SupportedVersion not found in molstar/lib/extensions/mvs/mvs-data.js');
 }
 
+/** The version in `node_modules/<name>/package.json` (the package bundled or built against). */
+function bundledVersion(name: string): string {
+  return JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+}
+
 function schema(t: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   return z.toJSONSchema(t, { io, target: 'draft-2020-12', unrepresentable: 'any' });
 }
@@ -50,11 +55,16 @@ const manifest = {
   bridgeProtocol: BRIDGE_PROTOCOL_VERSION,
   bridgeCloseCodes: BRIDGE_CLOSE_CODES,
   staticFallbackMime: STATIC_FALLBACK_MIME,
+  // Every bundled library, from its own package.json at build time (`status` lists them).
   versions: {
     molspace: pkg.version,
     molstar: molstarPkg.version,
     mvsSpec: mvsVersion,
-    ketcher: null
+    ketcher: bundledVersion('ketcher-core'),
+    ketcherReact: bundledVersion('ketcher-react'),
+    indigo: bundledVersion('indigo-ketcher'),
+    vegaLite: bundledVersion('vega-lite'),
+    jupyterlab: bundledVersion('@jupyterlab/application')
   },
   instructions: INSTRUCTIONS,
   errorCodes: ERROR_CODES,

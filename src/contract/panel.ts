@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { LocatedError } from './errors';
 import { LIMITS } from './limits';
+import { dock } from './toolArgs';
 import { ChangeEntry } from './story';
 import type { ToolSpec } from './tools';
 import { ComponentSelector } from './viewer';
@@ -182,6 +183,7 @@ export const RenderPanelInput = z
     placement: PanelPlacement.optional().describe(
       'New panels: "docked" (default). "inline" panels come from a cell (molspace.Panel) and are updated by id.'
     ),
+    dock,
     ...PANEL_UPDATE_FIELDS
   })
   .strict();

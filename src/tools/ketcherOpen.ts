@@ -4,6 +4,7 @@
  */
 import { KETCHER_OPEN_TOOL, LIMITS, MolspaceError } from '../contract';
 import { ketcherOpener } from '../ketcher/ketcherOpener';
+import { checkPlacement } from '../dockPlacement';
 import { defineTool } from './tool';
 
 export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args }) => {
@@ -16,7 +17,8 @@ export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args }) => {
       unit: 'bytes'
     });
   }
-  const editor = await ketcherOpener().open({ value, format: args.format ?? null, title: args.title ?? 'Ketcher' });
+  checkPlacement(args.dock);
+  const editor = await ketcherOpener().open({ value, format: args.format ?? null, title: args.title ?? 'Ketcher', placement: args.dock });
   const state = editor.state();
   if (state.error) {
     throw new MolspaceError(state.error.code, state.error.message, state.error.where, state.error.fix, { ...state.error.details, target: editor.targetId });

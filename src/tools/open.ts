@@ -9,6 +9,7 @@ import { MolspaceError, OPEN_TOOL } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import { checkRootPath, formatOfPath, structureOpener } from '../viewer/structureOpener';
 import type { ViewerTarget } from '../viewer/viewerTarget';
+import { checkPlacement } from '../dockPlacement';
 import { defineTool } from './tool';
 
 const SOURCES = ['path', 'text', 'pdbId', 'mvs', 'ketcher'] as const;
@@ -54,12 +55,13 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry }) => {
     );
   }
   const opener = structureOpener();
+  checkPlacement(args.dock);
   if (args.mvs !== undefined) {
     if (args.mvs.kind === 'multiple') {
       throw new MolspaceError('UNSUPPORTED_FORMAT', 'open draws one MVS state, not a multi-state Story.', '/mvs/kind', 'Pass one state; show a Story with story_create.', {});
     }
     const title = args.title ?? (typeof (args.mvs.metadata as { title?: unknown })?.title === 'string' ? String((args.mvs.metadata as { title: string }).title) : 'MVS state');
-    const viewer = await opener.open({ bytes: new Uint8Array(), format: 'mmcif', name: '/mvs', title, mvs: args.mvs });
+    const viewer = await opener.open({ bytes: new Uint8Array(), format: 'mmcif', name: '/mvs', title, mvs: args.mvs, placement: args.dock });
     return opened(viewer, 'an MVS state');
   }
   let bytes: Uint8Array;
@@ -96,7 +98,7 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry }) => {
     what = `inline ${format} text`;
   }
   title = title ?? args.path ?? (args.pdbId ? `PDB ${args.pdbId.toUpperCase()}` : `${format} text`);
-  const viewer = await opener.open({ bytes, format, name, title });
+  const viewer = await opener.open({ bytes, format, name, title, placement: args.dock });
   return opened(viewer, what);
 });
 

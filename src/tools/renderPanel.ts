@@ -15,6 +15,7 @@ import {
   type PanelContent,
   type RenderPanelOutput
 } from '../contract';
+import { checkPlacement } from '../dockPlacement';
 import { invalidInput } from '../dispatcher/invalidInput';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import { isTargetOfKind } from '../dispatcher/widgetTarget';
@@ -79,6 +80,7 @@ async function run(args: RenderPanelInput, bound: PanelTarget | null, env: ToolE
   }
   if (!existing) {
     checkCreatable(registry, args);
+    checkPlacement(args.dock);
   }
   const content = await resolveContent(args.content);
   await checkPanelContent(content, '/content');
@@ -91,7 +93,7 @@ async function run(args: RenderPanelInput, bound: PanelTarget | null, env: ToolE
   }
   const host = panelHostOf(registry)!;
   const panelId = args.panelId ?? newPanelId(registry);
-  const docked = host.dock(panelId, args.title ?? defaultTitle(content), content);
+  const docked = host.dock(panelId, args.title ?? defaultTitle(content), content, args.dock);
   const summary = `render_panel: docked ${kind} panel "${panelId}" opened`;
   const entry = await docked.open(source, summary);
   return answer({ panel: docked.state(), created: true, previousRevision: null, changes: [entry], replayed: false }, summary);

@@ -67,3 +67,8 @@ export function revealDocked(targetId: string): void {
     dock.selectWidget(widget);
   }
 }
+
+/** Whether `targetId` is a docked widget open in the main area. */
+export function isDocked(targetId: string): boolean {
+  return dockedWidgets.get(targetId)?.isAttached === true;
+}

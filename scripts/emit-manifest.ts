@@ -41,11 +41,6 @@ if (!mvsVersion) {
   throw new Error('emit-manifest: SupportedVersion not found in molstar/lib/extensions/mvs/mvs-data.js');
 }
 
-/** The version in `node_modules/<name>/package.json` (the package bundled or built against). */
-function bundledVersion(name: string): string {
-  return JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
-}
-
 function schema(t: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   return z.toJSONSchema(t, { io, target: 'draft-2020-12', unrepresentable: 'any' });
 }
@@ -55,16 +50,20 @@ const manifest = {
   bridgeProtocol: BRIDGE_PROTOCOL_VERSION,
   bridgeCloseCodes: BRIDGE_CLOSE_CODES,
   staticFallbackMime: STATIC_FALLBACK_MIME,
-  // Every bundled library, from its own package.json at build time (`status` lists them).
   versions: {
     molspace: pkg.version,
     molstar: molstarPkg.version,
     mvsSpec: mvsVersion,
-    ketcher: bundledVersion('ketcher-core'),
-    ketcherReact: bundledVersion('ketcher-react'),
-    indigo: bundledVersion('indigo-ketcher'),
-    vegaLite: bundledVersion('vega-lite'),
-    jupyterlab: bundledVersion('@jupyterlab/application')
+    // Every other bundled library (and the JupyterLab built against), from its own package.json at build time.
+    ...Object.fromEntries(
+      Object.entries({
+        ketcher: 'ketcher-core',
+        ketcherReact: 'ketcher-react',
+        indigo: 'indigo-ketcher',
+        vegaLite: 'vega-lite',
+        jupyterlab: '@jupyterlab/application'
+      }).map(([key, name]) => [key, JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version as string])
+    )
   },
   instructions: INSTRUCTIONS,
   errorCodes: ERROR_CODES,

@@ -86,11 +86,6 @@ ${depict.map(name => `<script defer src="${name}"></script>`).join('\n')}
 </html>
 `
   );
-  // What the page prefetches in idle time (src/warmUp.ts): the editor frame's scripts and Indigo's WASM.
-  // Every emitted script and WASM except the depiction frame's own entry (it has its own page).
-  const emitted = stats.toJson({ all: false, assets: true }).assets.map(a => a.name);
-  const warm = emitted.filter(n => /\.(js|wasm)$/.test(n) && !(depict.includes(n) && !entry.includes(n)));
-  writeFileSync(join(out, 'warm.json'), JSON.stringify(warm) + '\n');
   console.log(`depiction frame: ${depict.join(', ')}`);
   console.log(`ketcher frame: ${entry.join(', ')} -> ${out} (ketcher ${ketcherVersion})`);
   compiler.close(() => undefined);

@@ -131,7 +131,7 @@ export const KETCHER_CONTROL_TOOL = ketcherTool({
   annotations: { title: 'Control a Ketcher editor', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   target: 'ketcher',
   mutating: true,
-  errors: ['NOT_FOUND', 'STALE_TARGET', 'REVISION_CONFLICT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'FORBIDDEN', 'AWAITING_USER']
+  errors: ['NOT_FOUND', 'STALE_TARGET', 'REVISION_CONFLICT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'FORBIDDEN']
 });
 
 export const KETCHER_OPEN_TOOL = ketcherTool({

@@ -291,9 +291,13 @@ class Viewer(PageWidget):
         """Apply the last undone batch again."""
         return self.act([{"op": "redo"}])
 
-    def screenshot(self, width: int | None = None, height: int | None = None) -> str:
-        """Ask the page for a PNG of the view; it lands in :attr:`last_screenshot` (bytes)."""
-        op: dict[str, Any] = {"op": "screenshot"}
+    def screenshot(self, width: int | None = None, height: int | None = None, format: str = "png") -> str:
+        """Ask the page for an image of the view; it lands in :attr:`last_screenshot` (bytes).
+
+        ``format`` is ``"png"`` (default here), ``"jpeg"`` or ``"webp"``; without ``width``
+        and ``height`` the image is at most ``LIMITS.screenshotDefaultWidth`` (512) pixels wide.
+        """
+        op: dict[str, Any] = {"op": "screenshot", "format": format}
         if width is not None:
             op["width"] = int(width)
         if height is not None:
@@ -347,7 +351,7 @@ class Viewer(PageWidget):
 
     def _on_result(self, content: dict[str, Any]) -> None:
         for image in content.get("images") or []:
-            if isinstance(image, dict) and image.get("mimeType") == "image/png":
+            if isinstance(image, dict) and str(image.get("mimeType", "")).startswith("image/"):
                 self.last_screenshot = base64.b64decode(image.get("data", ""))
 
     def __repr__(self) -> str:

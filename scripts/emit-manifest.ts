@@ -54,7 +54,16 @@ const manifest = {
     molspace: pkg.version,
     molstar: molstarPkg.version,
     mvsSpec: mvsVersion,
-    ketcher: null
+    // Every other bundled library (and the JupyterLab built against), from its own package.json at build time.
+    ...Object.fromEntries(
+      Object.entries({
+        ketcher: 'ketcher-core',
+        ketcherReact: 'ketcher-react',
+        indigo: 'indigo-ketcher',
+        vegaLite: 'vega-lite',
+        jupyterlab: '@jupyterlab/application'
+      }).map(([key, name]) => [key, JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version as string])
+    )
   },
   instructions: INSTRUCTIONS,
   errorCodes: ERROR_CODES,

@@ -134,7 +134,11 @@ const bridgePlugin: JupyterFrontEndPlugin<void> = {
     void app.restored
       .then(() => Promise.all([molspace.page(), import('./bridge/startBridge')]))
       .then(([page, { startBridge }]) => startBridge(page))
-      .catch(e => console.error('molspace: the MCP bridge could not start; agents cannot reach this page.', e));
+      .catch(e => console.error('molspace: the MCP bridge could not start; agents cannot reach this page.', e))
+      // Then, in idle time, the code an agent's first open / ketcher_open needs (src/warmUp.ts).
+      .then(() => import('./warmUp'))
+      .then(({ warmUp }) => warmUp())
+      .catch(e => console.debug('molspace: warm-up skipped', e));
   }
 };
 

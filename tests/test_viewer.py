@@ -180,7 +180,7 @@ class TestWidget:
             "expectedRevision": 4,
             "actionId": "a-1",
         }
-        assert msgs[3]["actions"] == [{"op": "screenshot", "width": 320, "height": 200}]
+        assert msgs[3]["actions"] == [{"op": "screenshot", "format": "png", "width": 320, "height": 200}]
         assert v.last_request_id == msgs[-1]["requestId"]
         # every message is one the page's contract accepts (the manifest's kernel wire schema)
         from jsonschema import Draft202012Validator

@@ -11,7 +11,8 @@ arguments:
 - the same ``actionId`` with other arguments or another tool: ``INVALID_INPUT``
   at ``/actionId``;
 - a call still running: the retry waits for it and gets its result;
-- a failed call is forgotten, so it may be retried with the same ``actionId``.
+- a failed call is forgotten, so it may be retried with the same ``actionId``; so is a
+  result still waiting for the person (``status: "pending"``, e.g. ``request_persist``).
 """
 
 from __future__ import annotations
@@ -102,8 +103,15 @@ class ReplayRecord:
             fut.set_exception(e if isinstance(e, Exception) else asyncio.CancelledError())
             fut.exception()  # retrieved: waiting retries re-raise it themselves
             raise
+        if _pending(result) and self._entries.get(action_id, (None, None, None))[2] is fut:
+            del self._entries[action_id]  # still waiting for the person: a retry asks again
         fut.set_result(result)
         return result
+
+
+def _pending(result: dict[str, Any]) -> bool:
+    structured = result.get("structuredContent")
+    return isinstance(structured, dict) and structured.get("status") == "pending"
 
 
 def _as_replay(result: dict[str, Any], action_id: str, replayed_field: bool) -> dict[str, Any]:

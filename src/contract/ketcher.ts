@@ -13,7 +13,8 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
 import { LocatedError } from './errors';
-import { actionId, expectedRevision, pageId } from './toolArgs';
+import { actionId, dock, expectedRevision, pageId, waitMs } from './toolArgs';
+import { PendingFields } from './result';
 import type { ToolArgs, ToolSpec } from './tools';
 
 /** Chemical formats the editor reads and writes (Indigo's readers and writers). */
@@ -91,7 +92,8 @@ export const KetcherControlInput = z
       .default('#ffb000')
       .describe('highlight_atoms: colour.'),
     path: z.string().min(1).max(1024).optional().describe('request_persist: file path under the Jupyter root.'),
-    overwrite: z.boolean().default(false).describe('request_persist: replace an existing file.')
+    overwrite: z.boolean().default(false).describe('request_persist: replace an existing file.'),
+    waitMs
   })
   .strict();
 /**
@@ -112,6 +114,7 @@ export const KetcherControlOutput = z.object({
   value: z.string().optional(),
   format: KetcherFormat.optional(),
   bytes: z.number().int().min(0).optional(),
+  ...PendingFields,
   replayed: z.boolean()
 });
 export type KetcherControlOutput = z.infer<typeof KetcherControlOutput>;
@@ -122,7 +125,8 @@ export const KetcherOpenInput = z
     value: z.string().max(LIMITS.ketcherInlineBytes).optional().describe('Structure to start with (as set_structure).'),
     path: z.string().min(1).max(1024).optional().describe('Or: a .mol/.sdf/.smi/.ket/.cml file under the Jupyter root.'),
     format: KetcherFormat.optional(),
-    title: z.string().max(200).optional()
+    title: z.string().max(200).optional(),
+    dock
   })
   .strict();
 export const KetcherOpenOutput = z.object({ editor: KetcherState });
@@ -140,7 +144,7 @@ export const KETCHER_CONTROL_TOOL = ketcherTool({
     "Drive a Ketcher editor: set, clear, highlight, get; request_persist saves once the person confirms.",
   guide:
     'Drive a Ketcher chemical editor: set_structure, clear_structure, highlight_atoms, get_structure, ' +
-    'request_persist (saves a file only after the person confirms; AWAITING_USER until then). ' +
+    'request_persist (saves only after the person confirms: status pending until then; waitMs waits). ' +
     'expectedRevision is checked against structureRevision.',
   examples: [
     { action: 'set_structure', value: 'c1ccccc1O', expectedRevision: 0 },
@@ -154,7 +158,7 @@ export const KETCHER_CONTROL_TOOL = ketcherTool({
   annotations: { title: 'Control a Ketcher editor', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   target: 'ketcher',
   mutating: true,
-  errors: ['NOT_FOUND', 'STALE_TARGET', 'REVISION_CONFLICT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'FORBIDDEN', 'AWAITING_USER']
+  errors: ['NOT_FOUND', 'STALE_TARGET', 'REVISION_CONFLICT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'FORBIDDEN']
 });
 
 export const KETCHER_OPEN_TOOL = ketcherTool({
@@ -170,5 +174,5 @@ export const KETCHER_OPEN_TOOL = ketcherTool({
   annotations: { title: 'Open a Ketcher editor', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   target: null,
   mutating: true,
-  errors: ['VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'NOT_FOUND', 'FORBIDDEN']
+  errors: ['NOT_FOUND', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'FORBIDDEN']
 });

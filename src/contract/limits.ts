@@ -95,6 +95,11 @@ export const LIMITS = {
   viewerUndoSteps: 50,
   /** Largest screenshot side, pixels. */
   screenshotMaxPixels: 2048,
+  /**
+   * Width of an `act` screenshot when neither width nor height is given, pixels
+   * (at most the view's own width): sized for an agent's context (~30 KB as JPEG).
+   */
+  screenshotDefaultWidth: 512,
   /** Largest structure a cell or an agent sends a Ketcher editor, bytes (UTF-8). Beyond it: `TOO_LARGE`. */
   ketcherInlineBytes: 64 * 1024,
   /** Largest export `get_structure` returns, bytes (UTF-8). Beyond it: `TOO_LARGE`. */
@@ -103,6 +108,14 @@ export const LIMITS = {
   ketcherHighlightAtoms: 256,
   /** Longest structure text a `ketcher_control` call carries at all (a person's drawing included), characters. */
   ketcherStructureChars: 4_000_000,
+  /**
+   * Longest `waitMs` of a call that waits for the person (`request_persist`), ms:
+   * well under the gateway's default `call_timeout` (30 s), so a wait ends pending
+   * instead of TIMEOUT. The page also stops waiting 2 s before the call's deadline.
+   */
+  personWaitMs: 20_000,
+  /** `retryAfterMs` of a pending answer (the person has not answered yet), ms. */
+  personRetryAfterMs: 5000,
   /** Longest SMILES carried in an editor's state and summary, characters. */
   ketcherSummarySmilesChars: 200,
   /** Longest `label` text of a Viewer, characters. */

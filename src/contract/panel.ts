@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { LocatedError } from './errors';
 import { LIMITS } from './limits';
+import { dock } from './toolArgs';
 import { ChangeEntry } from './story';
 import type { ToolSpec } from './tools';
 import { ComponentSelector } from './viewer';
@@ -180,6 +181,7 @@ export const RenderPanelInput = z
     placement: PanelPlacement.optional().describe(
       'New panels are docked; inline ones come from cells.'
     ),
+    dock,
     ...PANEL_UPDATE_FIELDS
   })
   .strict();

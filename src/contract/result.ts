@@ -7,8 +7,11 @@ import { z } from 'zod';
 import { LocatedError } from './errors';
 
 /** An image a tool returns beside its structured content (MCP image content), e.g. a screenshot. */
+export const ImageMimeType = z.enum(['image/png', 'image/jpeg', 'image/webp']);
+export type ImageMimeType = z.infer<typeof ImageMimeType>;
+
 export const ResultImage = z.object({
-  mimeType: z.literal('image/png'),
+  mimeType: ImageMimeType,
   data: z.string().describe('The image, base64.')
 });
 export type ResultImage = z.infer<typeof ResultImage>;
@@ -27,4 +30,15 @@ export const RESULT_FAILED_FIELDS = {
   type: z.literal('result'),
   ok: z.literal(false),
   error: LocatedError
+};
+
+/**
+ * Fields of a result that waits for the person (`request_persist`): a
+ * pending answer is a success, not an error; call again (after
+ * `retryAfterMs`, or at once with `waitMs`) to learn the answer.
+ */
+export const PendingFields = {
+  status: z.enum(['done', 'pending']).optional().describe('pending: the person has not answered yet.'),
+  retryAfterMs: z.number().int().min(0).optional().describe('pending: call again after this long.'),
+  waitingFor: z.string().optional().describe('pending: what the person must do.')
 };

@@ -3,6 +3,7 @@
  * `actionId`), defined once so every tool lists them alike.
  */
 import { z } from 'zod';
+import { LIMITS } from './limits';
 
 export const pageId = z
   .string()
@@ -29,3 +30,28 @@ export const expectedRevision = z
   .min(0)
   .optional()
   .describe('Fail with REVISION_CONFLICT unless the widget is at this revision.');
+
+/**
+ * How long a call that needs the person's answer (e.g. `request_persist`)
+ * waits for it, ms; it returns as soon as the person answers, else `status:
+ * "pending"`. Bounded by `LIMITS.personWaitMs` (well under the gateway's
+ * default `call_timeout` of 30 s) and by the call's own deadline.
+ */
+export const waitMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(LIMITS.personWaitMs)
+  .default(0)
+  .describe(`Wait up to this many ms for the person's answer (max ${LIMITS.personWaitMs}).`);
+
+/** Where a new docked widget goes (`open`, `ketcher_open`, `render_panel`); see `src/dockedTab.ts`. */
+export const DockPlacement = z
+  .object({
+    mode: z.enum(['tab', 'split-right', 'split-bottom']).default('tab').describe('tab, or split beside it.'),
+    beside: z.string().min(1).optional().describe('Docked widget id (observe); default: the last docked.')
+  })
+  .strict();
+export type DockPlacement = z.infer<typeof DockPlacement>;
+
+export const dock = DockPlacement.optional().describe('Where to dock; default: a tab beside the last docked widget.');

@@ -28,7 +28,11 @@ export const StatusOutput = z.object({
     molspace: z.string(),
     molstar: z.string(),
     mvsSpec: z.string(),
-    ketcher: z.string().nullable()
+    ketcher: z.string(),
+    ketcherReact: z.string(),
+    indigo: z.string().describe('Indigo engine (indigo-ketcher)'),
+    vegaLite: z.string().describe('Vega-Lite schema panels are checked against'),
+    jupyterlab: z.string().describe('JupyterLab the extension was built against')
   }),
   pageConnected: z.boolean(),
   pageCount: z.number().int().min(0).describe('Connected pages.'),

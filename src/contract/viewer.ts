@@ -16,8 +16,10 @@ import { z } from 'zod';
 import type { ToolSpec, ToolArgs } from './tools';
 import type { WidgetKind } from './workspace';
 import { LocatedError } from './errors';
+import { ImageMimeType } from './result';
 import { ChangeEntry, StoryState } from './story';
 import { LIMITS } from './limits';
+import { dock } from './toolArgs';
 
 // ---------------------------------------------------------------- formats
 
@@ -224,6 +226,10 @@ export const ViewerCamera = z.object({
 // ---------------------------------------------------------------- act operations
 
 const sel = { selector: ComponentSelector };
+/** Image formats of `act`'s screenshot (JPEG by default: a fraction of PNG's bytes). */
+export const ScreenshotFormat = z.enum(['jpeg', 'webp', 'png']);
+export type ScreenshotFormat = z.infer<typeof ScreenshotFormat>;
+
 export const ViewerAction = z.discriminatedUnion('op', [
   z.object({ op: z.literal('focus'), ...sel }).strict(),
   z.object({ op: z.literal('highlight'), ...sel }).strict(),
@@ -251,8 +257,10 @@ export const ViewerAction = z.discriminatedUnion('op', [
   z
     .object({
       op: z.literal('screenshot'),
-      width: z.number().int().min(16).max(LIMITS.screenshotMaxPixels).optional(),
-      height: z.number().int().min(16).max(LIMITS.screenshotMaxPixels).optional()
+      width: z.number().int().min(16).max(LIMITS.screenshotMaxPixels).optional().describe(`px; default ${LIMITS.screenshotDefaultWidth}`),
+      height: z.number().int().min(16).max(LIMITS.screenshotMaxPixels).optional().describe('px; default: keeps the aspect'),
+      format: ScreenshotFormat.default('jpeg'),
+      quality: z.number().min(0.1).max(1).default(0.8).describe('jpeg/webp quality')
     })
     .strict()
 ]);
@@ -306,9 +314,9 @@ export const ActOutput = z.object({
   applied: z.array(z.object({ op: z.string(), summary: z.string(), distance: z.number().optional() })),
   changes: z.array(ChangeEntry),
   screenshot: z
-    .object({ mimeType: z.literal('image/png'), width: z.number().int(), height: z.number().int(), bytes: z.number().int() })
+    .object({ mimeType: ImageMimeType, width: z.number().int(), height: z.number().int(), bytes: z.number().int() })
     .nullable()
-    .describe('The PNG itself is the image content of the result.'),
+    .describe('The image itself is the image content of the result.'),
   replayed: z.boolean()
 });
 
@@ -330,7 +338,8 @@ export const OpenInput = z
     ketcher: z.string().min(1).optional().describe('Ketcher editor id: its molecule in 3D.'),
     format: StructureFormat.optional().describe('Default: from the path extension.'),
     mvs: MvsState.optional().describe('One MVS state, as act apply_mvs.'),
-    title: z.string().max(200).optional()
+    title: z.string().max(200).optional(),
+    dock
   })
   .strict();
 export const OpenOutput = z.object({
@@ -369,7 +378,7 @@ export const ACT_TOOL = viewerTool({
     "Typed operations on a Viewer as one revision (all or none), returning once drawn.",
   guide:
     'Typed operations on a Viewer, applied in order as one revision (all or none), returning once drawn; ' +
-    'undo/redo take back or redo one batch; screenshot adds PNG image content. A selector matching nothing: NOT_FOUND.',
+    'undo/redo take back or redo one batch; screenshot adds image content (512 px JPEG default). A selector matching nothing: NOT_FOUND.',
   examples: [
     {
       actions: [

@@ -17,13 +17,20 @@ export interface WidgetKindInfo {
   observeTool: string;
   /** The notebook code that shows one, for fixes. */
   display: string;
+  /** The tool call an agent opens one with (MCP only), for fixes. */
+  agentOpen: string;
 }
 
 export const WIDGET_KIND_INFO: Record<WidgetKind, WidgetKindInfo> = {
-  story: { label: 'Story', observeTool: 'story_observe', display: 'molspace.Story(...)' },
-  panel: { label: 'Panel', observeTool: 'observe', display: 'molspace.Panel(...)' },
-  viewer: { label: 'Viewer', observeTool: 'viewer_observe', display: 'molspace.Viewer("file.pdb")' },
-  ketcher: { label: 'Ketcher editor', observeTool: 'observe', display: 'molspace.Ketcher()' }
+  story: {
+    label: 'Story',
+    observeTool: 'story_observe',
+    display: 'molspace.Story(...)',
+    agentOpen: 'story_template_create (or story_create) with open: true'
+  },
+  panel: { label: 'Panel', observeTool: 'observe', display: 'molspace.Panel(...)', agentOpen: 'render_panel' },
+  viewer: { label: 'Viewer', observeTool: 'viewer_observe', display: 'molspace.Viewer("file.pdb")', agentOpen: 'open with path or pdbId' },
+  ketcher: { label: 'Ketcher editor', observeTool: 'observe', display: 'molspace.Ketcher()', agentOpen: 'ketcher_open' }
 };
 
 /** A JupyterLab page (browser tab) connected to the gateway's bridge. */

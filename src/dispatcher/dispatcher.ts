@@ -272,8 +272,14 @@ export class Dispatcher {
     }
     const run = this._queued(handler.spec, call, options, binding);
     this._replays.set(key, run);
-    // A failed call may be retried with the same actionId: forget it.
-    run.catch(() => this._replays.delete(key));
+    // A failed call, or one still waiting for the person (`status: "pending"`),
+    // may be retried with the same actionId: forget it.
+    const forget = () => {
+      if (this._replays.get(key) === run) {
+        this._replays.delete(key);
+      }
+    };
+    run.then(r => (r.structuredContent.status === 'pending' ? forget() : undefined), forget);
     if (this._replays.size > ACTION_ID_MEMORY) {
       const oldest = this._replays.keys().next().value;
       if (oldest !== undefined) {
@@ -326,7 +332,8 @@ export class Dispatcher {
         }
       })
       .catch(() => undefined);
-    return run;
+    // A handler that waits for the person settles after the queue is released.
+    return run.then(r => (r.settle ? r.settle().then(final => resultOf(final)) : r.result));
   }
 
   private async _mutate(
@@ -335,7 +342,7 @@ export class Dispatcher {
     bound: BoundCall,
     options: DispatchOptions,
     binding: CallBinding
-  ): Promise<DispatchResult> {
+  ): Promise<{ result: DispatchResult; settle?: () => Promise<ToolResult> }> {
     const target = bound.target;
     if (target) {
       this._assertLive(target);
@@ -353,7 +360,7 @@ export class Dispatcher {
       this._changeLog.record(target.targetId, result.changes);
     }
     binding.change = result.summary; // the record of this call becomes `lastAction`
-    return withImages({ structuredContent: result.structuredContent, text: result.text }, result.images);
+    return { result: resultOf(result), settle: result.settle };
   }
 
   /** @throws MolspaceError `STALE_TARGET` when the widget was removed after the call was routed to it. */
@@ -424,4 +431,8 @@ function targetOf(rawArgs: unknown): string | null {
 /** Add `images` to a result only when there are some (results without images keep their shape). */
 function withImages(result: DispatchResult, images: ResultImage[]): DispatchResult {
   return images.length ? { ...result, images } : result;
+}
+
+function resultOf(result: ToolResult): DispatchResult {
+  return withImages({ structuredContent: result.structuredContent, text: result.text }, result.images);
 }

@@ -102,7 +102,7 @@ export class WidgetRegistry {
    *   widget of `kind`.
    */
   get<K extends WidgetKind>(id: string | undefined, kind: K, where = '/target'): WidgetTargets[K] {
-    const { label, display } = WIDGET_KIND_INFO[kind];
+    const { label, agentOpen } = WIDGET_KIND_INFO[kind];
     if (id === undefined) {
       const active = this.activeOf(kind);
       if (!active) {
@@ -110,7 +110,7 @@ export class WidgetRegistry {
           'NOT_FOUND',
           `No ${label} widget in this page.`,
           where,
-          `Display one from a notebook cell (${display}), or pass pageId of a page that has one (see observe).`,
+          `Open one with ${agentOpen}, or pass pageId of a page that has one (see observe).`,
           { kind }
         );
       }

@@ -16,11 +16,11 @@ import { KetcherView } from './ketcherView';
 export function dockedKetcherOpener(app: JupyterFrontEnd, page: IMolspacePage): KetcherOpener {
   const ModelClass = ketcherModelClass(page) as unknown as new (attrs: Record<string, unknown>, options: Record<string, unknown>) => KetcherModel;
   return {
-    async open({ value, format, title }) {
+    async open({ value, format, title, placement }) {
       const id = dockedId('ketcher');
       const model = new ModelClass({ _initial: value, _initial_format: format, title }, { model_id: id, widget_manager: null });
       const view = new KetcherView({ model } as never);
-      dockView(app, model, view, { id, label: title, className: 'molspace-docked-ketcher' });
+      dockView(app, model, view, { id, label: title, className: 'molspace-docked-ketcher', placement });
       return model; // the caller waits until it is ready (`../dispatcher/whenReady.ts`)
     }
   };

@@ -99,6 +99,7 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
     this._drawn = new Map();
     this._disposed = false;
     this._overwrite = false;
+    this.persistWaiters = 0;
     this._highlightColor = '#ffb000';
     this._loaded = new Promise<void>(resolve => (this._markLoaded = resolve));
     this._kernel = new KernelChannel({
@@ -221,6 +222,36 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
     this.set({ persist: request });
     this.set({ summary: this.describe() });
     this._sync();
+  }
+
+  /** Calls now waiting for the person's answer to the save request (the view says so). */
+  declare persistWaiters: number;
+
+  whenPersistAnswered(path: string, ms: number): Promise<void> {
+    return new Promise<void>(resolve => {
+      const settled = () => {
+        const p = this._persist();
+        return !p || p.path !== path || p.status !== 'awaiting';
+      };
+      if (settled() || ms <= 0) {
+        resolve();
+        return;
+      }
+      const done = () => {
+        clearTimeout(timer);
+        this.off('change:persist', check);
+        this.off('comm:close destroy', done);
+        this.persistWaiters--;
+        this.trigger('persist:waiting');
+        resolve();
+      };
+      const check = () => (settled() ? done() : undefined);
+      const timer = setTimeout(done, ms);
+      this.on('change:persist', check);
+      this.on('comm:close destroy', done);
+      this.persistWaiters++;
+      this.trigger('persist:waiting');
+    });
   }
 
   /**

@@ -4,12 +4,13 @@
  * first call); a page without it answers with a located error.
  */
 import { MolspaceError, type KetcherFormat } from '../contract';
+import type { DockPlacement } from '../contract/toolArgs';
 import type { KetcherTarget } from './ketcherTarget';
 
 /** Docks an editor; set by the `molspace:ketcher` plugin. */
 export interface KetcherOpener {
   /** Resolves once docked; the caller waits until it is ready with `whenReady` (`../dispatcher/whenReady.ts`). */
-  open(options: { value: string; format: KetcherFormat | null; title: string }): Promise<KetcherTarget>;
+  open(options: { value: string; format: KetcherFormat | null; title: string; placement?: DockPlacement }): Promise<KetcherTarget>;
 }
 
 let current: KetcherOpener | null = null;

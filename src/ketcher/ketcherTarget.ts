@@ -30,4 +30,9 @@ export interface KetcherTarget extends WidgetTarget {
    * With `forget`, the answered request is dropped instead (its answer has been reported).
    */
   askPersist(path: string, format: KetcherFormat, overwrite: boolean, forget: boolean): void;
+  /**
+   * Resolves once the save request for `path` is no longer awaiting the
+   * person's answer, or after `ms` (whichever comes first); never rejects.
+   */
+  whenPersistAnswered(path: string, ms: number): Promise<void>;
 }

@@ -40,6 +40,7 @@ export class KetcherView extends DOMWidgetView {
     this.el.addEventListener('pointerdown', () => this.model.touch(), true);
     frame.node.addEventListener('focus', () => this.model.touch());
     this.listenTo(this.model, 'change:summary change:error change:persist change:ready change:structure_revision change:interaction_revision', () => this.update());
+    this.listenTo(this.model, 'persist:waiting', () => this.showPersist());
     this.update();
   }
 
@@ -81,8 +82,11 @@ export class KetcherView extends DOMWidgetView {
       return;
     }
     node.dataset.status = request.status;
+    // Test hook and a word to the person: an agent's call is waiting for this answer.
+    const waiting = request.status === 'awaiting' && this.model.persistWaiters > 0;
+    node.dataset.waiting = String(waiting);
     const text = document.createElement('span');
-    text.textContent = request.message;
+    text.textContent = waiting ? `${request.message} The agent is waiting for your answer.` : request.message;
     node.append(text);
     if (request.status === 'awaiting') {
       const save = document.createElement('button');

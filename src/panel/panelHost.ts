@@ -7,6 +7,7 @@
  */
 import type { ChangeEntry, ChangeSource, PanelContent } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
+import type { DockPlacement } from '../contract/toolArgs';
 import type { PanelTarget } from './panelTarget';
 
 /** A docked panel just made: {@link NewPanel.open} renders its first content as revision 1. */
@@ -16,7 +17,7 @@ export interface NewPanel extends PanelTarget {
 
 export interface PanelHost {
   /** Create a docked panel (not yet rendered), add it to the main area and the registry. */
-  dock(panelId: string, title: string, content: PanelContent): NewPanel;
+  dock(panelId: string, title: string, content: PanelContent, placement?: DockPlacement): NewPanel;
 }
 
 const hosts = new WeakMap<WidgetRegistry, PanelHost>();

@@ -10,6 +10,7 @@
  */
 import { MolspaceError, type LocatedError, type PanelLink } from '../contract';
 import type { IMolspacePage } from '../tokens';
+import { revealDocked } from '../dockPlacement';
 
 /**
  * Follow `link` (at JSON pointer `where` of the panel content).
@@ -59,6 +60,7 @@ export function linkError(e: unknown, link: PanelLink, where: string): LocatedEr
 export function linkFollower(page: Pick<IMolspacePage, 'dispatcher'>): FollowLink {
   return async (link, where) => {
     const { tool, args } = linkCall(link);
+    revealDocked(String(args.target)); // a docked target behind another tab comes to the front
     try {
       await page.dispatcher.execute(tool, args, { source: 'ui' });
       return null;

@@ -1,6 +1,6 @@
 /**
  * Bind the page's docked-panel host (`./panelHost.ts`): new docked panels
- * open in the main area, split to the right of the current document, and
+ * open in the main area as tabs of the molspace tab stack (`../dockedTab.ts`), and
  * render with JupyterLab's rendermime registry (with its mime extensions,
  * among them the Vega renderer).
  */
@@ -8,6 +8,7 @@ import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import type { IMolspacePage } from '../tokens';
 import { policyRenderMime } from '../render/resourceSanitizer';
+import { addDocked } from '../dockedTab';
 import { DockedPanel } from './dockedPanel';
 import { setPanelHost } from './panelHost';
 import { ketcherOpener } from './openMolecule';
@@ -18,10 +19,10 @@ export function startPanels(page: IMolspacePage, shell: JupyterFrontEnd.IShell, 
   // Images in panel markdown follow the Story resource hosts (src/render/resourceSanitizer.ts).
   const rendermime = app && policyRenderMime(app, page.resourcePolicy);
   setPanelHost(page.registry, {
-    dock(panelId, title, content) {
+    dock(panelId, title, content, placement) {
       const panel = new DockedPanel(panelId, title, content, rendermime, page.registry, ketcherOpener(page), linkFollower(page), panelExporter(page));
       page.registry.register(panel);
-      shell.add(panel.widget, 'main', { mode: 'split-right', activate: false });
+      addDocked(shell, panelId, panel.widget, placement, { activate: false });
       return panel;
     }
   });

@@ -25,12 +25,12 @@ export function dockedStoryOpener(app: JupyterFrontEnd, page: IMolspacePage, ren
     }
   }
   return {
-    async open({ path, story, title }) {
+    async open({ path, story, title, placement }) {
       const id = dockedId('story');
       const attrs = story.format === 'mvsx' && story.mvsx ? { _mvsx: story.mvsx } : { _mvsj: JSON.stringify(story.data) };
       const model = new DockedStoryModel(attrs, { model_id: id, widget_manager: null } as never);
       const view = new StoryView({ model } as never);
-      dockView(app, model, view, { id, label: title || story.title || path, caption: path, className: 'molspace-docked-story' });
+      dockView(app, model, view, { id, label: title || story.title || path, caption: path, className: 'molspace-docked-story', placement });
       return model; // the caller waits for its first draw (`../dispatcher/whenReady.ts`)
     }
   };

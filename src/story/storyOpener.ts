@@ -7,6 +7,7 @@
  */
 import { MolspaceError } from '../contract';
 import type { ParsedStory } from './storySource';
+import type { DockPlacement } from '../contract/toolArgs';
 import type { StoryTarget } from './storyTarget';
 
 export interface StoryOpener {
@@ -16,7 +17,7 @@ export interface StoryOpener {
    * for its first step with `whenReady` (`../dispatcher/whenReady.ts`): drawn,
    * or the target's located error.
    */
-  open(source: { path: string; story: ParsedStory; title?: string }): Promise<StoryTarget>;
+  open(source: { path: string; story: ParsedStory; title?: string; placement?: DockPlacement }): Promise<StoryTarget>;
 }
 
 let current: StoryOpener | null = null;

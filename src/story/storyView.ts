@@ -35,6 +35,7 @@ import { policyRenderMime } from '../render/resourceSanitizer';
 import { guardWheel } from '../viewer/wheelGuard';
 import type { DrawOutcome } from '../viewer/frameWait';
 import { noFrameError } from './noFrame';
+import { hiddenTabOf, showHiddenTab } from '../dockedTab';
 import type { StoryDrawer, StoryModel } from './storyModel';
 import type { ParsedStory } from './storySource';
 
@@ -615,12 +616,14 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
 
   /** In the document with a box (JupyterLab's `full` windowing detaches cells out of the window). */
   canDraw(): boolean {
-    return !this.removed && this.el.isConnected && this.el.getClientRects().length > 0;
+    // A Story in a hidden main-area tab can draw: drawNow shows its tab.
+    return !this.removed && this.el.isConnected && (this.el.getClientRects().length > 0 || hiddenTabOf(this.luminoWidget) !== null);
   }
 
   /** The model waits for a step and no view is live: start (or restore) the viewer, in view or not. */
   drawNow(): void {
     this.enqueue(async () => {
+      showHiddenTab(this.luminoWidget);
       const index = this.model.state().index;
       if (this.viewer) {
         await this.showStep(index);

@@ -31,8 +31,8 @@ export const act = defineWidgetTool(ACT_TOOL, async ({ args, target, source }) =
     }
     if (plan.screenshot) {
       const shot = await target.screenshot(plan.screenshot);
-      images.push({ mimeType: 'image/png', data: shot.data });
-      screenshot = { mimeType: 'image/png' as const, width: shot.width, height: shot.height, bytes: Math.floor((shot.data.length * 3) / 4) };
+      images.push({ mimeType: shot.mimeType, data: shot.data });
+      screenshot = { mimeType: shot.mimeType, width: shot.width, height: shot.height, bytes: Math.floor((shot.data.length * 3) / 4) };
     }
   }
   const after = target.state();

@@ -25,7 +25,21 @@ function tooLarge(what: string, where: string, size: number, limit: number, unit
   return new MolspaceError('TOO_LARGE', `${what} is ${size} ${unit}; the limit is ${limit}.`, where, fix, { size, limit, unit });
 }
 
-async function persist(args: KetcherControlInput, target: KetcherTarget): Promise<string> {
+/** Where `request_persist` stands: saved, or waiting for the person (not an error). */
+interface PersistOutcome {
+  text: string;
+  pending: boolean;
+  path: string;
+  format: string;
+}
+
+/**
+ * Ask (or ask again) to save, or report the answer.
+ *
+ * @throws MolspaceError `FORBIDDEN` (refused, failed, an existing file without
+ *   overwrite; `details.refused`), `UNSUPPORTED_FORMAT`, `INVALID_INPUT`.
+ */
+async function persist(args: KetcherControlInput, target: KetcherTarget): Promise<PersistOutcome> {
   const path = required(args, 'path');
   const format = persistFormat(path, args.format);
   const { checkStoryPath, fileExists } = await import('../authoring/storyFiles');
@@ -33,10 +47,10 @@ async function persist(args: KetcherControlInput, target: KetcherTarget): Promis
   const earlier = target.persistRequest(clean);
   const revision = target.state().structureRevision;
   if (earlier?.status === 'saved' && earlier.revision === revision) {
-    return `Saved to ${clean} (${earlier.format}) at structure revision ${revision}.`;
+    return { text: `Saved to ${clean} (${earlier.format}) at structure revision ${revision}.`, pending: false, path: clean, format };
   }
   if (earlier?.status === 'awaiting') {
-    throw awaiting(clean, format);
+    return awaiting(clean, format);
   }
   if (earlier?.status === 'refused' || earlier?.status === 'failed') {
     const refused = earlier.status === 'refused';
@@ -45,7 +59,7 @@ async function persist(args: KetcherControlInput, target: KetcherTarget): Promis
       'FORBIDDEN',
       refused ? `The person refused to save the structure to ${clean}.` : earlier.message,
       '/path',
-      refused ? 'Ask the person in the notebook; call request_persist again to ask once more.' : 'Check the path, then call request_persist again.',
+      refused ? 'Ask the person whether to save; call request_persist again to ask once more.' : 'Check the path, then call request_persist again.',
       { path: clean, refused }
     );
   }
@@ -55,20 +69,24 @@ async function persist(args: KetcherControlInput, target: KetcherTarget): Promis
     });
   }
   target.askPersist(clean, format, args.overwrite, false);
-  throw awaiting(clean, format);
+  return awaiting(clean, format);
 }
 
-function awaiting(path: string, format: string): MolspaceError {
-  return new MolspaceError(
-    'AWAITING_USER',
-    `Waiting for the person to confirm saving to ${path} (${format}) in the editor.`,
-    '/path',
-    'Call request_persist again with the same path later; the editor shows Save and Refuse.',
-    { path, format }
-  );
+function awaiting(path: string, format: string): PersistOutcome {
+  return {
+    text:
+      `Pending: waiting for the person to press Save or Refuse in the editor (${path}, ${format}). ` +
+      `Call request_persist again with the same path (waitMs up to ${LIMITS.personWaitMs} waits for the answer).`,
+    pending: true,
+    path,
+    format
+  };
 }
 
-export const ketcherControl = defineWidgetTool(KETCHER_CONTROL_TOOL, async ({ args, target, source }) => {
+/** Stop waiting this long before the gateway's deadline, so the pending answer still reaches the agent. */
+const DEADLINE_MARGIN_MS = 2000;
+
+export const ketcherControl = defineWidgetTool(KETCHER_CONTROL_TOOL, async ({ args, target, source, deadline }) => {
   const before = target.state();
   let changes: ChangeEntry[] = [];
   let value: string | undefined;
@@ -118,9 +136,33 @@ export const ketcherControl = defineWidgetTool(KETCHER_CONTROL_TOOL, async ({ ar
       text = `Ketcher ${target.targetId}: ${format}, ${bytes} bytes, at structure revision ${before.structureRevision}.`;
       break;
     }
-    case 'request_persist':
-      text = await persist(args, target);
-      break;
+    case 'request_persist': {
+      const outcome = await persist(args, target);
+      const answer = (o: PersistOutcome) => ({
+        output: {
+          editor: target.state(),
+          action: args.action,
+          changed: false,
+          previousRevision: before.revision,
+          ...persistStatus(o),
+          replayed: false
+        },
+        text: o.text,
+        summary: o.text
+      });
+      const room = deadline === undefined ? args.waitMs : Math.min(args.waitMs, deadline - Date.now() - DEADLINE_MARGIN_MS);
+      if (!outcome.pending || room <= 0) {
+        return answer(outcome);
+      }
+      // Wait for the person after the editor's queue is released (their own edits go on).
+      return {
+        ...answer(outcome),
+        settle: async () => {
+          await target.whenPersistAnswered(outcome.path, room);
+          return answer(await persist(args, target));
+        }
+      };
+    }
   }
   const after = target.state();
   return {
@@ -130,6 +172,7 @@ export const ketcherControl = defineWidgetTool(KETCHER_CONTROL_TOOL, async ({ ar
       changed: changes.length > 0,
       previousRevision: before.revision,
       ...(value !== undefined ? { value, format: args.format ?? 'smiles', bytes: utf8Bytes(value) } : {}),
+      status: 'done' as const,
       replayed: false
     },
     text,
@@ -137,3 +180,13 @@ export const ketcherControl = defineWidgetTool(KETCHER_CONTROL_TOOL, async ({ ar
     summary: text
   };
 }, { uiInput: KetcherControlUiInput });
+
+function persistStatus(o: PersistOutcome) {
+  return o.pending
+    ? {
+        status: 'pending' as const,
+        retryAfterMs: LIMITS.personRetryAfterMs,
+        waitingFor: `The person to press Save or Refuse in the editor (${o.path}).`
+      }
+    : { status: 'done' as const };
+}

@@ -9,6 +9,7 @@ import type { KetcherFormat } from '../contract';
 import { checkStoryPath, fileSize, readFileBytes } from '../authoring/storyFiles';
 import { ketcherOpener } from '../ketcher/ketcherOpener';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
+import { checkPlacement } from '../dockPlacement';
 import { defineTool } from './tool';
 
 /** `"a.mol"` → `".mol"` (lower case), `""` when the file name has no extension. */
@@ -100,7 +101,8 @@ export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args, deadline
     throw tooLarge(bytes, '/value', 'The structure');
   }
   const title = args.title ?? (args.path !== undefined ? (args.path.split('/').pop() ?? args.path) : 'Ketcher');
-  const editor = await ketcherOpener().open({ value, format, title });
+  checkPlacement(args.dock);
+  const editor = await ketcherOpener().open({ value, format, title, placement: args.dock });
   await whenReady(editor, readyDeadline(deadline)); // ready with the structure loaded, or its located error
   const state = editor.state();
   const from = args.path !== undefined ? ` from ${args.path}` : '';

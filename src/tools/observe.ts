@@ -22,6 +22,12 @@ export function widgetSummary(target: WidgetTarget): WidgetSummary {
   };
 }
 
+/** What an agent (MCP only) can do on a page without widgets. */
+const EMPTY_PAGE_TEXT =
+  'No molspace widgets in this page. Next: open a structure with open {path} or {pdbId: "1cbs"}; ' +
+  'a report with render_panel; a chemical editor with ketcher_open; ' +
+  'a Story with story_template_list, then story_template_create with open: true.';
+
 export const observe = defineTool(OBSERVE_TOOL, ({ args, context, registry, lastAction }) => {
   const all = registry.list();
   const offset = args.cursor === undefined ? 0 : Number.parseInt(args.cursor, 10);
@@ -47,7 +53,7 @@ export const observe = defineTool(OBSERVE_TOOL, ({ args, context, registry, last
   const widgets = withinBudget(all.slice(offset, offset + args.limit).map(widgetSummary), result);
   const text =
     all.length === 0
-      ? 'No molspace widgets in this page. Run a notebook cell that displays molspace.Story(...).'
+      ? EMPTY_PAGE_TEXT
       : cutText(`${all.length} widget(s): ` + widgets.map(w => `${w.id} (${w.kind}: ${w.summary})`).join('; '), 2000);
   return {
     output: result(widgets),

@@ -13,6 +13,8 @@ import { storyOpener } from '../story/storyOpener';
 import { checkRootPath, formatOfPath, isStoryPath, structureOpener } from '../viewer/structureOpener';
 import type { ViewerTarget } from '../viewer/viewerTarget';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
+import { checkPlacement } from '../dockPlacement';
+import type { DockPlacement } from '../contract/toolArgs';
 import { defineTool } from './tool';
 
 const SOURCES = ['path', 'text', 'pdbId', 'mvs', 'ketcher'] as const;
@@ -63,15 +65,17 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, deadline }) =
         path: args.path
       });
     }
-    return openStory(args.path, args.title, deadline);
+    checkPlacement(args.dock);
+    return openStory(args.path, args.title, deadline, args.dock);
   }
   const opener = structureOpener();
+  checkPlacement(args.dock);
   if (args.mvs !== undefined) {
     if (args.mvs.kind === 'multiple') {
       throw new MolspaceError('UNSUPPORTED_FORMAT', 'open draws one MVS state, not a multi-state Story.', '/mvs/kind', 'Pass one state; show a Story with story_create.', {});
     }
     const title = args.title ?? (typeof (args.mvs.metadata as { title?: unknown })?.title === 'string' ? String((args.mvs.metadata as { title: string }).title) : 'MVS state');
-    const viewer = await opener.open({ bytes: new Uint8Array(), format: 'mmcif', name: '/mvs', title, mvs: args.mvs });
+    const viewer = await opener.open({ bytes: new Uint8Array(), format: 'mmcif', name: '/mvs', title, mvs: args.mvs, placement: args.dock });
     return opened(viewer, 'an MVS state', deadline);
   }
   let bytes: Uint8Array;
@@ -108,7 +112,7 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, deadline }) =
     what = `inline ${format} text`;
   }
   title = title ?? args.path ?? (args.pdbId ? `PDB ${args.pdbId.toUpperCase()}` : `${format} text`);
-  const viewer = await opener.open({ bytes, format, name, title });
+  const viewer = await opener.open({ bytes, format, name, title, placement: args.dock });
   return opened(viewer, what, deadline);
 });
 
@@ -134,7 +138,7 @@ async function opened(viewer: ViewerTarget, what: string, deadline: number | und
  *   the Story's own located load error (with `details.target`), or `TIMEOUT`
  *   when its first step was not drawn by the deadline (`whenReady`).
  */
-async function openStory(given: string, title: string | undefined, deadline: number | undefined) {
+async function openStory(given: string, title: string | undefined, deadline: number | undefined, placement?: DockPlacement) {
   const path = checkStoryPath(given, ['.mvsj', '.mvsx']);
   const opener = storyOpener();
   const size = await fileSize(path, '/path');
@@ -156,7 +160,7 @@ async function openStory(given: string, title: string | undefined, deadline: num
     const err = MolspaceError.from(e, `open ${path}`);
     throw new MolspaceError(err.code, `${path}: ${err.message}`, '/path', err.fix, { ...err.details, path });
   }
-  const shown = await opener.open({ path, story, title });
+  const shown = await opener.open({ path, story, title, placement });
   try {
     await whenReady(shown, readyDeadline(deadline));
   } catch (e) {

@@ -15,6 +15,8 @@ import {
   type PanelContent,
   type RenderPanelOutput
 } from '../contract';
+import { checkPlacement, isDocked } from '../dockPlacement';
+import type { DockPlacement } from '../contract/toolArgs';
 import { invalidInput } from '../dispatcher/invalidInput';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import { isTargetOfKind } from '../dispatcher/widgetTarget';
@@ -80,6 +82,7 @@ async function run(args: RenderPanelInput, bound: PanelTarget | null, env: ToolE
   }
   if (!existing) {
     checkCreatable(registry, args);
+    checkPlacement(args.dock);
   }
   const content = await resolveContent(args.content);
   await checkPanelContent(content, '/content');
@@ -94,7 +97,7 @@ async function run(args: RenderPanelInput, bound: PanelTarget | null, env: ToolE
   }
   const host = panelHostOf(registry)!;
   const panelId = args.panelId ?? newPanelId(registry);
-  const docked = host.dock(panelId, args.title ?? defaultTitle(content), content);
+  const docked = host.dock(panelId, args.title ?? defaultTitle(content), content, args.dock ?? besideLinked(content));
   const summary = `render_panel: docked ${kind} panel "${panelId}" opened`;
   const entry = await docked.open(source, summary);
   return answer({ panel: docked.state(), created: true, previousRevision: null, changes: [entry], replayed: false }, summary);
@@ -176,3 +179,20 @@ export const renderPanel: PageTool = {
     };
   }
 };
+
+/**
+ * A new panel whose links act on a docked widget opens below the first such
+ * widget (not as a tab over it), so the person sees the rows and what a click
+ * does at once. Otherwise: the default placement (a tab of the molspace stack).
+ */
+function besideLinked(content: PanelContent): DockPlacement | undefined {
+  const links =
+    content.type === 'table' ? (content.links ?? []) : content.type === 'molecules' ? (content.molecules ?? []).map(m => m.link) : [];
+  for (const link of links) {
+    const id = link ? (link.op === 'focus' ? link.viewer : link.story) : undefined;
+    if (id !== undefined && isDocked(id)) {
+      return { mode: 'split-bottom', beside: id };
+    }
+  }
+  return undefined;
+}

@@ -56,6 +56,12 @@ export interface ToolAnswer<O extends z.ZodType> {
   summary?: string;
   /** Images returned after the text (MCP image content), e.g. a screenshot. */
   images?: ResultImage[];
+  /**
+   * Mutating tools that wait for the person (`request_persist` with `waitMs`):
+   * run after the target's queue is released (so the person's own edits are
+   * not held up), and its answer replaces this one. Bounded by the handler.
+   */
+  settle?: () => Promise<ToolAnswer<O>>;
 }
 
 /**
@@ -74,6 +80,8 @@ export interface ToolResult {
   changes: ChangeEntry[];
   summary: string;
   images: ResultImage[];
+  /** See {@link ToolAnswer.settle}: the final answer, validated, once the queue is free. */
+  settle?: () => Promise<ToolResult>;
 }
 
 /** A call whose target is resolved: the Dispatcher queues and runs it. */
@@ -108,12 +116,14 @@ export interface PageTool {
 }
 
 function answerOf<O extends z.ZodType<Record<string, unknown>>>(output: O, answer: ToolAnswer<O>): ToolResult {
+  const settle = answer.settle;
   return {
     structuredContent: output.parse(answer.output),
     text: answer.text,
     changes: answer.changes ?? [],
     summary: answer.summary ?? answer.text,
-    images: answer.images ?? []
+    images: answer.images ?? [],
+    ...(settle ? { settle: async () => answerOf(output, await settle()) } : {})
   };
 }
 

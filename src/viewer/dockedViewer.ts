@@ -52,7 +52,7 @@ export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): S
         { model_id: id, widget_manager: null }
       );
       const view = new ViewerView({ model } as never);
-      const holder = dockView(app, model, view, { id, label: source.title, className: 'molspace-docked-viewer' });
+      const holder = dockView(app, model, view, { id, label: source.title, className: 'molspace-docked-viewer', placement: source.placement });
       try {
         await model.structureData();
       } catch {

@@ -27,6 +27,7 @@ import { MolspaceError } from '../contract/errors';
 import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin, disposeMolstarPlugin } from './molstarPlugin';
 import type { ComponentSelector, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
+import type { Shot, ShotOptions } from './viewerTarget';
 import { guardDownloads, refusedMessage, type RedirectRefusal } from '../story/resourceFetch';
 import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../story/resourcePolicy';
 
@@ -141,9 +142,11 @@ export class MolstarStructureViewer {
   }
 
   /**
-   * PNG of the view, base64 (no data-URL prefix), scaled to `width`×`height` when given.
+   * An image of the view, base64 (no data-URL prefix): scaled to
+   * `width`×`height` when given (one side: the other keeps the aspect), else at
+   * most `defaultWidth` wide (else the canvas size); PNG unless `format` says.
    */
-  async screenshot(size: { width?: number; height?: number } = {}): Promise<{ data: string; width: number; height: number }> {
+  async screenshot(size: ShotOptions = {}): Promise<Shot> {
     this.assertLive();
     this.plugin.canvas3d?.commit(true);
     const canvas = this.host.querySelector('canvas');
@@ -151,16 +154,26 @@ export class MolstarStructureViewer {
       throw new MolspaceError('STALE_TARGET', 'The 3D view has no canvas.', 'viewer', 'Scroll the Viewer into view and retry.');
     }
     let out: HTMLCanvasElement = canvas;
-    if (size.width || size.height) {
-      const w = size.width ?? Math.round(((size.height ?? canvas.height) * canvas.width) / Math.max(canvas.height, 1));
+    const width = size.width ?? (size.height === undefined && size.defaultWidth !== undefined && canvas.width > size.defaultWidth ? size.defaultWidth : undefined);
+    const format = size.format ?? 'png';
+    if (width || size.height || format !== 'png') {
+      const w = width ?? Math.round(((size.height ?? canvas.height) * canvas.width) / Math.max(canvas.height, 1));
       const h = size.height ?? Math.round((w * canvas.height) / Math.max(canvas.width, 1));
       out = document.createElement('canvas');
-      out.width = w;
-      out.height = h;
-      out.getContext('2d')?.drawImage(canvas, 0, 0, w, h);
+      out.width = Math.max(1, w);
+      out.height = Math.max(1, h);
+      const ctx = out.getContext('2d');
+      if (ctx && format !== 'png') {
+        ctx.fillStyle = this.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND; // JPEG has no alpha: what shows behind a transparent canvas
+        ctx.fillRect(0, 0, out.width, out.height);
+      }
+      ctx?.drawImage(canvas, 0, 0, out.width, out.height);
     }
-    const url = out.toDataURL('image/png');
-    return { data: url.slice(url.indexOf(',') + 1), width: out.width, height: out.height };
+    const asked = `image/${format}` as Shot['mimeType'];
+    const url = out.toDataURL(asked, size.quality);
+    // A browser without the encoder answers PNG: say what it is.
+    const mimeType = (url.slice(5, url.indexOf(';')) || 'image/png') as Shot['mimeType'];
+    return { data: url.slice(url.indexOf(',') + 1), mimeType, width: out.width, height: out.height };
   }
 
   setDark(dark: boolean): void {

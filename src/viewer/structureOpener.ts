@@ -5,6 +5,7 @@
  * (e.g. a test Dispatcher) answers `open` with a located error.
  */
 import { MolspaceError, STORY_EXTENSIONS, STRUCTURE_EXTENSIONS, StructureFormat } from '../contract';
+import type { DockPlacement } from '../contract/toolArgs';
 import type { ViewerTarget } from './viewerTarget';
 
 export interface StructureOpener {
@@ -12,7 +13,7 @@ export interface StructureOpener {
    * Dock a Viewer of `bytes` (or of an MVS state `mvs`, `bytes` empty) in the main area; resolves once it has
    * loaded or failed. The caller waits for its first draw with `whenReady` (`../dispatcher/whenReady.ts`).
    */
-  open(source: { bytes: Uint8Array; format: StructureFormat; name: string; title: string; mvs?: Record<string, unknown> }): Promise<ViewerTarget>;
+  open(source: { bytes: Uint8Array; format: StructureFormat; name: string; title: string; mvs?: Record<string, unknown>; placement?: DockPlacement }): Promise<ViewerTarget>;
   /**
    * The bytes of a file under the Jupyter root.
    *

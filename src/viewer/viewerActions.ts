@@ -8,6 +8,7 @@ import { LIMITS, MolspaceError, type ComponentSelector, type ViewerAction, type 
 import { countMatches, lociDistance, requireMatch, requireOneAtom, type StructureData } from './structureData';
 import { selectorText } from './viewerText';
 import { initialView } from './initialView';
+import type { ShotOptions } from './viewerTarget';
 
 export { initialView };
 
@@ -20,7 +21,7 @@ export interface ViewerPlan {
   /** True when `view` differs from the view before. */
   changed: boolean;
   /** The screenshot asked for (the last one of the batch), or null. */
-  screenshot: { width?: number; height?: number } | null;
+  screenshot: ShotOptions | null;
   /** How the batch enters the undo history: a new step, or a step taken back or applied again. */
   step: HistoryStep;
 }
@@ -175,8 +176,8 @@ export async function planActions(
       case 'redo':
         break; // planned above
       case 'screenshot':
-        screenshot = { width: a.width, height: a.height };
-        applied.push({ op: a.op, summary: `screenshot${a.width ? ` ${a.width}×${a.height ?? a.width}` : ''}` });
+        screenshot = { width: a.width, height: a.height, defaultWidth: LIMITS.screenshotDefaultWidth, format: a.format, quality: a.quality };
+        applied.push({ op: a.op, summary: `screenshot ${a.format}${a.width || a.height ? ` ${a.width ?? '?'}×${a.height ?? '?'}` : ''}` });
         break;
       case 'set_transparency': {
         const key = selectorKey(a.selector);

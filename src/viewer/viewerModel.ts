@@ -33,7 +33,7 @@ import type { IMolspacePage } from '../tokens';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
 import { notebookPathOf } from '../widgetManager';
 import type { StructureData } from './structureData';
-import type { ViewerTarget } from './viewerTarget';
+import type { ShotOptions, ViewerTarget } from './viewerTarget';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
 import { viewerSummary } from './viewerText';
 import { initialView } from './initialView';
@@ -51,7 +51,22 @@ type Bytes = DataView | ArrayBuffer | Uint8Array;
 /** What the model needs from a view that holds a live Mol* viewer. */
 export interface LiveViewerView {
   camera(): ReturnType<ViewerTarget['camera']>;
-  screenshot(size: { width?: number; height?: number }): ReturnType<ViewerTarget['screenshot']>;
+  screenshot(size: ShotOptions): ReturnType<ViewerTarget['screenshot']>;
+}
+
+/**
+ * A displayed view that can start its live viewer on request (parked by the
+ * budget, out of view, in a hidden tab), as a Story's views do (`drawNow`).
+ */
+export interface ViewerDrawer {
+  /** In the document, or in a main-area tab it can show. */
+  canDraw(): boolean;
+  /** Start (or restore) the live viewer, even out of view, and draw; resolves once drawn or failed. */
+  drawNow(): Promise<void>;
+}
+
+function isViewerDrawer(view: unknown): view is ViewerDrawer {
+  return typeof (view as Partial<ViewerDrawer>)?.drawNow === 'function' && typeof (view as Partial<ViewerDrawer>)?.canDraw === 'function';
 }
 
 interface DrawWaiter {
@@ -73,6 +88,8 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
   /** For an MVS source: the bytes fetched for its structure. */
   declare private _fetched: Uint8Array | null;
   declare private _views: Map<LiveViewerView, number>;
+  /** Every displayed view, live or not (parked, out of view). */
+  declare private _shownViews: Set<unknown>;
   declare private _waiters: DrawWaiter[];
   declare private _kernel: KernelChannel;
   /** Whether the Viewer is in the page (its displayed views, its comm); see `WidgetPresence`. */
@@ -128,6 +145,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     this._fetched = null;
     this._disposed = false;
     this._views = new Map();
+    this._shownViews = new Set();
     this._waiters = [];
     this._past = [];
     this._future = [];
@@ -306,14 +324,22 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     return null;
   }
 
-  async screenshot(size: { width?: number; height?: number }): ReturnType<ViewerTarget['screenshot']> {
-    const view = this._views.keys().next().value;
+  async screenshot(size: ShotOptions): ReturnType<ViewerTarget['screenshot']> {
+    let view = this._views.keys().next().value;
+    if (!view) {
+      // Parked by the viewer budget, out of view or in a hidden tab: draw it first (as a Story step is).
+      const drawer = [...this._shownViews].filter(isViewerDrawer).find(d => d.canDraw());
+      if (drawer) {
+        await drawer.drawNow();
+        view = this._views.keys().next().value;
+      }
+    }
     if (!view) {
       throw new MolspaceError(
         'STALE_TARGET',
-        `Viewer ${this.model_id} has no live 3D view to take a screenshot of (not displayed, or paused out of view).`,
+        `Viewer ${this.model_id} has no view that can draw a screenshot (its output is not in the page).`,
         '/actions',
-        'Scroll the Viewer into view (or display it again), then retry; viewer_observe needs no live view.',
+        'Call observe: if the Viewer is listed, retry; viewer_observe needs no live view.',
         { target: this.model_id }
       );
     }
@@ -404,11 +430,13 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
 
   /** A view was displayed (see `WidgetPresence.shown`). */
   viewShown(view: unknown): void {
+    this._shownViews.add(view);
     this._presence.shown(view);
   }
 
   /** A view was removed (see `WidgetPresence.removed`). */
   viewRemoved(view: LiveViewerView): void {
+    this._shownViews.delete(view);
     this.forgetView(view);
     this._presence.removed(view);
   }

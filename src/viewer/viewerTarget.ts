@@ -43,9 +43,30 @@ export interface ViewerTarget extends WidgetTarget {
   /** The views undo and redo would show. */
   history(): ViewerHistory;
   /**
-   * PNG of a live view, base64.
+   * An image of the view, base64. A Viewer whose views hold no live 3D viewer
+   * (parked by the viewer budget, out of view, in a hidden tab) is drawn first.
    *
-   * @throws MolspaceError `STALE_TARGET` when no view holds a live 3D viewer.
+   * @throws MolspaceError `STALE_TARGET` when no displayed view can draw.
    */
-  screenshot(size: { width?: number; height?: number }): Promise<{ data: string; width: number; height: number }>;
+  screenshot(size: ShotOptions): Promise<Shot>;
+}
+
+/**
+ * What a screenshot asks for: pixels (none: the view's own size, or at most
+ * `defaultWidth` wide when given), format (default PNG) and JPEG/WebP quality.
+ */
+export interface ShotOptions {
+  width?: number;
+  height?: number;
+  defaultWidth?: number;
+  format?: 'png' | 'jpeg' | 'webp';
+  quality?: number;
+}
+
+/** A screenshot: base64 data (no data-URL prefix), its MIME type and size. */
+export interface Shot {
+  data: string;
+  mimeType: 'image/png' | 'image/jpeg' | 'image/webp';
+  width: number;
+  height: number;
 }

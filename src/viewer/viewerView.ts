@@ -11,17 +11,19 @@
  * `data-molspace-revision` the revision last drawn, `data-molspace-parked`.
  */
 import { DOMWidgetView } from '@jupyter-widgets/base';
+import { hiddenTabOf, showHiddenTab } from '../dockedTab';
 
 import { MolspaceError } from '../contract/errors';
 import type { MolstarStructureViewer, ViewerSource } from './molstarStructureViewer';
 import type { ViewerBudget, ViewerHandle } from './viewerBudget';
-import type { LiveViewerView, ViewerModel } from './viewerModel';
+import type { LiveViewerView, ViewerDrawer, ViewerModel } from './viewerModel';
+import type { ShotOptions } from './viewerTarget';
 
 function isDarkTheme(): boolean {
   return document.body.dataset.jpThemeLight === 'false';
 }
 
-export class ViewerView extends DOMWidgetView implements LiveViewerView {
+export class ViewerView extends DOMWidgetView implements LiveViewerView, ViewerDrawer {
   declare model: ViewerModel;
   private viewer: MolstarStructureViewer | null = null;
   private source: ViewerSource | null = null;
@@ -121,7 +123,7 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
     return this.viewer?.camera() ?? null;
   }
 
-  screenshot(size: { width?: number; height?: number }): ReturnType<LiveViewerView['screenshot']> {
+  screenshot(size: ShotOptions): ReturnType<LiveViewerView['screenshot']> {
     if (!this.viewer) {
       return Promise.reject(
         new MolspaceError('STALE_TARGET', 'This Viewer view holds no live 3D viewer.', '/actions', 'Scroll the Viewer into view and retry.')
@@ -197,8 +199,26 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
     return this.ops;
   }
 
-  /** Read the structure, then start a live viewer within the budget. */
-  private async start(): Promise<void> {
+  // ------------------------------------------------------------ ViewerDrawer
+
+  /** In the document (a hidden main-area tab counts: {@link drawNow} shows it). */
+  canDraw(): boolean {
+    return !this.removed && this.el.isConnected && (this.el.getClientRects().length > 0 || hiddenTabOf(this.luminoWidget) !== null);
+  }
+
+  /** The model needs a live viewer (a screenshot): show a hidden tab holding it, start out of view, draw. */
+  drawNow(): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.viewer) {
+        return;
+      }
+      showHiddenTab(this.luminoWidget);
+      await this.start(true);
+    });
+  }
+
+  /** Read the structure, then start a live viewer within the budget (`force`: even out of view). */
+  private async start(force = false): Promise<void> {
     this.setPlaceholder('Loading structure…');
     let data;
     try {
@@ -213,7 +233,7 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView {
       if (this.removed || this.viewer) {
         return;
       }
-      if (!this.budget.isVisible(this.handle!)) {
+      if (!force && !this.budget.isVisible(this.handle!)) {
         this.setPlaceholder(this.parked ? null : 'Scroll here to start the 3D viewer');
         return;
       }
@@ -330,3 +350,4 @@ function el(tag: string, className: string): HTMLElement {
   e.className = className;
   return e;
 }
+

@@ -395,6 +395,51 @@ async def test_retried_action_id_is_replayed_across_a_page_reload(mcp_client: An
     assert located_error(retried)["code"] == "REVISION_CONFLICT"  # a failed call is not remembered
 
 
+async def test_a_pending_answer_is_a_success_and_not_replayed(mcp_client: Any, connect_page: Any) -> None:
+    """Waiting for the person is ``status: "pending"`` (not isError); a retried actionId asks the page again."""
+    from test_clients import OUTPUTS
+
+    calls: list[dict[str, Any]] = []
+    answers = iter(["pending", "pending", "done"])
+
+    def handler(tool: str, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        calls.append(args)
+        status = next(answers)
+        extra = {"retryAfterMs": 5000, "waitingFor": "The person to press Save or Refuse."} if status == "pending" else {}
+        structured = {**OUTPUTS["ketcher_control"], "action": "request_persist", "status": status, **extra}
+        for key in ("value", "format", "bytes"):
+            structured.pop(key)
+        return {"ok": True, "structuredContent": structured, "text": f"request_persist: {status}"}
+
+    page = await connect_page("tab")
+    page.handler = handler
+    args = {"action": "request_persist", "path": "a.mol", "actionId": "save-1", "waitMs": 1000}
+    async with mcp_client() as client:
+        first = await client.call_tool("ketcher_control", args)
+        second = await client.call_tool("ketcher_control", args)
+        third = await client.call_tool("ketcher_control", args)
+        fourth = await client.call_tool("ketcher_control", args)
+    assert first.is_error is False and first.structured_content["status"] == "pending"
+    assert first.structured_content["retryAfterMs"] == 5000
+    assert second.is_error is False and second.structured_content["status"] == "pending"
+    assert third.structured_content == {**third.structured_content, "status": "done", "replayed": False}
+    assert fourth.structured_content["replayed"] is True  # the final answer is remembered
+    assert len(calls) == 3 and calls[0]["waitMs"] == 1000
+
+
+async def test_wait_ms_is_bounded_by_limits(mcp_client: Any, connect_page: Any) -> None:
+    from molspace.contract import LIMITS
+
+    page = await connect_page("tab")
+    async with mcp_client() as client:
+        over = await client.call_tool(
+            "ketcher_control", {"action": "request_persist", "path": "a.mol", "waitMs": LIMITS["personWaitMs"] + 1}
+        )
+    err = located_error(over)
+    assert err["code"] == "INVALID_INPUT" and err["where"] == "/waitMs"
+    assert page.calls == []
+
+
 async def test_a_frame_over_tornados_default_size_keeps_the_bridge_up(
     mcp_client: Any, connect_page: Any, gateway: Any
 ) -> None:

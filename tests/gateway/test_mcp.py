@@ -60,6 +60,33 @@ async def test_status_without_page(mcp_client: Any, server_root: str, jp_base_ur
     assert "no JupyterLab page connected" in result.content[0].text
 
 
+#: Each bundled library ``status`` names, and the package it is read from at build time.
+BUNDLED = {
+    "molstar": "molstar",
+    "ketcher": "ketcher-core",
+    "ketcherReact": "ketcher-react",
+    "indigo": "indigo-ketcher",
+    "vegaLite": "vega-lite",
+    "jupyterlab": "@jupyterlab/application",
+}
+
+
+async def test_status_names_every_bundled_library_version(mcp_client: Any) -> None:
+    from pathlib import Path
+
+    node_modules = Path(__file__).resolve().parents[2] / "node_modules"
+    async with mcp_client() as client:
+        result = await client.call_tool("status", {})
+    versions = result.structured_content["versions"]
+    for field, package in BUNDLED.items():
+        assert re.fullmatch(r"\d+\.\d+\.\d+\S*", versions[field] or ""), (field, versions.get(field))
+        package_json = node_modules / package / "package.json"
+        if package_json.exists():  # a checkout with its build tree: the very version built
+            assert versions[field] == json.loads(package_json.read_text(encoding="utf-8"))["version"], field
+    text = result.content[0].text
+    assert f"Ketcher {versions['ketcher']}" in text and f"Indigo {versions['indigo']}" in text
+
+
 async def test_observe_without_page_fails_at_once(mcp_client: Any, server_root: str) -> None:
     async with mcp_client() as client:
         start = time.monotonic()

@@ -184,25 +184,36 @@ test('request_persist saves only after the person confirms; a refusal is reporte
     await ready(e);
 
     const file = `${tmpPath}/alanine.mol`;
-    const [wait, waiting] = await call(client, 'ketcher_control', { target, action: 'request_persist', path: file });
-    expect(waiting).toBe(true);
-    expect(wait.code).toBe('AWAITING_USER');
+    const persistNode = e.locator('.molspace-ketcher-persist');
+    // Waiting for the person is a pending success, not an error: what to do and when to ask again.
+    const [wait, waitError] = await call(client, 'ketcher_control', { target, action: 'request_persist', path: file });
+    expect(waitError, JSON.stringify(wait)).toBe(false);
+    expect(wait).toMatchObject({ status: 'pending', retryAfterMs: expect.any(Number), waitingFor: expect.stringContaining('Save') });
+    expect(wait.editor.persist).toMatchObject({ status: 'awaiting', path: file });
     await expect(page.contents.fileExists(file)).resolves.toBe(false);
-    const [still] = await call(client, 'ketcher_control', { target, action: 'request_persist', path: file });
-    expect(still.code).toBe('AWAITING_USER');
+    // A bounded wait without an answer ends pending (still not isError).
+    const [still, stillError] = await call(client, 'ketcher_control', { target, action: 'request_persist', path: file, waitMs: 1000 });
+    expect(stillError, JSON.stringify(still)).toBe(false);
+    expect(still.status).toBe('pending');
+    // The person presses Save while a call waits: that very call returns saved.
+    const waiting = call(client, 'ketcher_control', { target, action: 'request_persist', path: file, waitMs: 20_000 });
+    await expect(persistNode).toHaveAttribute('data-waiting', 'true');
     await e.locator('.molspace-ketcher-save').click();
-    await expect(e.locator('.molspace-ketcher-persist')).toHaveAttribute('data-status', 'saved');
-    const [saved, savedError] = await call(client, 'ketcher_control', { target, action: 'request_persist', path: file });
+    const [saved, savedError] = await waiting;
     expect(savedError, JSON.stringify(saved)).toBe(false);
+    expect(saved.status).toBe('done');
     expect(saved.editor.persist).toMatchObject({ status: 'saved', path: file, format: 'molfile' });
     expect(saved.editor.dirty).toBe(false);
+    await expect(persistNode).toHaveAttribute('data-status', 'saved');
     await expect(page.contents.fileExists(file)).resolves.toBe(true);
 
+    // A refusal while a call waits is FORBIDDEN with details.refused, to that call.
     const other = `${tmpPath}/refused.sdf`;
-    await call(client, 'ketcher_control', { target, action: 'request_persist', path: other });
+    const asking = call(client, 'ketcher_control', { target, action: 'request_persist', path: other, waitMs: 20_000 });
+    await expect(persistNode).toHaveAttribute('data-waiting', 'true');
     await e.locator('.molspace-ketcher-refuse').click();
-    const [refused, refusedError] = await call(client, 'ketcher_control', { target, action: 'request_persist', path: other });
-    expect(refusedError).toBe(true);
+    const [refused, refusedError] = await asking;
+    expect(refusedError, JSON.stringify(refused)).toBe(true);
     expect(refused).toMatchObject({ code: 'FORBIDDEN', details: { refused: true } });
     await expect(page.contents.fileExists(other)).resolves.toBe(false);
     // An existing file is not replaced without overwrite.

@@ -135,8 +135,26 @@ test('an agent observes and acts on the Viewer a cell shows; the kernel sees the
     expect(still.view.colors).toEqual([]);
     expect(still.viewer.revision).toBe(revision + 1);
 
-    // screenshot: a PNG as MCP image content
-    const result = await client.callTool({ name: 'act', arguments: { target, actions: [{ op: 'screenshot', width: 320, height: 240 }] } });
+    // screenshot: by default a JPEG at most LIMITS.screenshotDefaultWidth (512) px wide, sized for an agent's context
+    const shot = await client.callTool({ name: 'act', arguments: { target, actions: [{ op: 'screenshot' }] } });
+    expect(shot.isError).toBeFalsy();
+    const jpeg = (shot.content as { type: string; data?: string; mimeType?: string }[]).find(c => c.type === 'image')!;
+    expect(jpeg.mimeType).toBe('image/jpeg');
+    expect(Buffer.from(jpeg.data!, 'base64').subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    const defaultShot = (shot.structuredContent as any).screenshot;
+    expect(defaultShot).toMatchObject({ mimeType: 'image/jpeg' });
+    expect(defaultShot.width).toBeLessThanOrEqual(512);
+    // webp on request; out-of-bounds sizes and unknown formats are INVALID_INPUT, located
+    const [webp] = await call(client, 'act', { target, actions: [{ op: 'screenshot', format: 'webp', width: 200 }] });
+    expect(webp.screenshot).toMatchObject({ mimeType: 'image/webp', width: 200 });
+    const [tooWide, tooWideError] = await call(client, 'act', { target, actions: [{ op: 'screenshot', width: 4096 }] });
+    expect([tooWideError, tooWide.code]).toEqual([true, 'INVALID_INPUT']);
+    expect(tooWide.where).toMatch(/^\/actions\/0/);
+    const [gif, gifError] = await call(client, 'act', { target, actions: [{ op: 'screenshot', format: 'gif' }] });
+    expect([gifError, gif.code]).toEqual([true, 'INVALID_INPUT']);
+    expect(gif.where).toMatch(/^\/actions\/0/);
+    // and a PNG when asked for, at the size asked
+    const result = await client.callTool({ name: 'act', arguments: { target, actions: [{ op: 'screenshot', width: 320, height: 240, format: 'png' }] } });
     expect(result.isError).toBeFalsy();
     const content = result.content as { type: string; data?: string; mimeType?: string }[];
     const image = content.find(c => c.type === 'image')!;

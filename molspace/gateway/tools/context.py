@@ -19,7 +19,7 @@ class GatewayToolContext:
     pages : ConnectedPages
         The connected JupyterLab pages (read only here).
     versions : dict
-        ``versions`` of the manifest (molspace, molstar, mvsSpec, ketcher).
+        ``versions`` of the manifest (molspace, molstar, mvsSpec, ketcher, ketcherReact, indigo, vegaLite, jupyterlab).
     endpoint : str
         This MCP endpoint's path, ``{base_url}molspace/mcp``.
     how_to_connect : str

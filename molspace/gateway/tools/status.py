@@ -29,7 +29,10 @@ def answer(args: dict[str, Any], ctx: GatewayToolContext) -> GatewayToolAnswer:
         "endpoint": ctx.endpoint,
     }
     v = ctx.versions
-    head = f"molspace {v.get('molspace')} (Mol* {v.get('molstar')}, MVS {v.get('mvsSpec')})"
+    head = (
+        f"molspace {v.get('molspace')} (Mol* {v.get('molstar')}, MVS {v.get('mvsSpec')}, Ketcher {v.get('ketcher')}, "
+        f"Indigo {v.get('indigo')}, Vega-Lite {v.get('vegaLite')}, JupyterLab {v.get('jupyterlab')})"
+    )
     if not pages:
         text = f"{head}: no JupyterLab page connected. {ctx.how_to_connect}"
     else:

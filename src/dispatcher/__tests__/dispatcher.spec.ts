@@ -204,7 +204,7 @@ describe('story_control', () => {
     registry.unregister(story.targetId);
     e = await failure(dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' }));
     expect(e.code).toBe('NOT_FOUND');
-    expect(e.fix).toMatch(/molspace.Story/);
+    expect(e.fix).toMatch(/story_template_create/); // an agent with MCP only can follow it
   });
 
   it('refuses unknown tools and tools the gateway answers, listing the page tools of the contract', async () => {

@@ -6,13 +6,13 @@
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import type { ChangeEntry, ChangeSource, ViewerState, ViewerViewState } from '../../contract';
+import { LIMITS, type ChangeEntry, type ChangeSource, type ViewerState, type ViewerViewState } from '../../contract';
 import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { expectFailure } from '../../__tests__/expectFailure';
 import { defaultLayers, readStructure, type StructureData } from '../../viewer/structureData';
 import { initialView, type HistoryStep } from '../../viewer/viewerActions';
-import type { ViewerTarget } from '../../viewer/viewerTarget';
+import type { ShotOptions, ViewerTarget } from '../../viewer/viewerTarget';
 import { viewerSummary } from '../../viewer/viewerText';
 import { DEFAULT_RESOURCE_HOSTS } from '../../story/resourcePolicy';
 
@@ -58,9 +58,12 @@ class MemoryViewer implements ViewerTarget {
     this.revision += 1;
     return { revision: this.revision, source, summary };
   }
-  async screenshot(size: { width?: number; height?: number }) {
+  asked: ShotOptions[] = [];
+  async screenshot(size: ShotOptions) {
     this.shots += 1;
-    return { data: 'iVBORw0KGgo=', width: size.width ?? 100, height: size.height ?? 80 };
+    this.asked.push(size);
+    const mimeType = `image/${size.format ?? 'png'}` as 'image/png' | 'image/jpeg' | 'image/webp';
+    return { data: 'iVBORw0KGgo=', mimeType, width: size.width ?? 100, height: size.height ?? 80 };
   }
 }
 
@@ -114,10 +117,18 @@ test('expectedRevision and actionId work as for Stories', async () => {
   expect(again.structuredContent.replayed).toBe(true);
 });
 
-test('a screenshot comes back as a PNG result image, without a new revision', async () => {
-  const result = await run({ actions: [{ op: 'screenshot', width: 64, height: 32 }] });
+test('a screenshot comes back as a result image (a PNG when asked), without a new revision', async () => {
+  const result = await run({ actions: [{ op: 'screenshot', width: 64, height: 32, format: 'png' }] });
   expect(result.images).toEqual([{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
   expect(result.structuredContent).toMatchObject({ changed: false, screenshot: { mimeType: 'image/png', width: 64, height: 32 }, viewer: { revision: 0 } });
+});
+
+test("a screenshot defaults to a JPEG at most LIMITS.screenshotDefaultWidth wide, sized for an agent's context", async () => {
+  const result = await run({ actions: [{ op: 'screenshot' }] });
+  expect(result.images).toEqual([{ mimeType: 'image/jpeg', data: 'iVBORw0KGgo=' }]);
+  expect(viewer.asked.at(-1)).toEqual({ width: undefined, height: undefined, defaultWidth: LIMITS.screenshotDefaultWidth, format: 'jpeg', quality: 0.8 });
+  const bad = await expectFailure(run({ actions: [{ op: 'screenshot', quality: 0 }] }));
+  expect(bad).toMatchObject({ code: 'INVALID_INPUT', where: '/actions/0/quality' });
 });
 
 test('undo and redo: each batch is one step, alone in its batch, located when there is none', async () => {

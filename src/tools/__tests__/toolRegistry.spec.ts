@@ -131,3 +131,60 @@ it('has a handler for every page tool of the contract and none for another', () 
     expect(handler.spec).toBe(spec);
   }
 });
+
+// ----------------------------------------------------------------- a tool that waits for the person
+const ASK_TOOL = toolSpec({
+  name: 'story_ask',
+  description: 'Ask the person; pending until answered (test tool).',
+  runs: 'page',
+  input: z.object({ pageId: z.string().optional(), target: z.string().optional(), actionId: z.string().min(1).optional() }).strict(),
+  output: z.object({ status: z.enum(['done', 'pending']), answer: z.string().nullable(), replayed: z.boolean().optional() }),
+  annotations: { title: 'Ask', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  target: 'story',
+  mutating: true,
+  errors: []
+});
+
+it('lets a waiting handler settle after the target queue is released; a pending answer is not replayed', async () => {
+  const registry = new WidgetRegistry();
+  const story = new MemoryStory('m1', metas(['a', 'b']));
+  registry.register(story);
+  let answer: string | null = null;
+  const answered = gate();
+  let asked = 0;
+  let wait = true;
+  const ask = defineWidgetTool(ASK_TOOL, async () => {
+    asked++;
+    const now = () => ({ output: { status: answer === null ? ('pending' as const) : ('done' as const), answer }, text: answer ?? 'pending' });
+    return answer === null && wait ? { ...now(), settle: async () => (await answered.promise, now()) } : now();
+  });
+  const dispatcher = new Dispatcher(registry, { contract: [...TOOLS, ASK_TOOL], handlers: [...PAGE_TOOLS, ask] });
+  const waiting = dispatcher.execute('story_ask', { actionId: 'q' }, { source: 'agent' });
+  // While it waits, the same Story's queue runs other calls (the person's own edits go on).
+  const step = await dispatcher.execute('story_control', { action: 'next' }, { source: 'ui' });
+  expect(step.structuredContent).toMatchObject({ story: { index: 1 } });
+  answer = 'yes';
+  answered.open();
+  expect((await waiting).structuredContent).toEqual({ status: 'done', answer: 'yes' });
+  // The first answer of 'q' was final (done): remembered.
+  expect((await dispatcher.execute('story_ask', { actionId: 'q' }, { source: 'agent' })).structuredContent).toMatchObject({ replayed: true });
+  expect(asked).toBe(1);
+  // A pending answer is not remembered: the retry asks again.
+  answer = null;
+  wait = false;
+  expect((await dispatcher.execute('story_ask', { actionId: 'p' }, { source: 'agent' })).structuredContent).toEqual({ status: 'pending', answer: null });
+  expect((await dispatcher.execute('story_ask', { actionId: 'p' }, { source: 'agent' })).structuredContent).toEqual({ status: 'pending', answer: null });
+  expect(asked).toBe(3);
+});
+
+it('tells an agent on an empty page which tools open widgets (MCP only: no notebook cell)', async () => {
+  const dispatcher = new Dispatcher(new WidgetRegistry());
+  const r = await dispatcher.execute('observe', {}, { source: 'agent' });
+  expect(r.structuredContent).toMatchObject({ widgets: [], total: 0 });
+  for (const tool of ['open', 'render_panel', 'ketcher_open', 'story_template_create']) {
+    expect(r.text).toContain(tool);
+  }
+  expect(r.text).not.toMatch(/cell/);
+  const e = await failure(dispatcher.execute('viewer_observe', {}, { source: 'agent' }));
+  expect([e.code, e.fix]).toEqual(['NOT_FOUND', expect.stringContaining('open with path or pdbId')]);
+});

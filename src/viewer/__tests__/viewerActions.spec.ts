@@ -8,6 +8,7 @@ import { join } from 'path';
 import { MVSData } from 'molstar/lib/extensions/mvs/mvs-data';
 import { initialView, planActions, selectorKey } from '../viewerActions';
 import { viewToMvs } from '../viewerMvs';
+import { LIMITS } from '../../contract';
 import { defaultLayers, readStructure, type StructureData } from '../structureData';
 import { ActInput, type ViewerAction } from '../../contract';
 
@@ -48,7 +49,7 @@ test('a batch plans one new view with every operation, in order', async () => {
   expect(plan.view).toMatchObject({ focus: { auth_asym_id: 'A', auth_seq_id: 200 }, selection: 'ligand', background: '#000000' });
   expect(plan.applied.map(a => a.op)).toEqual(['focus', 'set_representation', 'set_representation', 'set_color', 'set_color', 'select', 'highlight', 'set_background', 'screenshot']);
   expect(plan.applied[0].summary).toBe('focus {"auth_asym_id":"A","auth_seq_id":200} (22 atoms)');
-  expect(plan.screenshot).toEqual({ width: 200, height: undefined });
+  expect(plan.screenshot).toEqual({ width: 200, height: undefined, defaultWidth: LIMITS.screenshotDefaultWidth, format: 'jpeg', quality: 0.8 });
   expect(before.layers[1].representation).toBe('ball_and_stick'); // the view before is not touched
 });
 

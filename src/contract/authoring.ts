@@ -138,7 +138,7 @@ export const StoryValidateInput = z
     pageId,
     document: StoryDocument.optional(),
     path: StoryPath.optional().describe('Or: a .mvsj/.mvsx file under the Jupyter root.'),
-    checkResources: z.boolean().default(true).describe('Fetch each https resource from the page (false: list, not-checked).')
+    checkResources: z.boolean().default(true).describe('Fetch each https resource (false: list them only).')
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -241,7 +241,7 @@ export const StoryTemplateListOutput = z.object({
 export const StoryTemplateCreateInput = z
   .object({
     ...createFields,
-    path: createFields.path.optional().describe('The .mvsj/.mvsx file to write (not with dryRun), e.g. "stories/1hpv.mvsx".'),
+    path: createFields.path.optional().describe('.mvsj/.mvsx file to write (not with dryRun).'),
     template: z.string().min(1).max(64).describe('Template id (story_template_list).'),
     variables: z
       .record(z.string(), z.union([z.string(), z.number()]))

@@ -261,8 +261,10 @@ function lean(s: JsonSchema, depth: number): JsonSchema {
   }
   return mapChildren(own, (c, name) => {
     const child = brief(lean(c, depth + 1), depth + 1);
-    // The shared arguments' meaning is said once, in the server instructions.
-    if (depth === 0 && SHARED_ARGUMENTS.includes(name) && typeof child.description === 'string') {
+    // The shared arguments' meaning is said once, in the server instructions; below the arguments
+    // (depth 2 on), only a folded union keeps its description, the map of each tag's fields.
+    const silent = (depth === 0 && SHARED_ARGUMENTS.includes(name)) || (depth + 1 >= 2 && child[FOLDED] !== true);
+    if (silent && typeof child.description === 'string') {
       const { description: _d, ...rest } = child;
       return rest;
     }
@@ -273,8 +275,9 @@ function lean(s: JsonSchema, depth: number): JsonSchema {
 /**
  * The input schema `tools/list` lists: the compact schema with each tagged
  * union folded into one object whose description names each tag's fields,
- * the shared arguments' descriptions left to the server instructions, and
- * no `$schema` or no-op keywords. It accepts every argument object the full
+ * descriptions on the arguments only (and on folded unions), the shared
+ * arguments' left to the server instructions, and no `$schema` or no-op
+ * keywords. It accepts every argument object the full
  * schema accepts; the gateway still validates against the full schema, and
  * `describe` returns it, one part at a time (docs/architecture.md, "The
  * contract").

@@ -43,7 +43,7 @@ export const waitMs = z
   .min(0)
   .max(LIMITS.personWaitMs)
   .default(0)
-  .describe(`Wait up to this many ms for the person's answer (max ${LIMITS.personWaitMs}).`);
+  .describe(`ms to wait for the person's answer.`);
 
 /** Where a new docked widget goes (`open`, `ketcher_open`, `render_panel`); see `src/dockedTab.ts`. */
 export const DockPlacement = z

@@ -417,14 +417,15 @@ class ToolSpec:
                 fields = ", ".join(item.allowed)
                 fix = f"{named} takes only: {fields}. Correct the field at {where}"
                 fix += " (add it)." if "missing required" in first["message"] else " (rename or remove it)." if "unknown field" in first["message"] else "."
+                fix += f" describe {{tool: {_quoted(self.name)}, part: {_quoted(item.value)}}} gives its schema and an example."
             raise MolspaceError("INVALID_INPUT", message, where, fix, details)
         allowed = sorted(self.input_schema.get("properties", {}))
         raise MolspaceError(
             "INVALID_INPUT",
             f"Invalid arguments for `{self.name}` at {where or '(root)'}: {first['message']}.",
             where,
-            f"Correct the field at {where or 'the argument root'} to match the `{self.name}` "
-            f"inputSchema from tools/list (allowed fields: {', '.join(allowed) or 'none'}).",
+            f"Correct the field at {where or 'the argument root'} (allowed fields: {', '.join(allowed) or 'none'}); "
+            f"describe {{tool: {_quoted(self.name)}}} gives the full schema.",
             details,
         )
 

@@ -20,7 +20,7 @@ export function invalidInput(tool: string, error: z.ZodError): MolspaceError {
     'INVALID_INPUT',
     `${tool}: ${first.pointer === '/' ? 'arguments' : first.pointer}: ${first.message}`,
     first.pointer,
-    `Correct ${first.pointer === '/' ? 'the arguments' : first.pointer} to match the ${tool} input schema (see tools/list).`,
+    `Correct ${first.pointer === '/' ? 'the arguments' : first.pointer}; describe {tool: "${tool}"} gives the full input schema.`,
     { tool, issues }
   );
 }

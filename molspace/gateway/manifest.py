@@ -496,13 +496,20 @@ class Manifest:
         with Path(path).open(encoding="utf-8") as f:
             return cls(json.load(f))
 
-    def get(self, name: str) -> ToolSpec:
+    def get(self, name: str, where: str = "/name") -> ToolSpec:
         """Return one tool.
+
+        Parameters
+        ----------
+        name : str
+            Tool name.
+        where : str
+            Where the name came from: ``/name`` of a ``tools/call``, ``/tool`` of ``describe``.
 
         Raises
         ------
         MolspaceError
-            ``NOT_FOUND`` at ``/name`` listing the known tool names.
+            ``NOT_FOUND`` at ``where`` listing the known tool names (as JSON strings).
         """
         spec = self.tools.get(name)
         if spec is None:
@@ -510,8 +517,8 @@ class Manifest:
             raise MolspaceError(
                 "NOT_FOUND",
                 f"There is no tool named `{name}`.",
-                "/name",
-                f"Call one of the tools listed by tools/list: {', '.join(known)}.",
+                where,
+                f"Pass one of the tools tools/list names: {', '.join(json.dumps(k) for k in known)}.",
                 {"tool": name, "known": known},
             )
         return spec

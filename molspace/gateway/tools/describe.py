@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from ...errors import MolspaceError
-from ..manifest import Manifest, ToolSpec
+from ..manifest import Manifest
 from .context import GatewayToolAnswer, GatewayToolContext
 
 #: The part that names the tool's output (``structuredContent``) schema.
@@ -31,20 +31,6 @@ def _holds(value: Any, tag: str, tag_value: str) -> bool:
     if isinstance(value, list):
         return any(_holds(v, tag, tag_value) for v in value)
     return False
-
-
-def _spec(manifest: Manifest, name: str) -> ToolSpec:
-    spec = manifest.tools.get(name)
-    if spec is None:
-        known = sorted(manifest.tools)
-        raise MolspaceError(
-            "NOT_FOUND",
-            f"There is no tool named `{name}`.",
-            "/tool",
-            f"Pass one of the tools tools/list names: {', '.join(json.dumps(k) for k in known)}.",
-            {"tool": name, "known": known},
-        )
-    return spec
 
 
 def describe(manifest: Manifest, name: str, part: str | None, budget: int) -> dict[str, Any]:
@@ -72,7 +58,7 @@ def describe(manifest: Manifest, name: str, part: str | None, budget: int) -> di
         ``NOT_FOUND`` at ``/tool`` (unknown tool, naming the known ones) or at ``/part``
         (unknown part, naming the tool's parts).
     """
-    spec = _spec(manifest, name)
+    spec = manifest.get(name, where="/tool")
     parts = [*spec.parts, OUTPUT_PART]
     answer: dict[str, Any] = {
         "tool": spec.name,

@@ -227,11 +227,15 @@ export const TemplateSummary = z.object({
 });
 
 export const StoryTemplateListInput = z
-  .object({ template: z.string().min(1).max(64).optional().describe('A template id: also return its steps.') })
+  .object({
+    template: z.string().min(1).max(64).optional().describe('A template id: also return its steps.'),
+    offset: z.number().int().min(0).default(0).describe('First template listed: a previous nextOffset.')
+  })
   .strict();
 
 export const StoryTemplateListOutput = z.object({
   templates: z.array(TemplateSummary),
+  nextOffset: z.number().int().nullable().describe('Call again with this offset for the rest; null: none left.'),
   steps: z
     .array(z.record(z.string(), z.unknown()))
     .nullable()

@@ -117,12 +117,25 @@ async def test_schema_errors_are_located(mcp_client: Any, args: dict, code: str,
 
 # ---------------------------------------------------------------- story_template_list
 async def test_template_catalogue(mcp_client: Any) -> None:
+    budget = int(json.loads(DEFAULT_MANIFEST_PATH.read_text())["limits"]["observeOutputBytes"])
     async with mcp_client() as client:
-        catalogue = (await client.call_tool("story_template_list", {})).structured_content
+        pages, offset = [], 0
+        while offset is not None and len(pages) < 10:
+            page = (await client.call_tool("story_template_list", {"offset": offset} if offset else {})).structured_content
+            pages.append(page)
+            offset = page["nextOffset"]
         one = (await client.call_tool("story_template_list", {"template": "binding-site-tour"})).structured_content
         err = located_error(await client.call_tool("story_template_list", {"template": "nope"}))
+        past = located_error(await client.call_tool("story_template_list", {"offset": 99}))
+    # The catalogue pages on within the read budget; the pages together list every template once.
+    assert len(pages) > 1 and offset is None
+    for page in pages:
+        assert len(json.dumps(page, separators=(",", ":")).encode()) <= budget
+    catalogue = {"templates": [t for p in pages for t in p["templates"]], "steps": pages[0]["steps"]}
+    ids = [t["id"] for t in catalogue["templates"]]
+    assert len(ids) == len(set(ids)) and set(ids) >= TEMPLATE_IDS
+    assert (past["code"], past["where"]) == ("INVALID_INPUT", "/offset") and "nextOffset" in past["fix"]
     assert catalogue["steps"] is None
-    assert {t["id"] for t in catalogue["templates"]} >= TEMPLATE_IDS
     for t in catalogue["templates"]:
         assert t["variables"] and t["caveats"] and t["storyboard"]
         assert all(s["purpose"] and s["evidence"] for s in t["storyboard"])

@@ -20,22 +20,45 @@ from .context import GatewayToolAnswer, GatewayToolContext
 def list_answer(args: dict[str, Any], ctx: GatewayToolContext) -> GatewayToolAnswer:
     """Answer ``story_template_list``: the catalogue; with ``template``, also its steps.
 
+    The catalogue is listed from ``offset`` for as many templates as fit the read budget
+    (``limits.observeOutputBytes`` of JSON, at least one); ``nextOffset`` says where the
+    rest begins (null when none is left).
+
     Raises
     ------
     MolspaceError
-        ``NOT_FOUND`` at ``/template``, listing the ids.
+        ``NOT_FOUND`` at ``/template``, listing the ids; ``INVALID_INPUT`` at ``/offset``
+        past the end of the catalogue.
     """
     catalogue = story_templates.templates()
     template = args.get("template")
+    offset = int(args.get("offset") or 0)
     steps = None
     if template is not None:
         steps = story_templates.get(template)["steps"]
         catalogue = [t for t in catalogue if t["id"] == template]
-    ids = ", ".join(t["id"] for t in catalogue)
-    text = f"{len(catalogue)} Story template(s): {ids}." + (
-        "" if steps is not None else " Pass `template` for its steps; fill one with story_template_create."
-    )
-    return GatewayToolAnswer({"templates": catalogue, "steps": steps}, text)
+    if offset > 0 and offset >= len(catalogue):
+        raise MolspaceError(
+            "INVALID_INPUT",
+            f"offset {offset} is past the end of the {len(catalogue)} template(s) listed.",
+            "/offset",
+            "Omit offset to start over, or pass the nextOffset of the previous story_template_list call.",
+            {"offset": offset, "templates": len(catalogue)},
+        )
+    budget = int(LIMITS["observeOutputBytes"])
+    listed: list[dict[str, Any]] = []
+    for entry in catalogue[offset:]:
+        candidate = {"templates": [*listed, entry], "nextOffset": 0, "steps": steps}
+        if listed and len(json.dumps(candidate, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) > budget:
+            break
+        listed.append(entry)
+    end = offset + len(listed)
+    next_offset = end if end < len(catalogue) else None
+    ids = ", ".join(t["id"] for t in listed)
+    text = f"{len(listed)} Story template(s): {ids}." + (
+        f" {len(catalogue) - end} more: call again with offset {next_offset}." if next_offset is not None else ""
+    ) + ("" if steps is not None else " Pass `template` for its steps; fill one with story_template_create.")
+    return GatewayToolAnswer({"templates": listed, "nextOffset": next_offset, "steps": steps}, text)
 
 
 async def create_answer(args: dict[str, Any], ctx: GatewayToolContext) -> GatewayToolAnswer:

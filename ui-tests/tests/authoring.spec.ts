@@ -172,8 +172,14 @@ test('every template makes a valid Story on real data; the docking-pose comparis
 }) => {
   const client = await connected();
   try {
-    const [catalogue] = await call(client, 'story_template_list');
-    const ids = catalogue.templates.map((t: { id: string }) => t.id).sort();
+    // The catalogue pages on within the read budget (nextOffset), as an agent reads it.
+    const ids: string[] = [];
+    for (let offset: number | null = 0, pages = 0; offset !== null && pages < 10; pages++) {
+      const [catalogue] = await call(client, 'story_template_list', offset ? { offset } : {});
+      ids.push(...catalogue.templates.map((t: { id: string }) => t.id));
+      offset = catalogue.nextOffset;
+    }
+    ids.sort();
     expect(ids).toEqual(['aligned-structure-comparison', 'binding-site-tour', 'docking-pose-comparison', 'structure-overview']);
     for (const [id, variables] of Object.entries({ ...ON_REAL_DATA, 'binding-site-tour': BINDING_SITE })) {
       const file = `${tmpPath}/${id}.mvsj`;

@@ -44,9 +44,13 @@ class Agent:
         result = await self.client.call_tool(tool, args)
         self.calls += 1
         text = "".join(c.text for c in result.content if c.type == "text")
-        self.bytes += len(text.encode("utf-8")) + (compact(result.structured_content) if result.structured_content else 0)
+        self.bytes += len(text.encode("utf-8")) + (
+            compact(result.structured_content) if result.structured_content else 0
+        )
         self.image_bytes += sum(len(c.data) for c in result.content if c.type == "image")
-        self.log.append(f"{tool}: {'ERROR ' if result.is_error else ''}{text.splitlines()[0][:160] if text else ''}")
+        self.log.append(
+            f"{tool}: {'ERROR ' if result.is_error else ''}{text.splitlines()[0][:160] if text else ''}"
+        )
         if result.is_error:
             raise RuntimeError(f"{tool} failed: {text[:2000]}")
         return result.structured_content, text
@@ -58,8 +62,14 @@ async def task_open_and_focus(a: Agent, state: dict[str, Any]) -> None:
     assert sc is not None
     lig = (sc["composition"] or {}).get("ligands", [])[0]  # the inhibitor: 1HPV's one ligand
     state["viewer"] = sc["viewer"]["target"]
-    selector = {"label_comp_id": lig["comp_id"], "auth_asym_id": lig["auth_asym_id"], "auth_seq_id": lig["auth_seq_id"]}
-    await a.call("act", {"target": state["viewer"], "actions": [{"op": "focus", "selector": selector}]})
+    selector = {
+        "label_comp_id": lig["comp_id"],
+        "auth_asym_id": lig["auth_asym_id"],
+        "auth_seq_id": lig["auth_seq_id"],
+    }
+    await a.call(
+        "act", {"target": state["viewer"], "actions": [{"op": "focus", "selector": selector}]}
+    )
 
 
 async def task_show_story(a: Agent, state: dict[str, Any]) -> None:
@@ -103,10 +113,19 @@ async def task_edit_and_save(a: Agent, state: dict[str, Any]) -> None:
     sc, _ = await a.call("ketcher_open", {"path": "data/small01.mol"})
     assert sc is not None
     editor = sc["editor"]["target"]
-    sc, _ = await a.call("ketcher_control", {"target": editor, "action": "set_structure", "value": "Oc1ccccc1C(=O)O"})
+    sc, _ = await a.call(
+        "ketcher_control", {"target": editor, "action": "set_structure", "value": "Oc1ccccc1C(=O)O"}
+    )
     await a.call(
         "ketcher_control",
-        {"target": editor, "action": "request_persist", "path": "molecules/edited.mol", "format": "molfile", "overwrite": True, "waitMs": 20000},
+        {
+            "target": editor,
+            "action": "request_persist",
+            "path": "molecules/edited.mol",
+            "format": "molfile",
+            "overwrite": True,
+            "waitMs": 20000,
+        },
     )
 
 
@@ -114,7 +133,11 @@ async def task_table_and_export(a: Agent, state: dict[str, Any]) -> None:
     """Render a results table whose rows focus residues, then export it."""
     viewer = state["viewer"]
     rows = [["ASP 25 A", 2.9], ["ASP 25 B", 3.1], ["GLY 27 A", 3.4]]
-    sels = [{"auth_asym_id": "A", "auth_seq_id": 25}, {"auth_asym_id": "B", "auth_seq_id": 25}, {"auth_asym_id": "A", "auth_seq_id": 27}]
+    sels = [
+        {"auth_asym_id": "A", "auth_seq_id": 25},
+        {"auth_asym_id": "B", "auth_seq_id": 25},
+        {"auth_asym_id": "A", "auth_seq_id": 27},
+    ]
     sc, _ = await a.call(
         "render_panel",
         {
@@ -122,13 +145,18 @@ async def task_table_and_export(a: Agent, state: dict[str, Any]) -> None:
             "title": "Contacts",
             "content": {
                 "type": "table",
-                "columns": [{"name": "residue"}, {"name": "distance", "type": "number", "unit": "Å"}],
+                "columns": [
+                    {"name": "residue"},
+                    {"name": "distance", "type": "number", "unit": "Å"},
+                ],
                 "rows": rows,
                 "links": [{"op": "focus", "viewer": viewer, "selector": s} for s in sels],
             },
         },
     )
-    await a.call("panel_export", {"target": "contacts", "path": "results/contacts.csv", "overwrite": True})
+    await a.call(
+        "panel_export", {"target": "contacts", "path": "results/contacts.csv", "overwrite": True}
+    )
 
 
 TASKS: list[tuple[str, Callable[[Agent, dict[str, Any]], Awaitable[None]]]] = [
@@ -146,14 +174,23 @@ async def main() -> None:
     ap.add_argument("--token", required=True)
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
-    http = httpx2.AsyncClient(headers={"Authorization": f"token {args.token}"}, timeout=httpx2.Timeout(60.0))
+    http = httpx2.AsyncClient(
+        headers={"Authorization": f"token {args.token}"}, timeout=httpx2.Timeout(60.0)
+    )
     report: dict[str, Any] = {"tasks": []}
-    async with http, Client(streamable_http_client(f"{args.url}/molspace/mcp", http_client=http), mode="legacy") as client:
+    async with (
+        http,
+        Client(
+            streamable_http_client(f"{args.url}/molspace/mcp", http_client=http), mode="legacy"
+        ) as client,
+    ):
         t0 = time.perf_counter()
         listed = await client.list_tools()
         report["toolsList"] = {
             "tools": len(listed.tools),
-            "bytes": compact([t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in listed.tools]),
+            "bytes": compact(
+                [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in listed.tools]
+            ),
             "ms": (time.perf_counter() - t0) * 1000,
         }
         state: dict[str, Any] = {}

@@ -34,7 +34,9 @@ async def main(url: str, token: str) -> None:
         return r
 
     t_all = time.perf_counter()
-    http = httpx2.AsyncClient(headers={"Authorization": f"token {token}"}, timeout=httpx2.Timeout(60.0))
+    http = httpx2.AsyncClient(
+        headers={"Authorization": f"token {token}"}, timeout=httpx2.Timeout(60.0)
+    )
     async with http:
         t = time.perf_counter()
         async with Client(streamable_http_client(url, http_client=http), mode="legacy") as session:

@@ -8,16 +8,25 @@
 - The Jupyter server extension ``molspace`` — an MCP gateway at ``{base_url}molspace/mcp``.
 """
 
-from ._version import __version__
-from .errors import MolspaceError, StoryControlError, StorySourceError
-from .gateway._entry import _jupyter_server_extension_points, _load_jupyter_server_extension
-from .story import Story, StoryChange
 from . import stories
-from .errors import PanelContentError, StructureSourceError, ViewerControlError
-from .panel import Panel
-from .viewer import Viewer
-from .errors import KetcherControlError
+from ._version import __version__
+from .errors import (
+    KetcherControlError,
+    MolspaceError,
+    PanelContentError,
+    StoryControlError,
+    StorySourceError,
+    StructureSourceError,
+    ViewerControlError,
+)
+from .gateway._entry import (  # noqa: F401 - Jupyter Server finds the extension here
+    _jupyter_server_extension_points,
+    _load_jupyter_server_extension,
+)
 from .ketcher import Ketcher, KetcherChange
+from .panel import Panel
+from .story import Story, StoryChange
+from .viewer import Viewer
 
 __all__ = [
     "Story",

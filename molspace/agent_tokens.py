@@ -147,10 +147,14 @@ class AgentTokenStore:
             If ``name`` is not 1-64 of ``A-Za-z0-9._-`` or is already used.
         """
         if not _NAME_RE.match(name):
-            raise AgentTokenError(f"token name {name!r} must be 1-64 characters of A-Z a-z 0-9 . _ -")
+            raise AgentTokenError(
+                f"token name {name!r} must be 1-64 characters of A-Z a-z 0-9 . _ -"
+            )
         tokens = dict(self._load())
         if any(t.name == name for t in tokens.values()):
-            raise AgentTokenError(f"a token named {name!r} exists; revoke it first or choose another name")
+            raise AgentTokenError(
+                f"a token named {name!r} exists; revoke it first or choose another name"
+            )
         token_id = secrets.token_hex(6)
         token = f"{PREFIX}{token_id}_{secrets.token_urlsafe(32)}"
         created = datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-
 from pathlib import Path
 
 from .agent_tokens import AgentTokenError, AgentTokenStore, default_path
@@ -26,23 +25,42 @@ from .gateway.client_config import CLIENTS, ClientConfigError
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="jupyter molspace", description="molspace command line.")
     commands = parser.add_subparsers(dest="command", required=True)
-    token = commands.add_parser("token", help="Agent tokens: credentials that open only the molspace MCP endpoint.")
+    token = commands.add_parser(
+        "token", help="Agent tokens: credentials that open only the molspace MCP endpoint."
+    )
     token.add_argument("--file", default=None, help=f"token file (default: {default_path()})")
     actions = token.add_subparsers(dest="action", required=True)
     create = actions.add_parser("create", help="mint a token and print it (shown once)")
-    create.add_argument("--name", required=True, help="who it is for, e.g. claude-code (A-Z a-z 0-9 . _ -)")
+    create.add_argument(
+        "--name", required=True, help="who it is for, e.g. claude-code (A-Z a-z 0-9 . _ -)"
+    )
     actions.add_parser("list", help="list tokens (name, id, created)")
     revoke = actions.add_parser("revoke", help="revoke a token by name or id")
     revoke.add_argument("name_or_id")
     connect = commands.add_parser(
-        "connect", help="Mint an agent token and write (or print) an MCP client's configuration for this server."
+        "connect",
+        help="Mint an agent token and write (or print) an MCP client's configuration for this server.",
     )
     connect.add_argument("client", choices=sorted(CLIENTS), help="the agent client to configure")
-    connect.add_argument("--url", default=None, help="the Jupyter server URL with its base_url (default: the one running)")
-    connect.add_argument("--config", default=None, help="the client file to write (default: where the client reads it)")
-    connect.add_argument("--print", action="store_true", help="print the configuration; write nothing")
-    connect.add_argument("--yes", action="store_true", help="replace an existing molspace entry without asking")
-    connect.add_argument("--name", default=None, help="the agent token's name (default: the client's)")
+    connect.add_argument(
+        "--url",
+        default=None,
+        help="the Jupyter server URL with its base_url (default: the one running)",
+    )
+    connect.add_argument(
+        "--config",
+        default=None,
+        help="the client file to write (default: where the client reads it)",
+    )
+    connect.add_argument(
+        "--print", action="store_true", help="print the configuration; write nothing"
+    )
+    connect.add_argument(
+        "--yes", action="store_true", help="replace an existing molspace entry without asking"
+    )
+    connect.add_argument(
+        "--name", default=None, help="the agent token's name (default: the client's)"
+    )
     connect.add_argument("--file", default=None, help=f"token file (default: {default_path()})")
     return parser
 
@@ -65,7 +83,10 @@ def connect(args: argparse.Namespace) -> int:
         endpoint = client_config.endpoint_of(args.url or client_config.running_server_url())
         doc = client_config.load(fmt, path)
         if not args.print and client_config.has_entry(fmt, doc) and not args.yes:
-            asked = sys.stdin.isatty() and input(f"Replace the existing molspace entry in {path}? [y/N] ").strip().lower()
+            asked = (
+                sys.stdin.isatty()
+                and input(f"Replace the existing molspace entry in {path}? [y/N] ").strip().lower()
+            )
             if asked not in ("y", "yes"):
                 raise ClientConfigError(
                     f"{path} already has a molspace entry; nothing was written and no token was made",
@@ -78,9 +99,14 @@ def connect(args: argparse.Namespace) -> int:
         print(f"jupyter molspace connect {args.client}: {e}", file=sys.stderr)
         return 1
     if args.print:
-        alone = client_config.with_entry(fmt, client_config.load(fmt, Path("/nonexistent")), endpoint, f"Bearer {token}")
+        alone = client_config.with_entry(
+            fmt, client_config.load(fmt, Path("/nonexistent")), endpoint, f"Bearer {token}"
+        )
         print(client_config.dumps(fmt, alone), end="")
-        print(f"molspace: agent token {record.name!r} made for {endpoint}; add the entry above to {path}.", file=sys.stderr)
+        print(
+            f"molspace: agent token {record.name!r} made for {endpoint}; add the entry above to {path}.",
+            file=sys.stderr,
+        )
         return 0
     doc = client_config.with_entry(fmt, doc, endpoint, f"Bearer {token}")
     client_config.write(path, client_config.dumps(fmt, doc))

@@ -9,6 +9,7 @@ calls for agents (docs/architecture.md, "Ketcher"). RDKit is optional
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import MolspaceError
 
@@ -63,7 +64,9 @@ def embed_3d(text: str, *, where: str = "molfile") -> Embedded:
     """
     try:
         from rdkit import Chem
-        from rdkit.Chem import AllChem
+
+        # AllChem re-exports these; their own modules are what RDKit's stubs type.
+        from rdkit.Chem import rdDistGeom, rdForceFieldHelpers
     except ImportError as e:
         raise MolspaceError(
             "UNSUPPORTED_FORMAT",
@@ -73,7 +76,12 @@ def embed_3d(text: str, *, where: str = "molfile") -> Embedded:
             {"missing": "rdkit"},
         ) from e
     if not text.strip():
-        raise MolspaceError("VALIDATION_FAILED", "There is no molecule to embed: the editor is empty.", where, "Draw or set a molecule first.")
+        raise MolspaceError(
+            "VALIDATION_FAILED",
+            "There is no molecule to embed: the editor is empty.",
+            where,
+            "Draw or set a molecule first.",
+        )
     mol = Chem.MolFromMolBlock(text, removeHs=False) if "\n" in text else Chem.MolFromSmiles(text)
     if mol is None or mol.GetNumAtoms() == 0:
         raise MolspaceError(
@@ -92,16 +100,21 @@ def embed_3d(text: str, *, where: str = "molfile") -> Embedded:
             {"size": heavy, "limit": MAX_HEAVY_ATOMS, "unit": "heavy atoms"},
         )
     mol = Chem.AddHs(mol, addCoords=True)
-    params = AllChem.ETKDGv3()
+    params: Any = rdDistGeom.ETKDGv3()  # RDKit's stubs type its settable fields read-only
     params.randomSeed = RANDOM_SEED
-    if AllChem.EmbedMolecule(mol, params) != 0:
+    if rdDistGeom.EmbedMolecule(mol, params) != 0:
         params.useRandomCoords = True
-        if AllChem.EmbedMolecule(mol, params) != 0:
+        if rdDistGeom.EmbedMolecule(mol, params) != 0:
             raise MolspaceError(
                 "VALIDATION_FAILED",
                 "RDKit's ETKDG found no 3D coordinates for the molecule (strained rings or conflicting stereo).",
                 where,
                 "Check the stereo centres and ring sizes of the drawing.",
             )
-    optimized = AllChem.MMFFHasAllMoleculeParams(mol) and AllChem.MMFFOptimizeMolecule(mol) != -1
-    return Embedded(sdf=Chem.MolToMolBlock(mol) + "$$$$\n", atoms=mol.GetNumAtoms(), optimized=bool(optimized))
+    optimized = (
+        rdForceFieldHelpers.MMFFHasAllMoleculeParams(mol)
+        and rdForceFieldHelpers.MMFFOptimizeMolecule(mol) != -1
+    )
+    return Embedded(
+        sdf=Chem.MolToMolBlock(mol) + "$$$$\n", atoms=mol.GetNumAtoms(), optimized=bool(optimized)
+    )

@@ -112,7 +112,11 @@ class MolspaceError(Exception):
             "The page answered with a malformed error object.",
             where_default,
             "Reload the JupyterLab page so it runs the same molspace version as the server.",
-            {"received": data if isinstance(data, (dict, list, str, int, float, bool)) else repr(data)},
+            {
+                "received": data
+                if isinstance(data, (dict, list, str, int, float, bool))
+                else repr(data)
+            },
         )
 
 

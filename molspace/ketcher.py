@@ -11,9 +11,10 @@ read-only synced traits (``smiles``, ``molfile``, ``ket``,
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import traitlets
 from ipywidgets import CallbackDispatcher
@@ -168,7 +169,11 @@ def _read_path(path: Path, format: str | None) -> tuple[str, str | None]:  # noq
         )
     if not resolved.is_file():
         raise KetcherControlError(
-            "NOT_FOUND", f"no file {str(path)!r}", "value", "Check the path (relative to the notebook).", {"path": str(path)}
+            "NOT_FOUND",
+            f"no file {str(path)!r}",
+            "value",
+            "Check the path (relative to the notebook).",
+            {"path": str(path)},
         )
     return resolved.read_text(encoding="utf-8", errors="replace"), fmt
 
@@ -222,28 +227,45 @@ class Ketcher(PageWidget):
     title = Unicode("").tag(sync=True)
 
     ready = Bool(False, help="True once Ketcher and its Indigo engine have loaded.").tag(sync=True)
-    error = Dict(None, allow_none=True, help="Located error {code, message, where, fix, details} or None.").tag(
+    error = Dict(
+        None, allow_none=True, help="Located error {code, message, where, fix, details} or None."
+    ).tag(sync=True)
+    revision = Int(0, help="= structure_revision (what expected_revision is checked against).").tag(
         sync=True
     )
-    revision = Int(0, help="= structure_revision (what expected_revision is checked against).").tag(sync=True)
     structure_revision = Int(0, help="Advanced by every structural edit.").tag(sync=True)
     interaction_revision = Int(0, help="Advanced by highlights.").tag(sync=True)
     dirty = Bool(False, help="Changed since loaded or last saved.").tag(sync=True)
     ket = Unicode("", help="The structure as KET (Ketcher's JSON).").tag(sync=True)
-    smiles = Unicode("", help="SMILES as Indigo writes it ('' when empty or not expressible); compare with RDKit canonical SMILES.").tag(sync=True)
+    smiles = Unicode(
+        "",
+        help="SMILES as Indigo writes it ('' when empty or not expressible); compare with RDKit canonical SMILES.",
+    ).tag(sync=True)
     molfile = Unicode("", help="Molfile (V2000, or V3000 where needed).").tag(sync=True)
     atoms = Int(0).tag(sync=True)
     bonds = Int(0).tag(sync=True)
-    formula = Unicode(None, allow_none=True, help="Gross formula from Indigo, e.g. 'C3 H7 N O2'.").tag(sync=True)
+    formula = Unicode(
+        None, allow_none=True, help="Gross formula from Indigo, e.g. 'C3 H7 N O2'."
+    ).tag(sync=True)
     highlighted = List(Int(), help="Highlighted atoms (0-based, Molfile order).").tag(sync=True)
-    persist = Dict(None, allow_none=True, help="The last save request {path, format, status, revision, message}.").tag(
-        sync=True
-    )
-    last_change = Dict(None, allow_none=True, help="The last change: {revision, source, summary}.").tag(sync=True)
+    persist = Dict(
+        None,
+        allow_none=True,
+        help="The last save request {path, format, status, revision, message}.",
+    ).tag(sync=True)
+    last_change = Dict(
+        None, allow_none=True, help="The last change: {revision, source, summary}."
+    ).tag(sync=True)
     summary = Unicode("", help="One line: what the editor holds.").tag(sync=True)
     ketcher_version = Unicode("").tag(sync=True)
 
-    def __init__(self, value: Any = None, format: str | None = None, title: str | None = None, **kwargs: Any):  # noqa: A002
+    def __init__(
+        self,
+        value: Any = None,
+        format: str | None = None,  # noqa: A002 - the public keyword, as in RDKit and Mol*
+        title: str | None = None,
+        **kwargs: Any,
+    ):
         text, fmt = structure_text(value, format) if value is not None else ("", None)
         self._change_callbacks = CallbackDispatcher()
         super().__init__(_initial=text, _initial_format=fmt, title=title or "Ketcher", **kwargs)
@@ -312,9 +334,14 @@ class Ketcher(PageWidget):
             ``INVALID_INPUT`` for anything but a list of non-negative ints;
             ``TOO_LARGE`` over ``LIMITS["ketcherHighlightAtoms"]``.
         """
-        if not isinstance(atoms, (list, tuple)) or not all(isinstance(a, int) and a >= 0 for a in atoms):
+        if not isinstance(atoms, (list, tuple)) or not all(
+            isinstance(a, int) and a >= 0 for a in atoms
+        ):
             raise KetcherControlError(
-                "INVALID_INPUT", "atoms must be a list of 0-based atom indices", "atoms", "Pass e.g. [0, 1, 2]."
+                "INVALID_INPUT",
+                "atoms must be a list of 0-based atom indices",
+                "atoms",
+                "Pass e.g. [0, 1, 2].",
             )
         limit = int(LIMITS["ketcherHighlightAtoms"])
         if len(atoms) > limit:
@@ -365,7 +392,9 @@ class Ketcher(PageWidget):
         kwargs.setdefault("title", f"{self.title} (3D)")
         return Viewer(sdf, format="sdf", **kwargs)
 
-    def _control(self, args: dict[str, Any], expected_revision: int | None, action_id: str | None) -> str:
+    def _control(
+        self, args: dict[str, Any], expected_revision: int | None, action_id: str | None
+    ) -> str:
         if expected_revision is not None:
             args["expectedRevision"] = int(expected_revision)
         if action_id is not None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import uuid
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import ipywidgets as widgets
 import traitlets
@@ -77,7 +78,9 @@ class PageWidget(widgets.DOMWidget):
         """
         name = proposal["trait"].name.lstrip("_")
         if getattr(self, "_constructed", False) and not getattr(self, "_from_page", True):
-            raise traitlets.TraitError(f"{type(self).__name__}.{name} is set by the page and is read-only here; {instead}")
+            raise traitlets.TraitError(
+                f"{type(self).__name__}.{name} is set by the page and is read-only here; {instead}"
+            )
         return proposal["value"]
 
     def _send_control(self, fields: dict[str, Any]) -> str:
@@ -87,7 +90,9 @@ class PageWidget(widgets.DOMWidget):
         self.send({"type": "control", "requestId": request_id, **fields})
         return request_id
 
-    def _handle_page_message(self, _widget: Any, content: dict[str, Any], _buffers: list[Any]) -> None:
+    def _handle_page_message(
+        self, _widget: Any, content: dict[str, Any], _buffers: list[Any]
+    ) -> None:
         if isinstance(content, dict) and content.get("type") == "result":
             request_id = content.get("requestId")
             if isinstance(request_id, str):

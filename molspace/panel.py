@@ -11,14 +11,15 @@ Dispatcher.
 from __future__ import annotations
 
 import html
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import traitlets
 from traitlets import Bool, Dict, Int, Unicode
 
 from ._version import MODULE_NAME, MODULE_VERSION_RANGE
-from .page_widget import PageWidget
 from .errors import PanelContentError
+from .page_widget import PageWidget
 from .panel_content import normalize_panel_content
 
 #: Traits only the page may change after the panel is made.
@@ -95,14 +96,18 @@ class Panel(PageWidget):
     _fallback_kind = "panel"
 
     _content = Dict().tag(sync=True)
-    panel_id = Unicode("", help="The id agents address the panel by; '' means the model id.").tag(sync=True)
+    panel_id = Unicode("", help="The id agents address the panel by; '' means the model id.").tag(
+        sync=True
+    )
     title = Unicode("").tag(sync=True)
     revision = Int(0, help="Advanced by every content change.").tag(sync=True)
     ready = Bool(False, help="True once the content is rendered.").tag(sync=True)
-    error = Dict(None, allow_none=True, help="Located error {code, message, where, fix, details} or None.").tag(
-        sync=True
-    )
-    last_change = Dict(None, allow_none=True, help="The last change: {revision, source, summary}.").tag(sync=True)
+    error = Dict(
+        None, allow_none=True, help="Located error {code, message, where, fix, details} or None."
+    ).tag(sync=True)
+    last_change = Dict(
+        None, allow_none=True, help="The last change: {revision, source, summary}."
+    ).tag(sync=True)
 
     def __init__(
         self,
@@ -246,11 +251,15 @@ def static_fallback(content: Mapping[str, Any], title: str = "") -> dict[str, An
             for c in columns
         )
         body = "".join(
-            "<tr>" + "".join(f"<td>{'' if v is None else html.escape(str(v))}</td>" for v in row) + "</tr>"
+            "<tr>"
+            + "".join(f"<td>{'' if v is None else html.escape(str(v))}</td>" for v in row)
+            + "</tr>"
             for row in content.get("rows", [])
         )
         caption = f"<caption>{html.escape(title)}</caption>" if title else ""
-        return {"text/html": f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"}
+        return {
+            "text/html": f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        }
     if kind == "molecules":
         rows = "".join(
             "<tr>"
@@ -268,7 +277,11 @@ def static_fallback(content: Mapping[str, Any], title: str = "") -> dict[str, An
 
 
 def _check_panel_id(panel_id: Any) -> None:
-    if not isinstance(panel_id, str) or not (1 <= len(panel_id) <= 64) or not set(panel_id) <= _PANEL_ID_CHARS:
+    if (
+        not isinstance(panel_id, str)
+        or not (1 <= len(panel_id) <= 64)
+        or not set(panel_id) <= _PANEL_ID_CHARS
+    ):
         raise PanelContentError(
             "INVALID_INPUT",
             f"panel_id {panel_id!r} is not a panel id",

@@ -21,12 +21,18 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .contract import LIMITS
 from .errors import PanelContentError
 from .panel_links import split_links
-from .panel_molecules import check_molecules, is_rdkit_mol, molecules_from_dataframe, molecules_from_list
+from .panel_molecules import (
+    check_molecules,
+    is_rdkit_mol,
+    molecules_from_dataframe,
+    molecules_from_list,
+)
 
 _TYPES = ("markdown", "table", "chart", "molecules")
 
@@ -90,10 +96,18 @@ def normalize_panel_content(
         ``UNSUPPORTED_FORMAT`` for another type, ``TOO_LARGE`` over a bound
         (``details["limit"]`` names it), ``INVALID_INPUT`` for a malformed dict.
     """
-    link_args = {"viewer": viewer, "selector_column": selector_column, "story": story, "step_column": step_column}
+    link_args = {
+        "viewer": viewer,
+        "selector_column": selector_column,
+        "story": story,
+        "step_column": step_column,
+    }
     if _is_dataframe(content):
         content, links = split_links(content, **link_args)
-        return _with_links(_from_dataframe(content, units, smiles_column, molecule_column, name_column, page_size), links)
+        return _with_links(
+            _from_dataframe(content, units, smiles_column, molecule_column, name_column, page_size),
+            links,
+        )
     given = [k for k, v in link_args.items() if v is not None]
     if given:
         raise PanelContentError(
@@ -132,12 +146,17 @@ def normalize_panel_content(
     )
 
 
-def _with_links(content: dict[str, Any], links: list[dict[str, Any] | None] | None) -> dict[str, Any]:
+def _with_links(
+    content: dict[str, Any], links: list[dict[str, Any] | None] | None
+) -> dict[str, Any]:
     if links is None:
         return content
     if content["type"] == "table":
         return {**content, "links": links}
-    molecules = [m if link is None else {**m, "link": link} for m, link in zip(content["molecules"], links)]
+    molecules = [
+        m if link is None else {**m, "link": link}
+        for m, link in zip(content["molecules"], links, strict=False)
+    ]
     return _json({**content, "molecules": molecules})
 
 
@@ -149,8 +168,10 @@ def _from_dataframe(
     name_column: str | None,
     page_size: int | None,
 ) -> dict[str, Any]:
-    if smiles_column is not None or molecule_column is not None or any(
-        is_rdkit_mol(v) for c in content.columns for v in content[c].head(5)
+    if (
+        smiles_column is not None
+        or molecule_column is not None
+        or any(is_rdkit_mol(v) for c in content.columns for v in content[c].head(5))
     ):
         return molecules_from_dataframe(
             content,
@@ -165,7 +186,11 @@ def _from_dataframe(
 def _markdown(text: str) -> dict[str, Any]:
     if len(text) > LIMITS["panelMarkdownChars"]:
         raise _too_large(
-            "the markdown length in characters", len(text), "panelMarkdownChars", "content", "Shorten the text."
+            "the markdown length in characters",
+            len(text),
+            "panelMarkdownChars",
+            "content",
+            "Shorten the text.",
         )
     return {"type": "markdown", "markdown": text}
 
@@ -177,7 +202,10 @@ def _checked(content: dict[str, Any]) -> dict[str, Any]:
     if kind == "markdown":
         if not isinstance(content.get("markdown"), str):
             raise PanelContentError(
-                "INVALID_INPUT", "a markdown content needs a str 'markdown'", "content/markdown", "Pass the text."
+                "INVALID_INPUT",
+                "a markdown content needs a str 'markdown'",
+                "content/markdown",
+                "Pass the text.",
             )
         return _markdown(content["markdown"])
     if kind == "table":
@@ -193,13 +221,24 @@ def _checked(content: dict[str, Any]) -> dict[str, Any]:
         return _json(content)
     spec = content.get("spec")
     if not isinstance(spec, Mapping):
-        raise PanelContentError("INVALID_INPUT", "a chart content needs a dict 'spec'", "content/spec", "Pass a Vega-Lite spec.")
+        raise PanelContentError(
+            "INVALID_INPUT",
+            "a chart content needs a dict 'spec'",
+            "content/spec",
+            "Pass a Vega-Lite spec.",
+        )
     return _chart(dict(spec))
 
 
 def _check_table_size(columns: int, rows: int) -> None:
     if columns > LIMITS["panelTableColumns"]:
-        raise _too_large("the number of columns", columns, "panelTableColumns", "content/columns", "Select fewer columns.")
+        raise _too_large(
+            "the number of columns",
+            columns,
+            "panelTableColumns",
+            "content/columns",
+            "Select fewer columns.",
+        )
     if rows > LIMITS["panelTableRows"]:
         raise _too_large(
             "the number of rows",
@@ -224,7 +263,11 @@ def _chart(spec: dict[str, Any]) -> dict[str, Any]:
     size = len(json.dumps(content["spec"]).encode("utf-8"))
     if size > LIMITS["panelChartSpecBytes"]:
         raise _too_large(
-            "the chart spec in bytes of JSON", size, "panelChartSpecBytes", "content/spec", "Aggregate the data first."
+            "the chart spec in bytes of JSON",
+            size,
+            "panelChartSpecBytes",
+            "content/spec",
+            "Aggregate the data first.",
         )
     return content
 
@@ -297,10 +340,13 @@ def table_from_dataframe(df: Any, *, units: Mapping[str, str] | None = None) -> 
         )
     kinds = [_column_type(t) for t in df.dtypes]
     columns = []
-    for name, kind in zip(names, kinds):
+    for name, kind in zip(names, kinds, strict=True):
         column: dict[str, Any] = {"name": name, "type": kind}
         if name in units:
             column["unit"] = str(units[name])
         columns.append(column)
-    rows = [[_cell(v, k) for v, k in zip(row, kinds)] for row in df.itertuples(index=False, name=None)]
+    rows = [
+        [_cell(v, k) for v, k in zip(row, kinds, strict=True)]
+        for row in df.itertuples(index=False, name=None)
+    ]
     return {"type": "table", "columns": columns, "rows": rows}

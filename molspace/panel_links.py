@@ -95,9 +95,12 @@ def split_links(
     if selector_column is None and step_column is None:
         for arg, value in (("viewer", viewer), ("story", story)):
             if value is not None:
-                column = "selector_column" if arg == "viewer" else "step_column"
+                needed = "selector_column" if arg == "viewer" else "step_column"
                 raise PanelContentError(
-                    "INVALID_INPUT", f"{arg}= names a link target but {column}= is missing", column, f"Pass {column}='<column>'."
+                    "INVALID_INPUT",
+                    f"{arg}= names a link target but {needed}= is missing",
+                    needed,
+                    f"Pass {needed}='<column>'.",
                 )
         return df, None
     if selector_column is not None and step_column is not None:
@@ -123,7 +126,11 @@ def split_links(
         target = _target_id(viewer, "viewer")
         for i, value in enumerate(df[column]):
             where = f"content/{column}/{i}"
-            links.append(None if _missing(value) else {"op": "focus", "viewer": target, "selector": _selector(value, where)})
+            links.append(
+                None
+                if _missing(value)
+                else {"op": "focus", "viewer": target, "selector": _selector(value, where)}
+            )
     else:
         target = _target_id(story, "story")
         for i, value in enumerate(df[column]):

@@ -20,7 +20,8 @@ that molecule's grid cell.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .contract import LIMITS
 from .errors import PanelContentError
@@ -85,7 +86,9 @@ def _properties(pairs: Iterable[tuple[Any, Any]]) -> dict[str, Any]:
     return out
 
 
-def _molecule(smiles: Any, where: str, name: Any = None, properties: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def _molecule(
+    smiles: Any, where: str, name: Any = None, properties: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     if not isinstance(smiles, str) or not smiles:
         raise PanelContentError(
             "INVALID_INPUT",
@@ -111,7 +114,9 @@ def molecules_from_list(items: Sequence[Any], *, page_size: int | None = None) -
         if is_rdkit_mol(item) or item is None:
             smiles = _smiles_of(item, where)
             props = item.GetPropsAsDict(includePrivate=False, includeComputed=False)
-            name = item.GetProp("_Name") if item.HasProp("_Name") and item.GetProp("_Name") else None
+            name = (
+                item.GetProp("_Name") if item.HasProp("_Name") and item.GetProp("_Name") else None
+            )
             molecules.append(_molecule(smiles, where, name, _properties(props.items())))
         else:
             molecules.append(_molecule(item, where))
@@ -135,7 +140,11 @@ def molecules_from_dataframe(
         is not a SMILES / molecule; ``TOO_LARGE`` over a bound.
     """
     names = [str(c) for c in df.columns]
-    for arg, column in (("smiles_column", smiles_column), ("molecule_column", molecule_column), ("name_column", name_column)):
+    for arg, column in (
+        ("smiles_column", smiles_column),
+        ("molecule_column", molecule_column),
+        ("name_column", name_column),
+    ):
         if column is not None and column not in df.columns:
             raise PanelContentError(
                 "INVALID_INPUT",
@@ -145,7 +154,9 @@ def molecules_from_dataframe(
                 {"column": str(column), "columns": names[:50]},
             )
     if smiles_column is None and molecule_column is None:
-        molecule_column = next((c for c in df.columns if any(is_rdkit_mol(v) for v in df[c].head(5))), None)
+        molecule_column = next(
+            (c for c in df.columns if any(is_rdkit_mol(v) for v in df[c].head(5))), None
+        )
         if molecule_column is None:
             raise PanelContentError(
                 "INVALID_INPUT",
@@ -161,13 +172,22 @@ def molecules_from_dataframe(
     for i, (_, row) in enumerate(df.iterrows()):
         where = f"content/{structure}/{i}"
         value = row[structure]
-        smiles = value if smiles_column is not None else _smiles_of(value if is_rdkit_mol(value) else None, where)
+        smiles = (
+            value
+            if smiles_column is not None
+            else _smiles_of(value if is_rdkit_mol(value) else None, where)
+        )
         if smiles_column is None and not is_rdkit_mol(value) and value is not None:
             raise PanelContentError(
-                "INVALID_INPUT", f"row {i} of {structure!r} is a {type(value).__name__}, not an RDKit Mol", where, "Use a column of RDKit molecules."
+                "INVALID_INPUT",
+                f"row {i} of {structure!r} is a {type(value).__name__}, not an RDKit Mol",
+                where,
+                "Use a column of RDKit molecules.",
             )
         props = _properties((c, row[c]) for c in others if not is_rdkit_mol(row[c]))
-        molecules.append(_molecule(smiles, where, row[name_column] if name_column is not None else None, props))
+        molecules.append(
+            _molecule(smiles, where, row[name_column] if name_column is not None else None, props)
+        )
     return check_molecules(_grid(molecules, page_size))
 
 
@@ -207,16 +227,28 @@ def check_molecules(grid: Mapping[str, Any]) -> dict[str, Any]:
     molecules = grid.get("molecules")
     if not isinstance(molecules, list):
         raise PanelContentError(
-            "INVALID_INPUT", "a molecules content needs a list 'molecules'", "content/molecules", "Pass [{'smiles': ...}, ...]."
+            "INVALID_INPUT",
+            "a molecules content needs a list 'molecules'",
+            "content/molecules",
+            "Pass [{'smiles': ...}, ...].",
         )
     _check_count(len(molecules))
     for i, m in enumerate(molecules):
         where = f"content/molecules/{i}"
         if not isinstance(m, Mapping) or not isinstance(m.get("smiles"), str) or not m["smiles"]:
-            raise PanelContentError("INVALID_INPUT", f"molecule {i} needs a non-empty str 'smiles'", where, "Pass {'smiles': ...}.")
+            raise PanelContentError(
+                "INVALID_INPUT",
+                f"molecule {i} needs a non-empty str 'smiles'",
+                where,
+                "Pass {'smiles': ...}.",
+            )
         if len(m["smiles"]) > LIMITS["panelSmilesChars"]:
             raise _too_large(
-                f"the SMILES of molecule {i}, in characters,", len(m["smiles"]), "panelSmilesChars", f"{where}/smiles", "Pass a shorter SMILES."
+                f"the SMILES of molecule {i}, in characters,",
+                len(m["smiles"]),
+                "panelSmilesChars",
+                f"{where}/smiles",
+                "Pass a shorter SMILES.",
             )
         props = m.get("properties") or {}
         if len(props) > LIMITS["panelMoleculeProperties"]:

@@ -17,17 +17,25 @@ Story with :class:`molspace.Story`, which reports every issue in ``story.error``
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from . import story_archive, story_templates
 from .errors import MolspaceError
 
 #: Linger of a storyboard step that gives none, ms (as the page's storyboard conversion).
 DEFAULT_LINGER_MS = 4000
-_STEP_METADATA = ("key", "title", "description", "description_format", "linger_duration_ms", "transition_duration_ms")
+_STEP_METADATA = (
+    "key",
+    "title",
+    "description",
+    "description_format",
+    "linger_duration_ms",
+    "transition_duration_ms",
+)
 
 
 @dataclass(frozen=True)
@@ -83,7 +91,9 @@ def to_mvs(document: Any) -> dict[str, Any]:
         document = json.loads(document.model_dump_json(exclude_none=True))
     if not isinstance(document, dict):
         raise MolspaceError(
-            "UNSUPPORTED_FORMAT", f"A Story document is a dict, not {type(document).__name__}.", "document",
+            "UNSUPPORTED_FORMAT",
+            f"A Story document is a dict, not {type(document).__name__}.",
+            "document",
             "Pass a storyboard {title, steps} or multi-state MVS (a dict, or molviewspec States).",
         )
     if "steps" not in document:
@@ -91,7 +101,10 @@ def to_mvs(document: Any) -> dict[str, Any]:
     snapshots = []
     for step in document.get("steps") or []:
         step = step if isinstance(step, dict) else {}
-        metadata = {"linger_duration_ms": DEFAULT_LINGER_MS, **{k: step[k] for k in _STEP_METADATA if k in step}}
+        metadata = {
+            "linger_duration_ms": DEFAULT_LINGER_MS,
+            **{k: step[k] for k in _STEP_METADATA if k in step},
+        }
         snapshots.append({"root": step.get("root"), "metadata": metadata})
     metadata = {"version": "1", "timestamp": datetime.now(timezone.utc).isoformat()}
     if isinstance(document.get("title"), str):
@@ -112,7 +125,9 @@ def validate(document: Any) -> StoryCheck:
         from pydantic import ValidationError
     except ImportError as e:
         raise MolspaceError(
-            "UNSUPPORTED_FORMAT", "Validating in Python needs the molviewspec package.", "document",
+            "UNSUPPORTED_FORMAT",
+            "Validating in Python needs the molviewspec package.",
+            "document",
             "pip install 'molspace[molviewspec]', or validate in the page with story_validate.",
         ) from e
     mvs = to_mvs(document)
@@ -122,18 +137,32 @@ def validate(document: Any) -> StoryCheck:
         issues = []
         for err in e.errors():
             loc = list(err["loc"])
-            index = loc[1] if len(loc) > 1 and loc[0] == "snapshots" and isinstance(loc[1], int) else None
+            index = (
+                loc[1]
+                if len(loc) > 1 and loc[0] == "snapshots" and isinstance(loc[1], int)
+                else None
+            )
             rest = loc[2:] if index is not None else loc
             snaps = mvs.get("snapshots") or []
-            snap = snaps[index] if index is not None and index < len(snaps) and isinstance(snaps[index], dict) else {}
-            key = (snap.get("metadata") or {}).get("key") if isinstance(snap.get("metadata"), dict) else None
-            issues.append({
-                "snapshotIndex": index,
-                "key": key if isinstance(key, str) else None,
-                "path": "/".join(str(p) for p in rest),
-                "message": err["msg"],
-                "fix": "Correct this field (story_schema lists node kinds and params).",
-            })
+            snap = (
+                snaps[index]
+                if index is not None and index < len(snaps) and isinstance(snaps[index], dict)
+                else {}
+            )
+            key = (
+                (snap.get("metadata") or {}).get("key")
+                if isinstance(snap.get("metadata"), dict)
+                else None
+            )
+            issues.append(
+                {
+                    "snapshotIndex": index,
+                    "key": key if isinstance(key, str) else None,
+                    "path": "/".join(str(p) for p in rest),
+                    "message": err["msg"],
+                    "fix": "Correct this field (story_schema lists node kinds and params).",
+                }
+            )
         return StoryCheck(False, issues)
     return StoryCheck(True, [])
 
@@ -172,29 +201,49 @@ def create(
         :func:`molspace.story_archive.plan_assets` (located at ``assets/<i>``).
     """
     if (document is None) == (template is None):
-        raise MolspaceError("INVALID_INPUT", "Give exactly one of document or template.", "document",
-                            "Pass a storyboard/MVS document, or template= and variables=.")
+        raise MolspaceError(
+            "INVALID_INPUT",
+            "Give exactly one of document or template.",
+            "document",
+            "Pass a storyboard/MVS document, or template= and variables=.",
+        )
     if template is not None:
         document = fill(template, variables)
     target = Path(path)
     archive = target.suffix.lower() == ".mvsx"
     if target.suffix.lower() != ".mvsj" and not archive:
-        raise MolspaceError("UNSUPPORTED_FORMAT", f"{target} does not end with .mvsj or .mvsx.", "path",
-                            "Name the file .mvsj, or .mvsx to pack assets.")
+        raise MolspaceError(
+            "UNSUPPORTED_FORMAT",
+            f"{target} does not end with .mvsj or .mvsx.",
+            "path",
+            "Name the file .mvsj, or .mvsx to pack assets.",
+        )
     if assets and not archive:
-        raise MolspaceError("UNSUPPORTED_FORMAT", f"an .mvsj file cannot hold assets ({target}).", "assets",
-                            f"Name the file {target.with_suffix('.mvsx').name} to pack them, or reference them by https URL.")
+        raise MolspaceError(
+            "UNSUPPORTED_FORMAT",
+            f"an .mvsj file cannot hold assets ({target}).",
+            "assets",
+            f"Name the file {target.with_suffix('.mvsx').name} to pack them, or reference them by https URL.",
+        )
     check = validate(document)
     if not check.valid:
         first = check.issues[0]
         raise MolspaceError(
-            "VALIDATION_FAILED", f"{len(check.issues)} issue(s) in the Story: {first['path']}: {first['message']}",
-            "document", first["fix"], {"issues": check.issues},
+            "VALIDATION_FAILED",
+            f"{len(check.issues)} issue(s) in the Story: {first['path']}: {first['message']}",
+            "document",
+            first["fix"],
+            {"issues": check.issues},
         )
     replaced = target.exists()
     if replaced and not overwrite:
-        raise MolspaceError("FORBIDDEN", f"{target} exists; create does not overwrite it.", "overwrite",
-                            "Pass overwrite=True to replace it, or choose another path.", {"path": str(target)})
+        raise MolspaceError(
+            "FORBIDDEN",
+            f"{target} exists; create does not overwrite it.",
+            "overwrite",
+            "Pass overwrite=True to replace it, or choose another path.",
+            {"path": str(target)},
+        )
     mvs = to_mvs(document)
     if archive:
         planned = story_archive.plan_assets(assets or [], Path.cwd())
@@ -202,8 +251,11 @@ def create(
         if issues:
             first = issues[0]
             raise MolspaceError(
-                "VALIDATION_FAILED", f"{len(issues)} issue(s) in the Story: {first['path']}: {first['message']}",
-                "document", first["fix"], {"issues": issues},
+                "VALIDATION_FAILED",
+                f"{len(issues)} issue(s) in the Story: {first['path']}: {first['message']}",
+                "document",
+                first["fix"],
+                {"issues": issues},
             )
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(story_archive.zip_story(mvs, planned))
@@ -211,4 +263,9 @@ def create(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(mvs, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     snaps = mvs["snapshots"]
-    return StoryFile(target, str(mvs["metadata"].get("title", "")), [s["metadata"].get("key", "") for s in snaps], replaced)
+    return StoryFile(
+        target,
+        str(mvs["metadata"].get("title", "")),
+        [s["metadata"].get("key", "") for s in snaps],
+        replaced,
+    )

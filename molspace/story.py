@@ -11,18 +11,18 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
-
-from ipywidgets import CallbackDispatcher
+from typing import Any
 
 import traitlets
+from ipywidgets import CallbackDispatcher
 from traitlets import Bool, Bytes, Dict, Int, List, Unicode
 
 from ._version import MODULE_NAME, MODULE_VERSION_RANGE
 from .contract import LIMITS
-from .page_widget import PageWidget
 from .errors import StoryControlError
+from .page_widget import PageWidget
 from .story_source import normalize_story_source
 
 #: Traits only the page may change; the kernel reads them.
@@ -107,18 +107,20 @@ class Story(PageWidget):
     _mvsx = Bytes(None, allow_none=True).tag(sync=True)
 
     title = Unicode("", help="Story title (MVS global metadata).").tag(sync=True)
-    snapshots = List(Dict(), help="Bounded snapshot metadata: index, key, title, description, durations.").tag(
-        sync=True
-    )
+    snapshots = List(
+        Dict(), help="Bounded snapshot metadata: index, key, title, description, durations."
+    ).tag(sync=True)
     index = Int(0, help="0-based index of the snapshot shown.").tag(sync=True)
     key = Unicode("", help="Key of the snapshot shown.").tag(sync=True)
     playing = Bool(False).tag(sync=True)
     revision = Int(0, help="Advanced by every change of position or playback.").tag(sync=True)
     ready = Bool(False, help="True once the current snapshot is rendered.").tag(sync=True)
-    error = Dict(None, allow_none=True, help="Located error {code, message, where, fix, details} or None.").tag(
-        sync=True
-    )
-    last_change = Dict(None, allow_none=True, help="The last change: {revision, source, summary}.").tag(sync=True)
+    error = Dict(
+        None, allow_none=True, help="Located error {code, message, where, fix, details} or None."
+    ).tag(sync=True)
+    last_change = Dict(
+        None, allow_none=True, help="The last change: {revision, source, summary}."
+    ).tag(sync=True)
     # Which page owns the one Play timer when several pages show this Story (the page's id; "" when paused).
     _play_owner = Unicode("").tag(sync=True)
 
@@ -132,7 +134,8 @@ class Story(PageWidget):
         listed = "; ".join(f"{i + 1}. {s['title'] or s['key']}" for i, s in enumerate(steps))
         return {
             "title": title,
-            "summary": f"molspace Story {title!r}: {len(steps)} steps" + (f": {listed}" if steps else ""),
+            "summary": f"molspace Story {title!r}: {len(steps)} steps"
+            + (f": {listed}" if steps else ""),
             "steps": steps,
         }
 
@@ -147,7 +150,9 @@ class Story(PageWidget):
     # ------------------------------------------------------------------ read-only page state
     @traitlets.validate(*_PAGE_OWNED)
     def _page_owned(self, proposal: dict[str, Any]) -> Any:
-        return self._page_owned_value(proposal, "use story.goto(index_or_key), next(), previous(), play() or pause().")
+        return self._page_owned_value(
+            proposal, "use story.goto(index_or_key), next(), previous(), play() or pause()."
+        )
 
     # ------------------------------------------------------------------ control
     def next(self) -> None:
@@ -247,7 +252,9 @@ class Story(PageWidget):
         self._check_key(key, "key")
         self._edit("replace", step, key, expected_revision)
 
-    def insert_step(self, step: Any, *, after: str | None = None, expected_revision: int | None = None) -> None:
+    def insert_step(
+        self, step: Any, *, after: str | None = None, expected_revision: int | None = None
+    ) -> None:
         """Insert ``step`` after the step ``after`` (default: at the end), as ``story_edit`` does.
 
         Parameters and errors as :meth:`replace_step` (``after`` is checked like ``key``).
@@ -259,11 +266,17 @@ class Story(PageWidget):
     def _check_key(self, key: Any, where: str) -> None:
         keys = [s.get("key") for s in self.snapshots]
         if not isinstance(key, str) or not key:
-            raise StoryControlError("INVALID_INPUT", f"{where} must be a step key (str), not {type(key).__name__}",
-                                    where, "Pass a key of story.snapshots.")
+            raise StoryControlError(
+                "INVALID_INPUT",
+                f"{where} must be a step key (str), not {type(key).__name__}",
+                where,
+                "Pass a key of story.snapshots.",
+            )
         if keys and key not in keys:
             raise StoryControlError(
-                "NOT_FOUND", f"no step with key {key!r}", where,
+                "NOT_FOUND",
+                f"no step with key {key!r}",
+                where,
                 f"Use one of: {', '.join(map(repr, keys[:20]))}{' ...' if len(keys) > 20 else ''}.",
                 {"key": key, "keys": keys[:50]},
             )
@@ -320,12 +333,18 @@ def _outline(mvsj: str, mvsx: bytes | None) -> tuple[str, list[dict[str, str]]]:
         return "", []
     if not isinstance(data, dict):
         return "", []
-    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    snaps = data.get("snapshots") if data.get("kind") == "multiple" and isinstance(data.get("snapshots"), list) else [data]
+    given_meta, given_snaps = data.get("metadata"), data.get("snapshots")
+    meta: dict[str, Any] = given_meta if isinstance(given_meta, dict) else {}
+    snaps: list[Any] = (
+        given_snaps if data.get("kind") == "multiple" and isinstance(given_snaps, list) else [data]
+    )
     steps = []
     for i, snap in enumerate(snaps[: LIMITS["staticFallbackSteps"]]):
-        m = snap.get("metadata") if isinstance(snap, dict) and isinstance(snap.get("metadata"), dict) else {}
-        steps.append({"key": str(m.get("key") or i)[:200], "title": str(m.get("title") or "")[:200]})
+        given = snap.get("metadata") if isinstance(snap, dict) else None
+        m: dict[str, Any] = given if isinstance(given, dict) else {}
+        steps.append(
+            {"key": str(m.get("key") or i)[:200], "title": str(m.get("title") or "")[:200]}
+        )
     return str(meta.get("title") or "")[:200], steps
 
 
@@ -345,7 +364,9 @@ def _step_dict(step: Any) -> dict[str, Any]:
         return {**(data.get("metadata") or {}), "root": data.get("root")}
     if not isinstance(step, dict):
         raise StoryControlError(
-            "INVALID_INPUT", f"a step is a dict or a molviewspec Snapshot, not {type(step).__name__}", "step",
+            "INVALID_INPUT",
+            f"a step is a dict or a molviewspec Snapshot, not {type(step).__name__}",
+            "step",
             "Pass {'key': ..., 'title': ..., 'description': ..., 'root': {...}}.",
         )
     out = dict(step)
@@ -354,6 +375,10 @@ def _step_dict(step: Any) -> dict[str, Any]:
     try:
         json.dumps(out)
     except (TypeError, ValueError) as e:
-        raise StoryControlError("INVALID_INPUT", f"the step is not JSON data: {e}", "step",
-                                "Use only dicts, lists, strings, numbers, booleans and None.") from None
+        raise StoryControlError(
+            "INVALID_INPUT",
+            f"the step is not JSON data: {e}",
+            "step",
+            "Use only dicts, lists, strings, numbers, booleans and None.",
+        ) from None
     return out

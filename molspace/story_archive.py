@@ -13,9 +13,10 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .contract import LIMITS
 from .errors import MolspaceError
@@ -59,8 +60,13 @@ def plan_assets(assets: Iterable[Any], base: Path) -> list[Asset]:
     """
     items = list(assets)
     if len(items) > MAX_ASSETS:
-        raise MolspaceError("TOO_LARGE", f"{len(items)} assets; the limit is {MAX_ASSETS}.", "assets",
-                            "Pack fewer files; reference the rest by https URL.", {"count": len(items), "limit": MAX_ASSETS})
+        raise MolspaceError(
+            "TOO_LARGE",
+            f"{len(items)} assets; the limit is {MAX_ASSETS}.",
+            "assets",
+            "Pack fewer files; reference the rest by https URL.",
+            {"count": len(items), "limit": MAX_ASSETS},
+        )
     root = base.resolve()
     planned: list[Asset] = []
     by_entry: dict[str, int] = {}
@@ -71,28 +77,54 @@ def plan_assets(assets: Iterable[Any], base: Path) -> list[Asset]:
         elif isinstance(item, (str, Path)):
             given, name = item, None
         else:
-            raise MolspaceError("INVALID_INPUT", f"asset {i} is a {type(item).__name__}, not a path.", where,
-                                'Give a path, or {"path": ..., "name": ...}.')
+            raise MolspaceError(
+                "INVALID_INPUT",
+                f"asset {i} is a {type(item).__name__}, not a path.",
+                where,
+                'Give a path, or {"path": ..., "name": ...}.',
+            )
         text = str(given)
         if Path(text).is_absolute() or text.startswith("~") or _SCHEME.match(text) or "\\" in text:
-            raise MolspaceError("FORBIDDEN", f"asset path {text!r} is not a plain relative path.", where,
-                                "Give a path relative to the working directory, e.g. 'data/1hpv.pdb'.", {"path": text})
+            raise MolspaceError(
+                "FORBIDDEN",
+                f"asset path {text!r} is not a plain relative path.",
+                where,
+                "Give a path relative to the working directory, e.g. 'data/1hpv.pdb'.",
+                {"path": text},
+            )
         file = (root / text).resolve()
         if not file.is_relative_to(root):
-            raise MolspaceError("FORBIDDEN", f"asset path {text!r} leaves the working directory.", where,
-                                "Give a path under the working directory, without '..' above it.", {"path": text})
+            raise MolspaceError(
+                "FORBIDDEN",
+                f"asset path {text!r} leaves the working directory.",
+                where,
+                "Give a path under the working directory, without '..' above it.",
+                {"path": text},
+            )
         if not file.is_file():
-            raise MolspaceError("NOT_FOUND", f"no file {text!r} under the working directory.", where,
-                                "Check the path (relative to the kernel's working directory).", {"path": text})
+            raise MolspaceError(
+                "NOT_FOUND",
+                f"no file {text!r} under the working directory.",
+                where,
+                "Check the path (relative to the kernel's working directory).",
+                {"path": text},
+            )
         name = name if name is not None else file.name
         if not isinstance(name, str) or not _NAME.match(name) or name == MAIN_FILE:
-            raise MolspaceError("INVALID_INPUT", f"{name!r} cannot name an archive file.", where,
-                                "Use letters, digits, '.', '_' and '-', no folders, e.g. 'receptor.pdb'.", {"name": name})
+            raise MolspaceError(
+                "INVALID_INPUT",
+                f"{name!r} cannot name an archive file.",
+                where,
+                "Use letters, digits, '.', '_' and '-', no folders, e.g. 'receptor.pdb'.",
+                {"name": name},
+            )
         entry = ASSET_FOLDER + name
         first = by_entry.get(entry.lower())
         if first is not None:
             raise MolspaceError(
-                "INVALID_INPUT", f"assets {first} and {i} would both be stored as {entry}.", where,
+                "INVALID_INPUT",
+                f"assets {first} and {i} would both be stored as {entry}.",
+                where,
                 f'Give one of them another name: {{"path": {text!r}, "name": "<other name>"}}.',
                 {"entry": entry, "assets": [first, i]},
             )
@@ -100,14 +132,22 @@ def plan_assets(assets: Iterable[Any], base: Path) -> list[Asset]:
         size = file.stat().st_size
         if size > MAX_ASSET_BYTES:
             raise MolspaceError(
-                "TOO_LARGE", f"asset {text!r} is {size} bytes; the limit is {MAX_ASSET_BYTES} bytes (50 MiB).", where,
-                "Reference a file this large by https URL instead of packing it.", {"bytes": size, "limit": MAX_ASSET_BYTES},
+                "TOO_LARGE",
+                f"asset {text!r} is {size} bytes; the limit is {MAX_ASSET_BYTES} bytes (50 MiB).",
+                where,
+                "Reference a file this large by https URL instead of packing it.",
+                {"bytes": size, "limit": MAX_ASSET_BYTES},
             )
         planned.append(Asset(_plain(text), file, entry))
     total = sum(a.file.stat().st_size for a in planned)
     if total > MAX_ASSET_BYTES:
-        raise MolspaceError("TOO_LARGE", f"the assets are {total} bytes together; the limit is {MAX_ASSET_BYTES} bytes (50 MiB).",
-                            "assets", "Pack fewer or smaller files.", {"bytes": total, "limit": MAX_ASSET_BYTES})
+        raise MolspaceError(
+            "TOO_LARGE",
+            f"the assets are {total} bytes together; the limit is {MAX_ASSET_BYTES} bytes (50 MiB).",
+            "assets",
+            "Pack fewer or smaller files.",
+            {"bytes": total, "limit": MAX_ASSET_BYTES},
+        )
     return planned
 
 
@@ -135,11 +175,15 @@ def rewrite_references(mvs: dict[str, Any], assets: list[Asset]) -> list[dict[st
                 if entry is not None:
                     params[name] = entry
                 else:
-                    issues.append({
-                        "snapshotIndex": index, "key": key if isinstance(key, str) else None,
-                        "path": f"{path}/params/{name}", "message": f"{ref!r} is not in the archive.",
-                        "fix": "List the file in assets, or use an https URL.",
-                    })
+                    issues.append(
+                        {
+                            "snapshotIndex": index,
+                            "key": key if isinstance(key, str) else None,
+                            "path": f"{path}/params/{name}",
+                            "message": f"{ref!r} is not in the archive.",
+                            "fix": "List the file in assets, or use an https URL.",
+                        }
+                    )
         for k, child in enumerate(node.get("children") or []):
             walk(child, f"{path}/children/{k}", index, key)
 

@@ -178,7 +178,7 @@ def normalize_story_source(source: Any) -> StorySource:
     return _from_molviewspec(source)
 
 
-def _molviewspec_classes() -> tuple[type, ...] | None:
+def _molviewspec_classes() -> tuple[Any, ...] | None:
     """``(Root, State, States, MVSJ, MVSX)`` from molviewspec, or ``None`` when it is not installed."""
     try:
         from molviewspec import MVSJ, MVSX, State, States
@@ -193,9 +193,13 @@ def _from_molviewspec(source: Any) -> StorySource:
     if classes is not None:
         root, state, states, mvsj, mvsx = classes
         if isinstance(source, root):
-            return _from_text(source.get_state().model_dump_json(exclude_none=True), "molviewspec.Root")
+            return _from_text(
+                source.get_state().model_dump_json(exclude_none=True), "molviewspec.Root"
+            )
         if isinstance(source, (state, states)):
-            return _from_text(source.model_dump_json(exclude_none=True), f"molviewspec.{type(source).__name__}")
+            return _from_text(
+                source.model_dump_json(exclude_none=True), f"molviewspec.{type(source).__name__}"
+            )
         if isinstance(source, mvsj):
             return _from_text(source.dumps(indent=None), "molviewspec.MVSJ")
         if isinstance(source, mvsx):

@@ -39,7 +39,9 @@ def template_dir() -> Path:
     for d in TEMPLATE_DIRS:
         if d.is_dir():
             return d
-    raise FileNotFoundError(f"no Story templates in {', '.join(map(str, TEMPLATE_DIRS))}: reinstall molspace")
+    raise FileNotFoundError(
+        f"no Story templates in {', '.join(map(str, TEMPLATE_DIRS))}: reinstall molspace"
+    )
 
 
 @cache
@@ -93,7 +95,12 @@ def _check_values(descriptor: dict[str, Any], values: dict[str, Any]) -> dict[st
     problems: list[dict[str, str]] = []
     for name in values:
         if name not in declared:
-            problems.append({"where": f"/variables/{name}", "message": f"Unknown variable {name!r} for template {descriptor['id']!r}."})
+            problems.append(
+                {
+                    "where": f"/variables/{name}",
+                    "message": f"Unknown variable {name!r} for template {descriptor['id']!r}.",
+                }
+            )
     resolved: dict[str, Any] = {}
     for name, var in declared.items():
         where = f"/variables/{name}"
@@ -103,7 +110,12 @@ def _check_values(descriptor: dict[str, Any], values: dict[str, Any]) -> dict[st
             value = var["default"]
         else:
             if var["required"]:
-                problems.append({"where": where, "message": f"Missing required variable {name!r} ({var['description']})."})
+                problems.append(
+                    {
+                        "where": where,
+                        "message": f"Missing required variable {name!r} ({var['description']}).",
+                    }
+                )
             continue
         kind = var["type"]
         if kind == "string" and not isinstance(value, str):
@@ -116,7 +128,12 @@ def _check_values(descriptor: dict[str, Any], values: dict[str, Any]) -> dict[st
             problems.append({"where": where, "message": f"{name!r} must be a number."})
             continue
         if len(str(value)) > int(var["maxLength"]):
-            problems.append({"where": where, "message": f"{name!r} is {len(str(value))} characters; the limit is {var['maxLength']}."})
+            problems.append(
+                {
+                    "where": where,
+                    "message": f"{name!r} is {len(str(value))} characters; the limit is {var['maxLength']}.",
+                }
+            )
             continue
         resolved[name] = value
     if problems:
@@ -128,7 +145,8 @@ def _check_values(descriptor: dict[str, Any], values: dict[str, Any]) -> dict[st
             "(story_template_list lists them).",
             problems=problems,
             variables=[
-                {k: v[k] for k in ("name", "type", "required", "maxLength")} for v in descriptor["variables"]
+                {k: v[k] for k in ("name", "type", "required", "maxLength")}
+                for v in descriptor["variables"]
             ],
         )
     return resolved

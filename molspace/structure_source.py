@@ -189,7 +189,9 @@ def _molviewspec_state(value: Any) -> dict[str, Any] | None:
     return None
 
 
-def mvs_state_of(value: Any, where: str, error: type[MolspaceError] = StructureSourceError) -> dict[str, Any] | None:
+def mvs_state_of(
+    value: Any, where: str, error: type[MolspaceError] = StructureSourceError
+) -> dict[str, Any] | None:
     """One MVS state as a dict, or ``None`` when ``value`` is not MVS at all.
 
     Parameters
@@ -214,7 +216,10 @@ def mvs_state_of(value: Any, where: str, error: type[MolspaceError] = StructureS
             value = json.loads(value)
         except ValueError as e:
             raise error(
-                "INVALID_INPUT", f"the MVS state is not JSON: {e}", where, "Pass MVSJ text of one state, a dict or a molviewspec object."
+                "INVALID_INPUT",
+                f"the MVS state is not JSON: {e}",
+                where,
+                "Pass MVSJ text of one state, a dict or a molviewspec object.",
             ) from None
     if state is None and isinstance(value, dict):
         state = value
@@ -250,14 +255,18 @@ def mvs_state_of(value: Any, where: str, error: type[MolspaceError] = StructureS
 
 def is_rdkit_mol(value: Any) -> bool:
     """True for an RDKit ``Mol`` (or ``RWMol``), checked without importing RDKit."""
-    return type(value).__name__ in ("Mol", "RWMol", "EditableMol") and type(value).__module__.startswith("rdkit")
+    return type(value).__name__ in ("Mol", "RWMol", "EditableMol") and type(
+        value
+    ).__module__.startswith("rdkit")
 
 
 def _from_rdkit(mol: Any) -> StructureSource:
     """SDF of an RDKit Mol: one record per 3D conformer, or one ETKDG-embedded conformer (with hydrogens)."""
     try:
         from rdkit import Chem
-        from rdkit.Chem import AllChem
+
+        # AllChem re-exports these; their own modules are what RDKit's stubs type.
+        from rdkit.Chem import rdDistGeom
     except ImportError:
         raise StructureSourceError(
             "UNSUPPORTED_FORMAT",
@@ -270,15 +279,19 @@ def _from_rdkit(mol: Any) -> StructureSource:
         mol = mol.GetMol()
     if mol.GetNumAtoms() == 0:
         raise StructureSourceError(
-            "VALIDATION_FAILED", "the RDKit Mol has no atoms", "source", "Pass a molecule with atoms.", {"atoms": 0}
+            "VALIDATION_FAILED",
+            "the RDKit Mol has no atoms",
+            "source",
+            "Pass a molecule with atoms.",
+            {"atoms": 0},
         )
     conformers = [c.GetId() for c in mol.GetConformers() if c.Is3D()]
     embedded = False
     if not conformers:
         mol = Chem.AddHs(mol, addCoords=mol.GetNumConformers() > 0)
-        params = AllChem.ETKDGv3()
+        params: Any = rdDistGeom.ETKDGv3()  # RDKit's stubs type its settable fields read-only
         params.randomSeed = EMBED_SEED
-        if AllChem.EmbedMolecule(mol, params) != 0:
+        if rdDistGeom.EmbedMolecule(mol, params) != 0:
             raise StructureSourceError(
                 "VALIDATION_FAILED",
                 f"the RDKit Mol ({Chem.MolToSmiles(Chem.RemoveHs(mol))}) has no 3D conformer and RDKit's ETKDG could not embed one",
@@ -296,8 +309,9 @@ def _from_rdkit(mol: Any) -> StructureSource:
         writer.close()
     data = out.getvalue().encode("utf-8")
     _check_data(data, "sdf", "rdkit.Mol")
-    return StructureSource(data, "sdf", "rdkit.Mol (embedded with ETKDG)" if embedded else "rdkit.Mol")
-
+    return StructureSource(
+        data, "sdf", "rdkit.Mol (embedded with ETKDG)" if embedded else "rdkit.Mol"
+    )
 
 
 def normalize_structure_source(source: Any, format: str | None = None) -> StructureSource:  # noqa: A002

@@ -19,8 +19,8 @@ import traitlets
 from traitlets import Bool, Bytes, Dict, Int, Unicode
 
 from ._version import MODULE_NAME, MODULE_VERSION_RANGE
-from .page_widget import PageWidget
 from .errors import ViewerControlError
+from .page_widget import PageWidget
 from .structure_source import mvs_state_of, normalize_structure_source
 
 #: Traits only the page may change; the kernel reads them.
@@ -134,25 +134,37 @@ class Viewer(PageWidget):
     _view_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
 
     _data = Bytes(None, allow_none=True).tag(sync=True)
-    _mvs = Dict(None, allow_none=True, help="An MVS source: the state drawn first (apply_mvs).").tag(sync=True)
+    _mvs = Dict(
+        None, allow_none=True, help="An MVS source: the state drawn first (apply_mvs)."
+    ).tag(sync=True)
     format = Unicode("", help="Structure format (MVS parse format name).").tag(sync=True)
-    source_name = Unicode("", help="Where the structure came from: a path, 'text', 'bytes', 'rdkit.Mol' or 'mvs'.").tag(sync=True)
+    source_name = Unicode(
+        "", help="Where the structure came from: a path, 'text', 'bytes', 'rdkit.Mol' or 'mvs'."
+    ).tag(sync=True)
     title = Unicode("").tag(sync=True)
 
     ready = Bool(False, help="True once the current view is drawn.").tag(sync=True)
-    error = Dict(None, allow_none=True, help="Located error {code, message, where, fix, details} or None.").tag(
-        sync=True
-    )
+    error = Dict(
+        None, allow_none=True, help="Located error {code, message, where, fix, details} or None."
+    ).tag(sync=True)
     revision = Int(0, help="Advanced by every applied act batch.").tag(sync=True)
-    composition = Dict(None, allow_none=True, help="Bounded composition computed by the page.").tag(sync=True)
-    view = Dict(None, allow_none=True, help="What is shown: layers, colors, focus, selection, highlight.").tag(
+    composition = Dict(None, allow_none=True, help="Bounded composition computed by the page.").tag(
         sync=True
     )
-    last_change = Dict(None, allow_none=True, help="The last change: {revision, source, summary}.").tag(sync=True)
+    view = Dict(
+        None, allow_none=True, help="What is shown: layers, colors, focus, selection, highlight."
+    ).tag(sync=True)
+    last_change = Dict(
+        None, allow_none=True, help="The last change: {revision, source, summary}."
+    ).tag(sync=True)
     summary = Unicode("", help="One line: what the Viewer shows.").tag(sync=True)
-    undo_steps = Int(0, help="Steps undo() can take back (each act batch is one step).").tag(sync=True)
+    undo_steps = Int(0, help="Steps undo() can take back (each act batch is one step).").tag(
+        sync=True
+    )
     redo_steps = Int(0, help="Steps redo() can apply again.").tag(sync=True)
-    undo_label = Unicode("", help="What undo() takes back and who made it, e.g. 'focus ligand (agent)'.").tag(sync=True)
+    undo_label = Unicode(
+        "", help="What undo() takes back and who made it, e.g. 'focus ligand (agent)'."
+    ).tag(sync=True)
     redo_label = Unicode("", help="What redo() applies again and who made it.").tag(sync=True)
 
     _fallback_kind = "viewer"
@@ -160,7 +172,13 @@ class Viewer(PageWidget):
     def _fallback_state(self) -> dict[str, Any]:
         return {"title": self.title, "summary": f"molspace Viewer: {self.title} ({self.format})"}
 
-    def __init__(self, source: Any, format: str | None = None, title: str | None = None, **kwargs: Any):  # noqa: A002
+    def __init__(
+        self,
+        source: Any,
+        format: str | None = None,  # noqa: A002 - the public keyword
+        title: str | None = None,
+        **kwargs: Any,
+    ):
         normalized = normalize_structure_source(source, format)
         self.last_screenshot: bytes | None = None
         super().__init__(
@@ -177,7 +195,8 @@ class Viewer(PageWidget):
     @traitlets.validate(*_PAGE_OWNED)
     def _page_owned(self, proposal: dict[str, Any]) -> Any:
         return self._page_owned_value(
-            proposal, "use viewer.act([...]) or focus(), select(), set_representation(), set_color(), ..."
+            proposal,
+            "use viewer.act([...]) or focus(), select(), set_representation(), set_color(), ...",
         )
 
     # ------------------------------------------------------------------ operations
@@ -269,7 +288,9 @@ class Viewer(PageWidget):
 
     def set_representation(self, selector: Any, representation: str) -> str:
         """Draw ``selector`` as ``representation`` (cartoon, ball_and_stick, spacefill, surface, ...)."""
-        return self.act([{"op": "set_representation", "selector": selector, "representation": representation}])
+        return self.act(
+            [{"op": "set_representation", "selector": selector, "representation": representation}]
+        )
 
     def set_color(self, selector: Any, color: str) -> str:
         """Colour ``selector`` with ``color`` (``#rrggbb``) in every layer."""
@@ -291,7 +312,12 @@ class Viewer(PageWidget):
         """Apply the last undone batch again."""
         return self.act([{"op": "redo"}])
 
-    def screenshot(self, width: int | None = None, height: int | None = None, format: str = "png") -> str:
+    def screenshot(
+        self,
+        width: int | None = None,
+        height: int | None = None,
+        format: str = "png",  # noqa: A002 - the public keyword
+    ) -> str:
         """Ask the page for an image of the view; it lands in :attr:`last_screenshot` (bytes).
 
         ``format`` is ``"png"`` (default here), ``"jpeg"`` or ``"webp"``; without ``width``

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Install everything and run every test: jest, pytest, Galata (Debian's chromium).
+# Install everything and run every test: lint and type checks, jest, pytest, Galata (Debian's chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh --test
 . .venv/bin/activate
+
+printf '\n== lint, format and type checks\n'
+bash scripts/lint.sh
 
 printf '\n== jest (contract, Dispatcher, Story validation)\n'
 npx jest --ci

@@ -29,11 +29,29 @@ TOOLS: dict[str, dict[str, Any]] = {t["name"]: t for t in MANIFEST["tools"]}
 TOOL_NAMES = "|".join(sorted(TOOLS, key=len, reverse=True))
 
 STRING = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`""")
-TOOL_LIKE = re.compile(r"\b([a-z]+_(?:observe|control|create|open|list|schema|validate|edit|export|panel))\b")
+TOOL_LIKE = re.compile(
+    r"\b([a-z]+_(?:observe|control|create|open|list|schema|validate|edit|export|panel))\b"
+)
 WITH_FIELDS = re.compile(rf"\b({TOOL_NAMES})\s*\{{([^}}]*)\}}")
 WITH_VALUE = re.compile(rf"\b({TOOL_NAMES})\s+([a-z]+_[a-z_]+)\b")
 LISTS = re.compile(rf"\b({TOOL_NAMES}) lists ([a-z ,]+)")
-NOT_NOUNS = {"it", "them", "too", "for", "each", "the", "and", "error", "story", "a", "an", "its", "their", "all", "every"}
+NOT_NOUNS = {
+    "it",
+    "them",
+    "too",
+    "for",
+    "each",
+    "the",
+    "and",
+    "error",
+    "story",
+    "a",
+    "an",
+    "its",
+    "their",
+    "all",
+    "every",
+}
 
 
 def source_strings() -> Iterator[tuple[str, str]]:
@@ -57,7 +75,10 @@ def source_strings() -> Iterator[tuple[str, str]]:
                 yield from walk(v, f"{where}/{i}")
 
     for tool in MANIFEST["tools"]:
-        yield from walk({"description": tool["description"], "inputSchema": tool["inputSchema"]}, f"manifest:{tool['name']}")
+        yield from walk(
+            {"description": tool["description"], "inputSchema": tool["inputSchema"]},
+            f"manifest:{tool['name']}",
+        )
     yield "manifest:instructions", MANIFEST["instructions"]
 
 
@@ -123,7 +144,9 @@ def problems_of(where: str, text: str) -> list[str]:
             out.append(f"{where}: names a tool `{m.group(1)}` that does not exist")
     for m in WITH_FIELDS.finditer(text):
         tool, inner = m.group(1), m.group(2)
-        keys = re.findall(r"(?:^|[,{\s])([A-Za-z_]\w*)\s*:", inner) or re.findall(r"^\s*([A-Za-z_]\w*)\s*$", inner)
+        keys = re.findall(r"(?:^|[,{\s])([A-Za-z_]\w*)\s*:", inner) or re.findall(
+            r"^\s*([A-Za-z_]\w*)\s*$", inner
+        )
         for key in keys:
             if key not in input_fields(tool):
                 out.append(f"{where}: `{tool} {{{key}...}}` but {tool} declares no field {key!r}")
@@ -139,7 +162,9 @@ def problems_of(where: str, text: str) -> list[str]:
         words = [w for w in re.split(r"[ ,]+", m.group(2)) if w and w not in NOT_NOUNS]
         for w in words[:4]:
             if w.endswith("s") and w not in lists:
-                out.append(f"{where}: `{tool} lists {w}` but its output has no list {w!r} (lists: {sorted(lists)})")
+                out.append(
+                    f"{where}: `{tool} lists {w}` but its output has no list {w!r} (lists: {sorted(lists)})"
+                )
             if not w.endswith("s"):
                 break  # the noun phrase ended
     return out
@@ -147,7 +172,9 @@ def problems_of(where: str, text: str) -> list[str]:
 
 def test_the_scan_reads_sources_and_the_manifest() -> None:
     texts = list(source_strings())
-    assert any(w.startswith("src/") for w, _ in texts) and any(w.startswith("molspace/") for w, _ in texts)
+    assert any(w.startswith("src/") for w, _ in texts) and any(
+        w.startswith("molspace/") for w, _ in texts
+    )
     assert any(w.startswith("manifest:") for w, _ in texts)
     assert sum(1 for _, t in texts if TOOL_LIKE.search(t)) > 20  # fix texts naming tools were found
 

@@ -34,7 +34,11 @@ def code_of(excinfo) -> tuple[str, str]:
 class TestSources:
     def test_text_is_sent_as_the_initial_structure(self):
         k = Ketcher("O=C(O)[C@@]([H])(N)C", format="smiles", title="alanine")
-        assert (k._initial, k._initial_format, k.title) == ("O=C(O)[C@@]([H])(N)C", "smiles", "alanine")
+        assert (k._initial, k._initial_format, k.title) == (
+            "O=C(O)[C@@]([H])(N)C",
+            "smiles",
+            "alanine",
+        )
 
     def test_a_path_under_the_working_directory_is_read(self, monkeypatch):
         monkeypatch.chdir(DATA)
@@ -44,7 +48,9 @@ class TestSources:
     def test_an_rdkit_mol_becomes_a_molfile(self):
         text, fmt = structure_text(Chem.MolFromSmiles("C[C@H](O)c1ccccc1"))
         assert fmt == "molfile"
-        assert Chem.MolToSmiles(Chem.MolFromMolBlock(text)) == Chem.MolToSmiles(Chem.MolFromSmiles("C[C@H](O)c1ccccc1"))
+        assert Chem.MolToSmiles(Chem.MolFromMolBlock(text)) == Chem.MolToSmiles(
+            Chem.MolFromSmiles("C[C@H](O)c1ccccc1")
+        )
 
     @pytest.mark.parametrize(
         ("value", "fmt", "code", "where"),
@@ -69,7 +75,14 @@ class TestSources:
 
 class TestPageOwnedState:
     @pytest.mark.parametrize(
-        ("name", "value"), [("smiles", "x"), ("structure_revision", 1), ("ket", "{}"), ("ready", True), ("highlighted", [1])]
+        ("name", "value"),
+        [
+            ("smiles", "x"),
+            ("structure_revision", 1),
+            ("ket", "{}"),
+            ("ready", True),
+            ("highlighted", [1]),
+        ],
     )
     def test_a_cell_cannot_set_page_state(self, name, value):
         k = Ketcher()
@@ -80,7 +93,15 @@ class TestPageOwnedState:
         k = Ketcher()
         seen = []
         k.on_change(seen.append)
-        k.set_state({"smiles": "CCO", "molfile": "m\n  M  END\n", "atoms": 3, "last_change": {"revision": 1, "source": "agent", "summary": "s"}, "structure_revision": 1})
+        k.set_state(
+            {
+                "smiles": "CCO",
+                "molfile": "m\n  M  END\n",
+                "atoms": 3,
+                "last_change": {"revision": 1, "source": "agent", "summary": "s"},
+                "structure_revision": 1,
+            }
+        )
         assert [(c.revision, c.source, c.smiles) for c in seen] == [(1, "agent", "CCO")]
         assert k.sdf.endswith("$$$$\n")
 
@@ -91,7 +112,9 @@ class TestControl:
         messages = sent(k, monkeypatch)
         k.set_structure("c1ccccc1", expected_revision=2, action_id="a1")
         (m,) = messages
-        assert {key: m[key] for key in ("type", "action", "value", "expectedRevision", "actionId")} == {
+        assert {
+            key: m[key] for key in ("type", "action", "value", "expectedRevision", "actionId")
+        } == {
             "type": "control",
             "action": "set_structure",
             "value": "c1ccccc1",
@@ -109,7 +132,11 @@ class TestControl:
 
     @pytest.mark.parametrize(
         ("atoms", "code"),
-        [([-1], "INVALID_INPUT"), (["0"], "INVALID_INPUT"), (list(range(LIMITS["ketcherHighlightAtoms"] + 1)), "TOO_LARGE")],
+        [
+            ([-1], "INVALID_INPUT"),
+            (["0"], "INVALID_INPUT"),
+            (list(range(LIMITS["ketcherHighlightAtoms"] + 1)), "TOO_LARGE"),
+        ],
     )
     def test_bad_highlights_send_nothing(self, monkeypatch, atoms, code):
         k = Ketcher()

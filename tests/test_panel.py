@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import math
 
-import pytest
 import altair as alt
 import pandas as pd
+import pytest
 import traitlets
 
 import molspace
 from molspace import Panel, PanelContentError
 from molspace.contract import LIMITS, manifest
 from molspace.panel_content import normalize_panel_content
-
-
 
 
 def sent(panel: Panel, monkeypatch) -> list[dict]:
@@ -34,7 +32,12 @@ class TestContents:
 
     def test_table_from_dataframe_types_units_and_missing(self):
         df = pd.DataFrame(
-            {"ligand": ["L1", "L2", None], "score": [-7.5, math.nan, -6.1], "pose": [1, 2, 3], "ok": [True, False, True]}
+            {
+                "ligand": ["L1", "L2", None],
+                "score": [-7.5, math.nan, -6.1],
+                "pose": [1, 2, 3],
+                "ok": [True, False, True],
+            }
         )
         panel = Panel(df, units={"score": "kcal/mol"})
         content = panel.content
@@ -45,7 +48,11 @@ class TestContents:
             {"name": "pose", "type": "integer"},
             {"name": "ok", "type": "boolean"},
         ]
-        assert content["rows"] == [["L1", -7.5, 1, True], ["L2", None, 2, False], [None, -6.1, 3, True]]
+        assert content["rows"] == [
+            ["L1", -7.5, 1, True],
+            ["L2", None, 2, False],
+            [None, -6.1, 3, True],
+        ]
 
     def test_units_from_dataframe_attrs(self):
         df = pd.DataFrame({"rmsd": [1.2]})
@@ -53,14 +60,25 @@ class TestContents:
         assert Panel(df).content["columns"] == [{"name": "rmsd", "type": "number", "unit": "Å"}]
 
     def test_chart_from_vega_lite_dict_and_altair(self):
-        spec = {"mark": "line", "data": {"values": [{"t": 0, "e": -1.0}]}, "encoding": {"x": {"field": "t"}}}
+        spec = {
+            "mark": "line",
+            "data": {"values": [{"t": 0, "e": -1.0}]},
+            "encoding": {"x": {"field": "t"}},
+        }
         assert Panel(spec).content == {"type": "chart", "spec": spec}
-        chart = alt.Chart(pd.DataFrame({"t": [0, 1], "e": [-1.0, -2.0]})).mark_line().encode(x="t", y="e")
+        chart = (
+            alt.Chart(pd.DataFrame({"t": [0, 1], "e": [-1.0, -2.0]}))
+            .mark_line()
+            .encode(x="t", y="e")
+        )
         content = Panel(chart).content
         assert content["type"] == "chart"
         assert "vega-lite/v5" in content["spec"]["$schema"]
         # Altair puts the rows inline, in datasets.
-        assert list(content["spec"]["datasets"].values())[0] == [{"t": 0, "e": -1.0}, {"t": 1, "e": -2.0}]
+        assert list(content["spec"]["datasets"].values())[0] == [
+            {"t": 0, "e": -1.0},
+            {"t": 1, "e": -2.0},
+        ]
 
     def test_contract_dict_passes_through(self):
         table = {"type": "table", "columns": [{"name": "a", "type": "number"}], "rows": [[1]]}
@@ -85,7 +103,11 @@ class TestBadInputs:
         with pytest.raises(PanelContentError) as err:
             Panel(pd.DataFrame({"a": range(n)}))
         assert err.value.code == "TOO_LARGE"
-        assert err.value.details == {"limit": "panelTableRows", "max": LIMITS["panelTableRows"], "size": n}
+        assert err.value.details == {
+            "limit": "panelTableRows",
+            "max": LIMITS["panelTableRows"],
+            "size": n,
+        }
         assert "panelTableRows" in err.value.message and "head(" in err.value.fix
 
     def test_rows_at_the_bound_pass(self):
@@ -132,12 +154,18 @@ class TestPageState:
     def test_update_sends_a_control_message(self, monkeypatch):
         panel = Panel("x")
         messages = sent(panel, monkeypatch)
-        request = panel.update(pd.DataFrame({"a": [1.5]}), title="T", expected_revision=1, action_id="a1")
+        request = panel.update(
+            pd.DataFrame({"a": [1.5]}), title="T", expected_revision=1, action_id="a1"
+        )
         assert messages == [
             {
                 "type": "control",
                 "requestId": request,
-                "content": {"type": "table", "columns": [{"name": "a", "type": "number"}], "rows": [[1.5]]},
+                "content": {
+                    "type": "table",
+                    "columns": [{"name": "a", "type": "number"}],
+                    "rows": [[1.5]],
+                },
                 "title": "T",
                 "expectedRevision": 1,
                 "actionId": "a1",
@@ -171,7 +199,9 @@ class TestStaticFallback:
         md = Panel("**bold**", title="T")._repr_mimebundle_()
         assert "application/vnd.jupyter.widget-view+json" in md
         assert md["text/markdown"] == "**T**\n\n**bold**"
-        table = Panel(pd.DataFrame({"name": ["<script>alert(1)</script>"], "x": [1.0]}), units={"x": "nm"})
+        table = Panel(
+            pd.DataFrame({"name": ["<script>alert(1)</script>"], "x": [1.0]}), units={"x": "nm"}
+        )
         html = table._repr_mimebundle_()["text/html"]
         assert "<script>" not in html and "&lt;script&gt;" in html and "<th>x (nm)</th>" in html
         spec = {"mark": "bar", "data": {"values": []}}
@@ -187,5 +217,10 @@ def test_the_display_bundle_marks_the_panel_for_the_pre_save_hook():
     from molspace.contract import STATIC_FALLBACK_MIME
 
     bundle = Panel("**bold** <script>x</script>", title="Notes")._repr_mimebundle_()
-    assert bundle[STATIC_FALLBACK_MIME] == {"kind": "panel", "origin": "kernel", "title": "Notes", "summary": bundle["text/plain"]}
+    assert bundle[STATIC_FALLBACK_MIME] == {
+        "kind": "panel",
+        "origin": "kernel",
+        "title": "Notes",
+        "summary": bundle["text/plain"],
+    }
     assert bundle["text/markdown"].endswith("**bold** <script>x</script>")

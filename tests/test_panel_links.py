@@ -30,7 +30,9 @@ def _valid(content: dict) -> None:
 
 def test_selector_column_focuses_rows_in_a_viewer_and_is_not_shown():
     viewer = types.SimpleNamespace(model_id="v-model")
-    df = pd.DataFrame({"site": ["REA", "A", "none"], "sel": [REA, "ligand", math.nan], "score": [-9.0, -7.5, 1.0]})
+    df = pd.DataFrame(
+        {"site": ["REA", "A", "none"], "sel": [REA, "ligand", math.nan], "score": [-9.0, -7.5, 1.0]}
+    )
     content = Panel(df, viewer=viewer, selector_column="sel").content
     assert [c["name"] for c in content["columns"]] == ["site", "score"]
     assert content["links"] == [
@@ -72,7 +74,10 @@ def test_list_selectors_pass_through():
         ({"viewer": "v"}, "selector_column"),
         ({"story": "s"}, "step_column"),
         ({"viewer": 3, "selector_column": "sel"}, "viewer"),
-        ({"viewer": "v", "selector_column": "sel", "story": "s", "step_column": "step"}, "step_column"),
+        (
+            {"viewer": "v", "selector_column": "sel", "story": "s", "step_column": "step"},
+            "step_column",
+        ),
         ({"story": "s", "step_column": "sel"}, "content/sel/0"),
     ],
 )

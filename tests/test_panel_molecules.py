@@ -26,7 +26,11 @@ def cdk2(n: int) -> list:
 class TestConversions:
     def test_list_of_smiles(self):
         panel = Panel(["CCO", "c1ccccc1"], page_size=12)
-        assert panel.content == {"type": "molecules", "molecules": [{"smiles": "CCO"}, {"smiles": "c1ccccc1"}], "pageSize": 12}
+        assert panel.content == {
+            "type": "molecules",
+            "molecules": [{"smiles": "CCO"}, {"smiles": "c1ccccc1"}],
+            "pageSize": 12,
+        }
 
     def test_list_of_rdkit_mols_from_cdk2_sdf(self):
         mols = cdk2(60)
@@ -41,7 +45,15 @@ class TestConversions:
         assert set(first.get("properties", {})) == set(public)
 
     def test_dataframe_with_smiles_column(self):
-        df = pd.DataFrame({"id": ["a", "b"], "smi": ["CCO", "CCN"], "score": [-7.5, math.nan], "pose": [1, 2], "ok": [True, False]})
+        df = pd.DataFrame(
+            {
+                "id": ["a", "b"],
+                "smi": ["CCO", "CCN"],
+                "score": [-7.5, math.nan],
+                "pose": [1, 2],
+                "ok": [True, False],
+            }
+        )
         content = Panel(df, smiles_column="smi", name_column="id").content
         assert content["molecules"] == [
             {"smiles": "CCO", "name": "a", "properties": {"score": -7.5, "pose": 1, "ok": "True"}},
@@ -49,7 +61,9 @@ class TestConversions:
         ]
 
     def test_dataframe_with_rdkit_molecule_column(self):
-        df = pd.DataFrame({"mol": [Chem.MolFromSmiles("CCO"), Chem.MolFromSmiles("c1ccccc1")], "logp": [0.1, 1.7]})
+        df = pd.DataFrame(
+            {"mol": [Chem.MolFromSmiles("CCO"), Chem.MolFromSmiles("c1ccccc1")], "logp": [0.1, 1.7]}
+        )
         content = Panel(df).content
         assert content["type"] == "molecules"
         assert content["molecules"] == [
@@ -61,11 +75,19 @@ class TestConversions:
         assert Panel(pd.DataFrame({"a": [1]})).content["type"] == "table"
 
     def test_contract_dict_as_is(self):
-        grid = {"type": "molecules", "molecules": [{"smiles": "C", "name": "methane", "properties": {"mw": 16.04}}]}
+        grid = {
+            "type": "molecules",
+            "molecules": [{"smiles": "C", "name": "methane", "properties": {"mw": 16.04}}],
+        }
         assert Panel(grid).content == grid
 
     def test_static_fallback_escapes_text(self):
-        bundle = static_fallback({"type": "molecules", "molecules": [{"smiles": "C", "name": "<img src=x onerror=alert(1)>"}]})
+        bundle = static_fallback(
+            {
+                "type": "molecules",
+                "molecules": [{"smiles": "C", "name": "<img src=x onerror=alert(1)>"}],
+            }
+        )
         assert "<img" not in bundle["text/html"]
         assert "&lt;img src=x onerror=alert(1)&gt;" in bundle["text/html"]
 
@@ -74,7 +96,11 @@ class TestConversions:
         messages: list[dict] = []
         monkeypatch.setattr(panel, "send", lambda content, buffers=None: messages.append(content))
         panel.update(["CCO"], page_size=5)
-        assert messages[-1]["content"] == {"type": "molecules", "molecules": [{"smiles": "CCO"}], "pageSize": 5}
+        assert messages[-1]["content"] == {
+            "type": "molecules",
+            "molecules": [{"smiles": "CCO"}],
+            "pageSize": 5,
+        }
 
 
 class TestBadInputs:
@@ -92,7 +118,9 @@ class TestBadInputs:
         assert e.value.where == "content/molecules/1/smiles"
 
     def test_too_many_properties(self):
-        df = pd.DataFrame({"smi": ["C"], **{f"p{i}": [i] for i in range(LIMITS["panelMoleculeProperties"] + 1)}})
+        df = pd.DataFrame(
+            {"smi": ["C"], **{f"p{i}": [i] for i in range(LIMITS["panelMoleculeProperties"] + 1)}}
+        )
         with pytest.raises(PanelContentError) as e:
             Panel(df, smiles_column="smi")
         assert e.value.code == "TOO_LARGE"

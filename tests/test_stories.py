@@ -12,21 +12,38 @@ from molspace import MolspaceError, stories
 
 
 def examples(template_id: str) -> dict:
-    return {v["name"]: v["example"] for v in next(t for t in stories.templates() if t["id"] == template_id)["variables"]}
+    return {
+        v["name"]: v["example"]
+        for v in next(t for t in stories.templates() if t["id"] == template_id)["variables"]
+    }
 
 
 def test_catalogue() -> None:
     assert {t["id"] for t in stories.templates()} >= {
-        "structure-overview", "binding-site-tour", "docking-pose-comparison", "aligned-structure-comparison"
+        "structure-overview",
+        "binding-site-tour",
+        "docking-pose-comparison",
+        "aligned-structure-comparison",
     }
 
 
-def test_create_from_a_template_writes_multistate_mvs_that_molspace_story_reads(tmp_path: Path) -> None:
-    out = stories.create(tmp_path / "s" / "1hpv.mvsj", template="binding-site-tour", variables=examples("binding-site-tour"))
+def test_create_from_a_template_writes_multistate_mvs_that_molspace_story_reads(
+    tmp_path: Path,
+) -> None:
+    out = stories.create(
+        tmp_path / "s" / "1hpv.mvsj",
+        template="binding-site-tour",
+        variables=examples("binding-site-tour"),
+    )
     assert out.keys == ["overview", "binding-site", "key-residue"] and out.replaced is False
     data = json.loads(out.path.read_text())
-    assert data["kind"] == "multiple" and data["snapshots"][0]["metadata"]["linger_duration_ms"] == 4000
-    story = molspace.Story(out.path)  # reads and checks the file's MVS shape (StorySourceError otherwise)
+    assert (
+        data["kind"] == "multiple"
+        and data["snapshots"][0]["metadata"]["linger_duration_ms"] == 4000
+    )
+    story = molspace.Story(
+        out.path
+    )  # reads and checks the file's MVS shape (StorySourceError otherwise)
     assert "not shown yet" in repr(story)
 
 
@@ -62,7 +79,9 @@ def test_bad_variables_and_arguments() -> None:
         stories.fill("binding-site-tour", {**examples("binding-site-tour"), "extra": "x"})
     assert (info.value.code, info.value.where) == ("INVALID_INPUT", "/variables/extra")
     with pytest.raises(molspace.MolspaceError) as info:
-        stories.create("x.json", template="structure-overview", variables=examples("structure-overview"))
+        stories.create(
+            "x.json", template="structure-overview", variables=examples("structure-overview")
+        )
     assert info.value.code == "UNSUPPORTED_FORMAT"
     with pytest.raises(molspace.MolspaceError) as info:
         stories.create("x.mvsj")
@@ -74,9 +93,26 @@ PDB = Path(__file__).resolve().parent / "data" / "structures" / "1hpv.pdb"
 
 
 def _pdb_board(url: str) -> dict:
-    tree = {"kind": "root", "children": [{"kind": "download", "params": {"url": url}, "children": [
-        {"kind": "parse", "params": {"format": "pdb"}, "children": [{"kind": "structure", "params": {"type": "model"}}]}]}]}
-    return {"title": "1HPV packed", "steps": [{"key": "a", "title": "A", "description": "", "root": tree}]}
+    tree = {
+        "kind": "root",
+        "children": [
+            {
+                "kind": "download",
+                "params": {"url": url},
+                "children": [
+                    {
+                        "kind": "parse",
+                        "params": {"format": "pdb"},
+                        "children": [{"kind": "structure", "params": {"type": "model"}}],
+                    }
+                ],
+            }
+        ],
+    }
+    return {
+        "title": "1HPV packed",
+        "steps": [{"key": "a", "title": "A", "description": "", "root": tree}],
+    }
 
 
 @pytest.fixture
@@ -100,7 +136,11 @@ def test_create_mvsx_packs_assets_and_rewrites_references(workdir: Path) -> None
         index = json.loads(z.read("index.mvsj"))
     assert index["snapshots"][0]["root"]["children"][0]["params"]["url"] == "assets/1hpv.pdb"
     assert normalize_story_source("s/1hpv.mvsx").format == "mvsx"
-    named = stories.create("s/named.mvsx", _pdb_board("assets/p.pdb"), assets=[{"path": "data/1hpv.pdb", "name": "p.pdb"}])
+    named = stories.create(
+        "s/named.mvsx",
+        _pdb_board("assets/p.pdb"),
+        assets=[{"path": "data/1hpv.pdb", "name": "p.pdb"}],
+    )
     assert named.keys == ["a"]
 
 
@@ -116,7 +156,9 @@ def test_create_mvsx_packs_assets_and_rewrites_references(workdir: Path) -> None
         ([3], "INVALID_INPUT", "assets/0"),
     ],
 )
-def test_create_mvsx_refuses_bad_assets_located(workdir: Path, assets: list, code: str, where: str) -> None:
+def test_create_mvsx_refuses_bad_assets_located(
+    workdir: Path, assets: list, code: str, where: str
+) -> None:
     (workdir / "other").mkdir()
     (workdir / "other" / "1hpv.pdb").write_bytes(PDB.read_bytes())
     with open(workdir / "data" / "big.pdb", "wb") as f:
@@ -140,4 +182,6 @@ def test_create_mvsx_refuses_unmatched_references_overwrite_and_mvsj_assets(work
     with pytest.raises(MolspaceError) as info:
         stories.create("a.mvsx", _pdb_board("data/1hpv.pdb"), assets=["data/1hpv.pdb"])
     assert (info.value.code, info.value.where) == ("FORBIDDEN", "overwrite")
-    assert stories.create("a.mvsx", _pdb_board("data/1hpv.pdb"), assets=["data/1hpv.pdb"], overwrite=True).replaced
+    assert stories.create(
+        "a.mvsx", _pdb_board("data/1hpv.pdb"), assets=["data/1hpv.pdb"], overwrite=True
+    ).replaced

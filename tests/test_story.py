@@ -37,7 +37,14 @@ def page_sets(story: Story, **state) -> None:
 def kinase_story() -> Story:
     story = Story(KINASE)
     meta = json.loads(KINASE.read_text())["snapshots"]
-    page_sets(story, snapshots=[{"index": i, "key": s["metadata"].get("key") or f"snapshot-{i}"} for i, s in enumerate(meta)], index=0)
+    page_sets(
+        story,
+        snapshots=[
+            {"index": i, "key": s["metadata"].get("key") or f"snapshot-{i}"}
+            for i, s in enumerate(meta)
+        ],
+        index=0,
+    )
     return story
 
 
@@ -57,15 +64,22 @@ class TestSources:
 
     def test_molviewspec_builder_objects(self):
         import molviewspec as mvs
+
         b = mvs.create_builder()
         b.download(url="https://example.org/1cbs.cif").parse(format="mmcif").model_structure()
         assert json.loads(normalize_story_source(b).mvsj)["root"]["kind"] == "root"
         assert "root" in json.loads(normalize_story_source(b.get_state()).mvsj)
         states = mvs.States(snapshots=[b.get_snapshot(key="a")], metadata=mvs.GlobalMetadata())
-        assert json.loads(normalize_story_source(states).mvsj)["snapshots"][0]["metadata"]["key"] == "a"
+        assert (
+            json.loads(normalize_story_source(states).mvsj)["snapshots"][0]["metadata"]["key"]
+            == "a"
+        )
         assert normalize_story_source(mvs.MVSX(data=states, assets={})).format == "mvsx"
         mvsj = normalize_story_source(mvs.MVSJ(data=states))
-        assert mvsj.format == "mvsj" and json.loads(mvsj.mvsj)["snapshots"][0]["metadata"]["key"] == "a"
+        assert (
+            mvsj.format == "mvsj"
+            and json.loads(mvsj.mvsj)["snapshots"][0]["metadata"]["key"] == "a"
+        )
 
     @pytest.mark.parametrize(
         "source, code, where",
@@ -91,7 +105,11 @@ class TestSources:
         (tmp_path / "story.pdb").write_text("ATOM")
         (tmp_path / "fake.mvsx").write_text("{}")
         (tmp_path / "dir.mvsj").mkdir()
-        for name, code in (("story.pdb", "UNSUPPORTED_FORMAT"), ("fake.mvsx", "UNSUPPORTED_FORMAT"), ("dir.mvsj", "NOT_FOUND")):
+        for name, code in (
+            ("story.pdb", "UNSUPPORTED_FORMAT"),
+            ("fake.mvsx", "UNSUPPORTED_FORMAT"),
+            ("dir.mvsj", "NOT_FOUND"),
+        ):
             with pytest.raises(StorySourceError) as info:
                 normalize_story_source(tmp_path / name)
             assert info.value.code == code, name
@@ -119,7 +137,13 @@ class TestWidget:
         assert story._mvsx == DEMO.read_bytes() and story._mvsj == ""
 
     def test_page_state_is_read_only_in_the_kernel(self, kinase_story):
-        for name, value in (("index", 3), ("key", "x"), ("revision", 9), ("playing", True), ("error", {"code": "X"})):
+        for name, value in (
+            ("index", 3),
+            ("key", "x"),
+            ("revision", 9),
+            ("playing", True),
+            ("error", {"code": "X"}),
+        ):
             with pytest.raises(traitlets.TraitError, match="read-only"):
                 setattr(kinase_story, name, value)
         page_sets(kinase_story, index=4, revision=7)
@@ -141,7 +165,10 @@ class TestWidget:
         kinase_story.pause()
         kinase_story.goto(3)
         kinase_story.goto("intro", expected_revision=2)
-        actions = [(m["type"], m["action"], m.get("index"), m.get("key"), m.get("expectedRevision")) for m in messages]
+        actions = [
+            (m["type"], m["action"], m.get("index"), m.get("key"), m.get("expectedRevision"))
+            for m in messages
+        ]
         assert actions == [
             ("control", "next", None, None, None),
             ("control", "previous", None, None, None),
@@ -156,7 +183,13 @@ class TestWidget:
     def test_goto_refuses_what_cannot_apply(self, kinase_story, monkeypatch):
         messages = sent(kinase_story, monkeypatch)
         n = len(kinase_story.snapshots)
-        for bad, code in ((n, "INVALID_INPUT"), (-1, "INVALID_INPUT"), ("nope", "NOT_FOUND"), (1.5, "INVALID_INPUT"), (True, "INVALID_INPUT")):
+        for bad, code in (
+            (n, "INVALID_INPUT"),
+            (-1, "INVALID_INPUT"),
+            ("nope", "NOT_FOUND"),
+            (1.5, "INVALID_INPUT"),
+            (True, "INVALID_INPUT"),
+        ):
             with pytest.raises(StoryControlError) as info:
                 kinase_story.goto(bad)
             assert info.value.code == code and info.value.where == "index_or_key"
@@ -165,21 +198,47 @@ class TestWidget:
     def test_on_change_sees_every_source(self, kinase_story):
         seen = []
         kinase_story.on_change(seen.append)
-        page_sets(kinase_story, index=1, key="b", revision=1, last_change={"revision": 1, "source": "agent", "summary": "next"})
-        page_sets(kinase_story, index=2, key="c", revision=2, last_change={"revision": 2, "source": "ui", "summary": "next"})
+        page_sets(
+            kinase_story,
+            index=1,
+            key="b",
+            revision=1,
+            last_change={"revision": 1, "source": "agent", "summary": "next"},
+        )
+        page_sets(
+            kinase_story,
+            index=2,
+            key="c",
+            revision=2,
+            last_change={"revision": 2, "source": "ui", "summary": "next"},
+        )
         assert [(c.index, c.revision, c.source) for c in seen] == [(1, 1, "agent"), (2, 2, "ui")]
         kinase_story.on_change(seen.append, remove=True)
         page_sets(kinase_story, revision=3)
         assert len(seen) == 2
 
     def test_page_results_are_kept(self, kinase_story):
-        kinase_story._handle_page_message(kinase_story, {"type": "result", "requestId": "r", "ok": False, "error": {"code": "NOT_FOUND"}}, [])
+        kinase_story._handle_page_message(
+            kinase_story,
+            {"type": "result", "requestId": "r", "ok": False, "error": {"code": "NOT_FOUND"}},
+            [],
+        )
         assert kinase_story.last_result["error"]["code"] == "NOT_FOUND"
 
     def test_two_pages_answering_one_request_keep_the_first_answer(self, kinase_story):
         # Two pages showing the notebook: should both answer one request, the first answer stands.
-        first = {"type": "result", "requestId": "r1", "ok": True, "structuredContent": {"story": {"index": 1}}}
-        second = {"type": "result", "requestId": "r1", "ok": True, "structuredContent": {"story": {"index": 2}}}
+        first = {
+            "type": "result",
+            "requestId": "r1",
+            "ok": True,
+            "structuredContent": {"story": {"index": 1}},
+        }
+        second = {
+            "type": "result",
+            "requestId": "r1",
+            "ok": True,
+            "structuredContent": {"story": {"index": 2}},
+        }
         kinase_story._handle_page_message(kinase_story, first, [])
         kinase_story._handle_page_message(kinase_story, second, [])
         assert kinase_story.last_result is first
@@ -209,14 +268,25 @@ def test_repr_before_the_page_answered_claims_no_step():
         story.index = 1
     assert "step 2 of 2" in repr(story)
     with story._page_update():
-        story.error = {"code": "NOT_FOUND", "message": "no 1abc.cif", "where": "s0", "fix": "x", "details": {}}
+        story.error = {
+            "code": "NOT_FOUND",
+            "message": "no 1abc.cif",
+            "where": "s0",
+            "fix": "x",
+            "details": {},
+        }
     assert "error NOT_FOUND: no 1abc.cif" in repr(story)
 
 
 class TestEditSteps:
     """``replace_step`` / ``insert_step``: the ``story_edit`` tool from a cell (the page side: jest, Galata)."""
 
-    STEP = {"key": "intro", "title": "Edited", "description": "From a cell.", "root": {"kind": "root"}}
+    STEP = {
+        "key": "intro",
+        "title": "Edited",
+        "description": "From a cell.",
+        "root": {"kind": "root"},
+    }
 
     def test_edits_send_story_edit_control_messages(self, kinase_story, monkeypatch):
         messages = sent(kinase_story, monkeypatch)
@@ -224,7 +294,17 @@ class TestEditSteps:
         kinase_story.replace_step(keys[1], self.STEP, expected_revision=3)
         kinase_story.insert_step({**self.STEP, "key": "new"}, after=keys[0])
         kinase_story.insert_step({**self.STEP, "key": "last"})
-        assert [(m["type"], m["tool"], m["edit"], m.get("key"), m["step"]["key"], m.get("expectedRevision")) for m in messages] == [
+        assert [
+            (
+                m["type"],
+                m["tool"],
+                m["edit"],
+                m.get("key"),
+                m["step"]["key"],
+                m.get("expectedRevision"),
+            )
+            for m in messages
+        ] == [
             ("control", "story_edit", "replace", keys[1], "intro", 3),
             ("control", "story_edit", "insert", keys[0], "new", None),
             ("control", "story_edit", "insert", None, "last", None),
@@ -233,6 +313,7 @@ class TestEditSteps:
 
     def test_molviewspec_objects_become_storyboard_steps(self, kinase_story, monkeypatch):
         import molviewspec as mvs
+
         messages = sent(kinase_story, monkeypatch)
         b = mvs.create_builder()
         b.download(url="https://example.org/1cbs.cif").parse(format="mmcif").model_structure()
@@ -241,7 +322,12 @@ class TestEditSteps:
         assert messages[0]["step"]["root"]["kind"] == "root"
         assert messages[0]["step"]["root"]["children"][0]["kind"] == "download"
         step = messages[1]["step"]
-        assert (step["key"], step["title"], step["linger_duration_ms"], step["root"]["kind"]) == ("s", "Snapshot", 500, "root")
+        assert (step["key"], step["title"], step["linger_duration_ms"], step["root"]["kind"]) == (
+            "s",
+            "Snapshot",
+            500,
+            "root",
+        )
 
     @pytest.mark.parametrize(
         "call, code, where",
@@ -253,7 +339,9 @@ class TestEditSteps:
             (lambda s: s.insert_step({"key": "x", "root": {1, 2}}), "INVALID_INPUT", "step"),
         ],
     )
-    def test_what_cannot_apply_is_refused_in_the_cell(self, kinase_story, monkeypatch, call, code, where):
+    def test_what_cannot_apply_is_refused_in_the_cell(
+        self, kinase_story, monkeypatch, call, code, where
+    ):
         messages = sent(kinase_story, monkeypatch)
         with pytest.raises(StoryControlError) as info:
             call(kinase_story)
@@ -270,5 +358,9 @@ def test_the_display_bundle_outlines_the_story_for_readers_without_molspace():
         assert marker["kind"] == "story" and marker["origin"] == "kernel"
         assert marker["steps"] and all(set(s) == {"key", "title"} for s in marker["steps"])
         text = bundle["text/plain"]
-        assert f"{len(marker['steps'])} steps" in text and "of 0" not in text and "step 1 of" not in text
+        assert (
+            f"{len(marker['steps'])} steps" in text
+            and "of 0" not in text
+            and "step 1 of" not in text
+        )
         assert "application/vnd.jupyter.widget-view+json" in bundle

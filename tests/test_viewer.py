@@ -67,7 +67,9 @@ class TestSources:
         text = (in_data / "1hpv.pdb").read_text()
         assert normalize_structure_source(text, format="pdb").name == "text"
         assert normalize_structure_source(text.encode(), format="PDB").format == "pdb"
-        assert normalize_structure_source(bytearray(b"\x00\x01binary"), format="bcif").format == "bcif"
+        assert (
+            normalize_structure_source(bytearray(b"\x00\x01binary"), format="bcif").format == "bcif"
+        )
 
     def test_unknown_extension(self, tmp_path, monkeypatch):
         monkeypatch.chdir(tmp_path)
@@ -92,7 +94,9 @@ class TestSources:
             assert error_of(e)["code"] == "UNSUPPORTED_FORMAT" and error_of(e)["where"] == "format"
         with pytest.raises(StructureSourceError) as e:
             normalize_structure_source(b"ATOM", format="pqr")
-        assert error_of(e)["code"] == "UNSUPPORTED_FORMAT" and error_of(e)["details"]["formats"] == list(FORMATS)
+        assert error_of(e)["code"] == "UNSUPPORTED_FORMAT" and error_of(e)["details"][
+            "formats"
+        ] == list(FORMATS)
 
     def test_empty(self, tmp_path, monkeypatch):
         monkeypatch.chdir(tmp_path)
@@ -118,7 +122,11 @@ class TestSources:
         with pytest.raises(StructureSourceError) as e:
             normalize_structure_source("nope.pdb")
         assert error_of(e)["code"] == "NOT_FOUND" and error_of(e)["where"] == "nope.pdb"
-        for outside in ("../test_viewer.py.pdb", "/etc/hostname.pdb", os.path.join("..", "..", "x.cif")):
+        for outside in (
+            "../test_viewer.py.pdb",
+            "/etc/hostname.pdb",
+            os.path.join("..", "..", "x.cif"),
+        ):
             with pytest.raises(StructureSourceError) as e:
                 normalize_structure_source(outside)
             assert error_of(e)["code"] == "FORBIDDEN", outside
@@ -130,7 +138,10 @@ class TestSources:
             f.truncate(MAX_STRUCTURE_BYTES + 1)
         with pytest.raises(StructureSourceError) as e:
             normalize_structure_source("big.pdb")
-        assert error_of(e)["code"] == "TOO_LARGE" and error_of(e)["details"]["limit"] == MAX_STRUCTURE_BYTES
+        assert (
+            error_of(e)["code"] == "TOO_LARGE"
+            and error_of(e)["details"]["limit"] == MAX_STRUCTURE_BYTES
+        )
 
     def test_other_types(self):
         with pytest.raises(StructureSourceError) as e:
@@ -152,10 +163,18 @@ class TestWidget:
 
     def test_page_state_is_read_only(self, in_data):
         v = Viewer("1hpv.pdb")
-        for name, value in (("revision", 3), ("ready", True), ("composition", {}), ("error", {"code": "INTERNAL"}), ("undo_steps", 2)):
+        for name, value in (
+            ("revision", 3),
+            ("ready", True),
+            ("composition", {}),
+            ("error", {"code": "INTERNAL"}),
+            ("undo_steps", 2),
+        ):
             with pytest.raises(traitlets.TraitError, match="read-only"):
                 setattr(v, name, value)
-        v.set_state({"revision": 2, "composition": {"modelCount": 1}, "summary": "1hpv.pdb (pdb): 1 model"})
+        v.set_state(
+            {"revision": 2, "composition": {"modelCount": 1}, "summary": "1hpv.pdb (pdb): 1 model"}
+        )
         assert v.revision == 2 and v.composition == {"modelCount": 1}
         assert "1hpv.pdb (pdb)" in repr(v)
 
@@ -170,8 +189,14 @@ class TestWidget:
         v.redo()
         assert [m["type"] for m in msgs] == ["control"] * 6
         assert [m["actions"] for m in msgs[4:]] == [[{"op": "undo"}], [{"op": "redo"}]]
-        assert msgs[0]["actions"] == [{"op": "focus", "selector": {"auth_asym_id": "A", "auth_seq_id": 200}}]
-        assert msgs[1]["actions"][0] == {"op": "set_representation", "selector": "ligand", "representation": "spacefill"}
+        assert msgs[0]["actions"] == [
+            {"op": "focus", "selector": {"auth_asym_id": "A", "auth_seq_id": 200}}
+        ]
+        assert msgs[1]["actions"][0] == {
+            "op": "set_representation",
+            "selector": "ligand",
+            "representation": "spacefill",
+        }
         assert msgs[2] | {"requestId": None} == {
             "type": "control",
             "requestId": None,
@@ -180,7 +205,9 @@ class TestWidget:
             "expectedRevision": 4,
             "actionId": "a-1",
         }
-        assert msgs[3]["actions"] == [{"op": "screenshot", "format": "png", "width": 320, "height": 200}]
+        assert msgs[3]["actions"] == [
+            {"op": "screenshot", "format": "png", "width": 320, "height": 200}
+        ]
         assert v.last_request_id == msgs[-1]["requestId"]
         # every message is one the page's contract accepts (the manifest's kernel wire schema)
         from jsonschema import Draft202012Validator
@@ -209,7 +236,15 @@ class TestWidget:
     def test_a_screenshot_result_lands_as_png_bytes(self, in_data):
         v = Viewer("1cbs.cif")
         png = b"\x89PNG\r\n\x1a\nrest"
-        v._handle_page_message(v, {"type": "result", "ok": True, "images": [{"mimeType": "image/png", "data": base64.b64encode(png).decode()}]}, [])
+        v._handle_page_message(
+            v,
+            {
+                "type": "result",
+                "ok": True,
+                "images": [{"mimeType": "image/png", "data": base64.b64encode(png).decode()}],
+            },
+            [],
+        )
         assert v.last_screenshot == png and v.last_result["ok"] is True
 
 
@@ -230,9 +265,9 @@ class TestNewOperations:
         v.measure_distance(a, b)
         v.label({"auth_asym_id": "A", "auth_seq_id": 200}, "retinoic acid")
         builder = create_builder()
-        builder.download(url="https://files.rcsb.org/download/1cbs.cif").parse(format="mmcif").model_structure().component(
-            selector="polymer"
-        ).representation(type="cartoon")
+        builder.download(url="https://files.rcsb.org/download/1cbs.cif").parse(
+            format="mmcif"
+        ).model_structure().component(selector="polymer").representation(type="cartoon")
         v.apply_mvs(builder)
         v.apply_mvs('{"kind": "single", "root": {"kind": "root"}, "metadata": {"version": "1"}}')
         v.apply_mvs(None)
@@ -240,7 +275,11 @@ class TestNewOperations:
         assert actions[:3] == [
             {"op": "set_transparency", "selector": "polymer", "value": 0.6},
             {"op": "measure_distance", "start": a, "end": b},
-            {"op": "label", "selector": {"auth_asym_id": "A", "auth_seq_id": 200}, "text": "retinoic acid"},
+            {
+                "op": "label",
+                "selector": {"auth_asym_id": "A", "auth_seq_id": 200},
+                "text": "retinoic acid",
+            },
         ]
         state = actions[3]["state"]
         assert state["root"]["children"][0] == {
@@ -248,7 +287,10 @@ class TestNewOperations:
             "params": {"url": "https://files.rcsb.org/download/1cbs.cif"},
             "children": state["root"]["children"][0]["children"],
         }
-        assert actions[4]["state"]["root"] == {"kind": "root"} and actions[5] == {"op": "apply_mvs", "state": None}
+        assert actions[4]["state"]["root"] == {"kind": "root"} and actions[5] == {
+            "op": "apply_mvs",
+            "state": None,
+        }
         validator = Draft202012Validator(manifest()["wire"]["kernel"]["kernelToPage"])
         for m in msgs:
             assert not list(validator.iter_errors(m)), m
@@ -267,7 +309,9 @@ class TestNewOperations:
         msgs = sent(v, monkeypatch)
         with pytest.raises(ViewerControlError) as e:
             v.act([{"op": "measure_distance", "start": "ligand"}])
-        assert error_of(e)["where"] == "actions/0/end" and error_of(e)["details"]["missing"] == ["end"]
+        assert error_of(e)["where"] == "actions/0/end" and error_of(e)["details"]["missing"] == [
+            "end"
+        ]
         with pytest.raises(ViewerControlError) as e:
             v.act([{"op": "set_transparency", "selector": "all"}])
         assert error_of(e)["where"] == "actions/0/value"
@@ -285,5 +329,8 @@ def test_the_display_bundle_marks_the_viewer_for_the_pre_save_hook(in_data):
     from molspace.contract import STATIC_FALLBACK_MIME
 
     bundle = Viewer("1cbs.cif")._repr_mimebundle_()
-    assert bundle[STATIC_FALLBACK_MIME]["kind"] == "viewer" and bundle[STATIC_FALLBACK_MIME]["origin"] == "kernel"
+    assert (
+        bundle[STATIC_FALLBACK_MIME]["kind"] == "viewer"
+        and bundle[STATIC_FALLBACK_MIME]["origin"] == "kernel"
+    )
     assert bundle["text/plain"] == "molspace Viewer: 1cbs.cif (mmcif)"

@@ -11,12 +11,11 @@ import json
 import sys
 
 import pytest
+from rdkit import Chem  # RDKit is in the test extras
+from rdkit.Chem import AllChem, rdDistGeom
 
 from molspace import StructureSourceError, Viewer, ViewerControlError
 from molspace.structure_source import EMBED_SEED, MAX_MVS_BYTES, normalize_structure_source
-
-from rdkit import Chem  # RDKit is in the test extras
-from rdkit.Chem import AllChem
 
 URL = "https://files.rcsb.org/molspace-test/1cbs.cif"
 
@@ -40,7 +39,9 @@ class TestRdkitMol:
         [record] = records(src.data)
         back = Chem.MolFromMolBlock(record, removeHs=False)
         assert back.GetNumAtoms() == 9 and back.GetConformer().Is3D()
-        assert back.GetConformer().GetAtomPosition(0).z == pytest.approx(mol.GetConformer().GetAtomPosition(0).z, abs=1e-3)
+        assert back.GetConformer().GetAtomPosition(0).z == pytest.approx(
+            mol.GetConformer().GetAtomPosition(0).z, abs=1e-3
+        )
         assert record.startswith("ethanol\n") and "<source>" in record
 
     def test_several_conformers_are_one_model_each(self):
@@ -50,7 +51,10 @@ class TestRdkitMol:
         src = normalize_structure_source(mol)
         recs = records(src.data)
         assert len(recs) == 3
-        xs = [Chem.MolFromMolBlock(r, removeHs=False).GetConformer().GetPositions()[4].tolist() for r in recs]
+        xs = [
+            Chem.MolFromMolBlock(r, removeHs=False).GetConformer().GetPositions()[4].tolist()
+            for r in recs
+        ]
         assert xs[0] != xs[1] != xs[2]
 
     @pytest.mark.parametrize("how", ["no conformer", "2D"])
@@ -63,18 +67,26 @@ class TestRdkitMol:
         [record] = records(src.data)
         back = Chem.MolFromMolBlock(record, removeHs=False)
         assert back.GetNumAtoms() == 13  # 7 heavy + 6 H
-        assert back.GetConformer().Is3D() and any(abs(p[2]) > 0.01 for p in back.GetConformer().GetPositions().tolist())
+        assert back.GetConformer().Is3D() and any(
+            abs(p[2]) > 0.01 for p in back.GetConformer().GetPositions().tolist()
+        )
         # the seed is fixed: the same Mol gives the same coordinates
-        assert normalize_structure_source(Chem.MolFromSmiles("c1ccccc1O")).data == normalize_structure_source(
-            Chem.MolFromSmiles("c1ccccc1O")
-        ).data
+        assert (
+            normalize_structure_source(Chem.MolFromSmiles("c1ccccc1O")).data
+            == normalize_structure_source(Chem.MolFromSmiles("c1ccccc1O")).data
+        )
         assert EMBED_SEED == 0xC0FFEE
 
     def test_the_viewer_sends_the_sdf_as_its_binary_buffer(self):
         mol = Chem.AddHs(Chem.MolFromSmiles("CC"))
         AllChem.EmbedMolecule(mol, randomSeed=1)
         v = Viewer(mol, title="ethane")
-        assert v.format == "sdf" and v.source_name == "rdkit.Mol" and v.title == "ethane" and v._mvs is None
+        assert (
+            v.format == "sdf"
+            and v.source_name == "rdkit.Mol"
+            and v.title == "ethane"
+            and v._mvs is None
+        )
         assert v._data == normalize_structure_source(mol).data
 
     def test_an_empty_mol(self):
@@ -89,12 +101,15 @@ class TestRdkitMol:
         }
 
     def test_etkdg_cannot_embed_it(self, monkeypatch):
-        monkeypatch.setattr(AllChem, "EmbedMolecule", lambda mol, params: -1)
+        # where normalize_structure_source looks it up (AllChem re-exports it)
+        monkeypatch.setattr(rdDistGeom, "EmbedMolecule", lambda mol, params: -1)
         with pytest.raises(StructureSourceError) as e:
             normalize_structure_source(Chem.MolFromSmiles("CCO"))
         err = error_of(e)
         assert err["code"] == "VALIDATION_FAILED" and err["where"] == "source"
-        assert "ETKDG" in err["message"] and "CCO" in err["message"] and "EmbedMolecule" in err["fix"]
+        assert (
+            "ETKDG" in err["message"] and "CCO" in err["message"] and "EmbedMolecule" in err["fix"]
+        )
 
     def test_rdkit_cannot_be_imported(self, monkeypatch):
         mol = Chem.MolFromSmiles("CCO")
@@ -102,14 +117,20 @@ class TestRdkitMol:
         with pytest.raises(StructureSourceError) as e:
             normalize_structure_source(mol)
         err = error_of(e)
-        assert err["code"] == "UNSUPPORTED_FORMAT" and err["where"] == "source" and "molspace[rdkit]" in err["fix"]
+        assert (
+            err["code"] == "UNSUPPORTED_FORMAT"
+            and err["where"] == "source"
+            and "molspace[rdkit]" in err["fix"]
+        )
 
 
 def one_state(url: str = URL) -> dict:
     from molviewspec import create_builder
 
     b = create_builder()
-    b.download(url=url).parse(format="mmcif").model_structure().component(selector="ligand").representation(type="ball_and_stick")
+    b.download(url=url).parse(format="mmcif").model_structure().component(
+        selector="ligand"
+    ).representation(type="ball_and_stick")
     return json.loads(b.get_state().model_dump_json(exclude_none=True))
 
 
@@ -119,14 +140,22 @@ class TestMvsState:
 
         state = one_state()
         b = create_builder()
-        b.download(url=URL).parse(format="mmcif").model_structure().component(selector="ligand").representation(type="ball_and_stick")
+        b.download(url=URL).parse(format="mmcif").model_structure().component(
+            selector="ligand"
+        ).representation(type="ball_and_stick")
         for source in (b, State.model_validate(state), state, json.dumps(state, indent=1)):
             src = normalize_structure_source(source)
-            assert (src.data, src.format, src.name) == (b"", "", "mvs") and src.mvs["root"] == state["root"], type(source)
+            assert (src.data, src.format, src.name) == (b"", "", "mvs") and src.mvs[
+                "root"
+            ] == state["root"], type(source)
 
     def test_the_viewer_sends_the_state_and_no_bytes(self):
         v = Viewer(one_state())
-        assert v._data is None and v._mvs["root"]["children"][0]["params"]["url"] == URL and v.source_name == "mvs"
+        assert (
+            v._data is None
+            and v._mvs["root"]["children"][0]["params"]["url"] == URL
+            and v.source_name == "mvs"
+        )
         from jsonschema import Draft202012Validator
 
         from molspace.contract import manifest
@@ -134,7 +163,11 @@ class TestMvsState:
         # the page checks the state as apply_mvs checks it: it must be the contract's MvsState
         schema = manifest()["tools"]
         act = next(t for t in schema if t["name"] == "act")["inputSchema"]
-        assert not list(Draft202012Validator(act).iter_errors({"actions": [{"op": "apply_mvs", "state": v._mvs}]}))
+        assert not list(
+            Draft202012Validator(act).iter_errors(
+                {"actions": [{"op": "apply_mvs", "state": v._mvs}]}
+            )
+        )
 
     def test_not_json(self):
         with pytest.raises(StructureSourceError) as e:
@@ -150,7 +183,11 @@ class TestMvsState:
     def test_a_multi_state_story(self):
         with pytest.raises(StructureSourceError) as e:
             normalize_structure_source({"kind": "multiple", "snapshots": [], "metadata": {}})
-        assert error_of(e)["code"] == "UNSUPPORTED_FORMAT" and error_of(e)["where"] == "source/kind" and "Story" in error_of(e)["fix"]
+        assert (
+            error_of(e)["code"] == "UNSUPPORTED_FORMAT"
+            and error_of(e)["where"] == "source/kind"
+            and "Story" in error_of(e)["fix"]
+        )
 
     def test_too_large(self):
         state = one_state()
@@ -158,7 +195,11 @@ class TestMvsState:
         with pytest.raises(StructureSourceError) as e:
             normalize_structure_source(state)
         err = error_of(e)
-        assert err["code"] == "TOO_LARGE" and err["details"]["limit"] == MAX_MVS_BYTES and err["details"]["bytes"] > MAX_MVS_BYTES
+        assert (
+            err["code"] == "TOO_LARGE"
+            and err["details"]["limit"] == MAX_MVS_BYTES
+            and err["details"]["bytes"] > MAX_MVS_BYTES
+        )
 
     def test_format_does_not_apply(self):
         with pytest.raises(StructureSourceError) as e:
@@ -194,4 +235,8 @@ class TestClearOperations:
         for m in msgs:
             assert not list(validator.iter_errors(m)), m
         # a clear takes no fields
-        assert list(validator.iter_errors({**msgs[0], "actions": [{"op": "clear_labels", "selector": "all"}]}))
+        assert list(
+            validator.iter_errors(
+                {**msgs[0], "actions": [{"op": "clear_labels", "selector": "all"}]}
+            )
+        )

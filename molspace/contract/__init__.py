@@ -63,4 +63,12 @@ BRIDGE_CLOSE_CODES: dict[str, int] = dict(manifest()["bridgeCloseCodes"])
 #: The output mime type of a widget's static fallback state (docs/architecture.md, "Static fallback in saved notebooks").
 STATIC_FALLBACK_MIME: str = str(manifest()["staticFallbackMime"])
 
-__all__ = ["BRIDGE_CLOSE_CODES", "STATIC_FALLBACK_MIME", "ERROR_CODES", "LIMITS", "MANIFEST_PATH", "STRUCTURE_FORMATS", "manifest"]
+__all__ = [
+    "BRIDGE_CLOSE_CODES",
+    "STATIC_FALLBACK_MIME",
+    "ERROR_CODES",
+    "LIMITS",
+    "MANIFEST_PATH",
+    "STRUCTURE_FORMATS",
+    "manifest",
+]

@@ -110,7 +110,11 @@ class MolspaceGateway(ExtensionApp):
         self.manifest = Manifest.load(self.manifest_path or None)
         base_url: str = self.serverapp.base_url
         self.mcp_endpoint = url_path_join(base_url, MCP_PATH)
-        mirrored = {s.name: s.defaults for s in self.manifest.tools.values() if s.mirrored} if self.read_mirror else {}
+        mirrored = (
+            {s.name: s.defaults for s in self.manifest.tools.values() if s.mirrored}
+            if self.read_mirror
+            else {}
+        )
         limits = self.manifest.limits
         self.pages = ConnectedPages(
             self.call_timeout,
@@ -119,7 +123,9 @@ class MolspaceGateway(ExtensionApp):
             served_batch_ms=limits["servedReadsBatchMs"],
             served_limit=limits["activityEntries"],
         )
-        self.origin_policy = OriginPolicy.from_serverapp(self.serverapp, [*self.allowed_hosts, self.lab_url])
+        self.origin_policy = OriginPolicy.from_serverapp(
+            self.serverapp, [*self.allowed_hosts, self.lab_url]
+        )
         self.connect_hint = ConnectHint(
             configured_lab_url=self.lab_url,
             base_url=base_url,
@@ -142,7 +148,9 @@ class MolspaceGateway(ExtensionApp):
                 session_idle_timeout=self.session_idle_timeout,
             )
         )
-        self.observe(lambda change: setattr(self.pages, "call_timeout", change["new"]), names="call_timeout")
+        self.observe(
+            lambda change: setattr(self.pages, "call_timeout", change["new"]), names="call_timeout"
+        )
         # Static fallbacks of saved notebooks (docs/architecture.md, "Static fallback in saved notebooks").
         self.fallbacks = FallbackStore()
         self.serverapp.contents_manager.register_pre_save_hook(FallbackSaveHook(self.fallbacks))

@@ -151,7 +151,8 @@ class ASGIHandlerMixin:
                 except ValueError:
                     handler.set_status(status, reason="Unknown")
                 headers = [
-                    (k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", [])
+                    (k.decode("latin-1"), v.decode("latin-1"))
+                    for k, v in message.get("headers", [])
                 ]
                 # The app's headers replace tornado's defaults of the same name.
                 handler.clear_header("Content-Type")

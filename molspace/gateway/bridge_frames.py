@@ -65,7 +65,9 @@ class BridgeFrames:
         for branch in schema.get("anyOf", []):
             const = branch.get("properties", {}).get("type", {}).get("const")
             if isinstance(const, str):
-                self._by_type[const] = Draft202012Validator({**branch, "$schema": schema.get("$schema")})
+                self._by_type[const] = Draft202012Validator(
+                    {**branch, "$schema": schema.get("$schema")}
+                )
         self.protocol = protocol
         self.max_bytes = max_bytes
 
@@ -87,7 +89,9 @@ class BridgeFrames:
             raise FrameRefused("binary frames are not part of the bridge protocol")
         size = len(raw.encode("utf-8"))
         if size > self.max_bytes:
-            raise FrameRefused(f"frame of {size} bytes is larger than the {self.max_bytes}-byte limit")
+            raise FrameRefused(
+                f"frame of {size} bytes is larger than the {self.max_bytes}-byte limit"
+            )
         try:
             frame = json.loads(raw)
         except ValueError as e:
@@ -99,7 +103,10 @@ class BridgeFrames:
                 f"unsupported bridge protocol {frame.get('protocol')!r} (server speaks {self.protocol})",
                 CLOSE_UNSUPPORTED_PROTOCOL,
             )
-        validator = self._by_type.get(frame.get("type"), self._validator)  # type: ignore[arg-type]
+        kind = frame.get("type")
+        validator = (
+            self._by_type.get(kind, self._validator) if isinstance(kind, str) else self._validator
+        )
         error = best_match(validator.iter_errors(frame), key=_relevance)
         if error is not None:
             where = json_pointer(list(error.absolute_path)) or "/"

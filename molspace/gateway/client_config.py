@@ -147,18 +147,28 @@ def load(fmt: ClientFormat, path: Path) -> Any:
     try:
         doc: Any = tomlkit.parse(text) if fmt.toml else json.loads(text)
     except ParseError as e:
-        raise ClientConfigError(f"{path} is not valid TOML: {e}", f"{path}:{e.line}:{e.col}", _repair(path)) from e
+        raise ClientConfigError(
+            f"{path} is not valid TOML: {e}", f"{path}:{e.line}:{e.col}", _repair(path)
+        ) from e
     except json.JSONDecodeError as e:
         raise ClientConfigError(
-            f"{path} is not plain JSON: {e.msg} (comments are not rewritten)", f"{path}:{e.lineno}:{e.colno}", _repair(path)
+            f"{path} is not plain JSON: {e.msg} (comments are not rewritten)",
+            f"{path}:{e.lineno}:{e.colno}",
+            _repair(path),
         ) from e
     if not isinstance(doc, dict):
-        raise ClientConfigError(f"{path} does not hold an object at its root", str(path), _repair(path))
+        raise ClientConfigError(
+            f"{path} does not hold an object at its root", str(path), _repair(path)
+        )
     table: Any = doc
     for key in fmt.table:
         table = table.get(key, {})
         if not isinstance(table, dict):
-            raise ClientConfigError(f"`{'.'.join(fmt.table)}` in {path} is not a table of servers", str(path), _repair(path))
+            raise ClientConfigError(
+                f"`{'.'.join(fmt.table)}` in {path} is not a table of servers",
+                str(path),
+                _repair(path),
+            )
     return doc
 
 
@@ -236,5 +246,7 @@ def running_server_url() -> str:
         )
     if len(servers) > 1:
         urls = ", ".join(str(s.get("url")) for s in servers)
-        raise ClientConfigError(f"{len(servers)} Jupyter servers are running ({urls})", "--url", "Pick one with --url.")
+        raise ClientConfigError(
+            f"{len(servers)} Jupyter servers are running ({urls})", "--url", "Pick one with --url."
+        )
     return str(servers[0]["url"])

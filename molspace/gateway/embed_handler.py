@@ -70,19 +70,34 @@ class Embed3dHandler(APIHandler):
         if not isinstance(molfile, str):
             self._fail(
                 MolspaceError(
-                    "INVALID_INPUT", "The request body is not {\"molfile\": <text>}.", "/molfile", "POST JSON with a molfile string."
+                    "INVALID_INPUT",
+                    'The request body is not {"molfile": <text>}.',
+                    "/molfile",
+                    "POST JSON with a molfile string.",
                 )
             )
             return
         try:
-            embedded = await asyncio.get_running_loop().run_in_executor(None, functools.partial(embed_3d, molfile, where="/molfile"))
+            embedded = await asyncio.get_running_loop().run_in_executor(
+                None, functools.partial(embed_3d, molfile, where="/molfile")
+            )
         except MolspaceError as e:
             self._fail(e)
             return
         self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps({"sdf": embedded.sdf, "atoms": embedded.atoms, "optimized": embedded.optimized}))
+        self.finish(
+            json.dumps(
+                {"sdf": embedded.sdf, "atoms": embedded.atoms, "optimized": embedded.optimized}
+            )
+        )
 
     async def _authorized(self) -> bool:
         from jupyter_core.utils import ensure_async
 
-        return bool(await ensure_async(self.authorizer.is_authorized(self, self.current_user, "execute", self.auth_resource)))
+        return bool(
+            await ensure_async(
+                self.authorizer.is_authorized(
+                    self, self.current_user, "execute", self.auth_resource
+                )
+            )
+        )

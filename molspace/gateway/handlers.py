@@ -26,17 +26,16 @@ from jupyter_server.auth.decorator import allow_unauthenticated, ws_authenticate
 from jupyter_server.auth.identity import User
 from jupyter_server.base.handlers import APIHandler, JupyterHandler
 from jupyter_server.base.websocket import WebSocketMixin
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from tornado import web
 from tornado.websocket import WebSocketHandler
-
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from ..agent_tokens import AgentToken, AgentTokenStore, token_from_authorization
 from .asgi_adapter import ASGIHandlerMixin
 from .bridge_frames import BridgeFrames, FrameRefused
 from .origin import OriginPolicy
-from .static_fallback import FallbackRefused, FallbackStore
 from .pages import CLOSE_PAGE_ID_TAKEN, ConnectedPages, Page, PageIdTaken
+from .static_fallback import FallbackRefused, FallbackStore
 
 #: How often an open event stream of an agent token checks that the token is still valid, seconds.
 REVOCATION_CHECK_SECONDS = 2.0
@@ -181,7 +180,9 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
         """CORS preflight: Jupyter's answer, also allowing the MCP request headers."""
         super().options(*args, **kwargs)
         allowed = self._headers.get("Access-Control-Allow-Headers", "")
-        self.set_header("Access-Control-Allow-Headers", f"{allowed}, {MCP_REQUEST_HEADERS}".strip(", "))
+        self.set_header(
+            "Access-Control-Allow-Headers", f"{allowed}, {MCP_REQUEST_HEADERS}".strip(", ")
+        )
         self.set_header("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
 
     async def _serve(self) -> None:
@@ -212,7 +213,9 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             await asyncio.sleep(REVOCATION_CHECK_SECONDS)
             if self.agent_tokens.verify(token) is None:
                 name = self.agent.name if self.agent else "?"
-                self.log.warning("molspace: agent token %r was revoked; ending its open event stream", name)
+                self.log.warning(
+                    "molspace: agent token %r was revoked; ending its open event stream", name
+                )
                 self._asgi_event().set()  # the ASGI app sees http.disconnect; run_asgi ends the response
                 return
 
@@ -253,12 +256,14 @@ def page_owner(handler: JupyterHandler) -> str:
     return f"user:{getattr(user, 'username', user)}"
 
 
-class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: ignore[misc]
+class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):
     """``{base_url}molspace/bridge`` — one JupyterLab page's connection."""
 
     auth_resource = AUTH_RESOURCE
 
-    def initialize(self, pages: ConnectedPages, frames: BridgeFrames, fallbacks: FallbackStore | None = None) -> None:
+    def initialize(
+        self, pages: ConnectedPages, frames: BridgeFrames, fallbacks: FallbackStore | None = None
+    ) -> None:
         """Tornado hook: receive the handler's collaborators (handler kwargs).
 
         Parameters
@@ -327,7 +332,7 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
         """Handle one frame; malformed frames are logged and ignored."""
         try:
             self._handle(message)
-        except Exception:  # noqa: BLE001 - a page must never crash the gateway
+        except Exception:
             self.log.exception("molspace bridge: failed to handle a page frame; ignored")
 
     def _ignore(self, why: str, frame: Any) -> None:
@@ -364,8 +369,12 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):  # type: 
                 self.close(CLOSE_PAGE_ID_TAKEN, str(taken)[:120])
                 return None
             self.page = page
-            self.log.info("molspace bridge: page %s connected (molspace %s)", msg["pageId"], msg["version"])
-            self.send_json({"type": "welcome", "pageId": msg["pageId"], "mirror": bool(self.pages.mirrored)})
+            self.log.info(
+                "molspace bridge: page %s connected (molspace %s)", msg["pageId"], msg["version"]
+            )
+            self.send_json(
+                {"type": "welcome", "pageId": msg["pageId"], "mirror": bool(self.pages.mirrored)}
+            )
             return None
         if self.page is None:
             return self._ignore(f"{kind!r} frame before hello", raw)

@@ -17,7 +17,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from ..contract import MANIFEST_PATH as DEFAULT_MANIFEST_PATH
+from ..contract import MANIFEST_PATH as DEFAULT_MANIFEST_PATH  # noqa: F401 - re-exported: the packaged manifest
 from ..contract import manifest as packaged_manifest
 from ..errors import MolspaceError
 
@@ -71,7 +71,12 @@ def _json_type(value: Any) -> str:
 def _resolve(root: dict[str, Any], schema: Any) -> Any:
     """Follow local ``$ref`` s (``#/$defs/...``) of ``root``."""
     seen = 0
-    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#") and seen < 32:
+    while (
+        isinstance(schema, dict)
+        and isinstance(schema.get("$ref"), str)
+        and schema["$ref"].startswith("#")
+        and seen < 32
+    ):
         node: Any = root
         for part in schema["$ref"][1:].split("/")[1:]:
             part = part.replace("~1", "/").replace("~0", "~")
@@ -82,7 +87,11 @@ def _resolve(root: dict[str, Any], schema: Any) -> Any:
 
 def _tag_values(root: dict[str, Any], branch: Any, tag: str) -> list[Any]:
     """The values of ``tag`` a union branch takes (its ``const`` or ``enum``)."""
-    prop = _resolve(root, (_resolve(root, branch) or {}).get("properties", {}).get(tag)) if isinstance(_resolve(root, branch), dict) else None
+    prop = (
+        _resolve(root, (_resolve(root, branch) or {}).get("properties", {}).get(tag))
+        if isinstance(_resolve(root, branch), dict)
+        else None
+    )
     if not isinstance(prop, dict):
         return []
     if "const" in prop:
@@ -127,18 +136,35 @@ def _tagged_items(root: dict[str, Any], arguments: Any, path: list[Any]) -> list
             for tag in UNION_TAGS:
                 values = [v for b in branches for v in _tag_values(root, b, tag)]
                 if values and isinstance(instance.get(tag), str):
-                    chosen = next((b for b in branches if instance[tag] in _tag_values(root, b, tag)), None)
-                    allowed = sorted(chosen.get("properties", {})) if isinstance(chosen, dict) else None
-                    items.append(_TaggedItem(list(path[:depth]), tag, instance[tag], allowed, values))
+                    chosen = next(
+                        (b for b in branches if instance[tag] in _tag_values(root, b, tag)), None
+                    )
+                    allowed = (
+                        sorted(chosen.get("properties", {})) if isinstance(chosen, dict) else None
+                    )
+                    items.append(
+                        _TaggedItem(list(path[:depth]), tag, instance[tag], allowed, values)
+                    )
                     schema = chosen if chosen is not None else schema
                     break
             else:
                 # an untagged union: the branch of the instance's type, if only one
-                typed = [b for b in branches if isinstance(b, dict) and b.get("type") == _json_type(instance).replace("integer", "number")]
-                typed = typed or [b for b in branches if isinstance(b, dict) and b.get("type") == _json_type(instance)]
+                typed = [
+                    b
+                    for b in branches
+                    if isinstance(b, dict)
+                    and b.get("type") == _json_type(instance).replace("integer", "number")
+                ]
+                typed = typed or [
+                    b
+                    for b in branches
+                    if isinstance(b, dict) and b.get("type") == _json_type(instance)
+                ]
                 schema = typed[0] if len(typed) == 1 else None
         elif branches:
-            typed = [b for b in branches if isinstance(b, dict) and b.get("type") == _json_type(instance)]
+            typed = [
+                b for b in branches if isinstance(b, dict) and b.get("type") == _json_type(instance)
+            ]
             schema = typed[0] if len(typed) == 1 else None
         if depth == len(path) or not isinstance(schema, dict):
             break
@@ -177,7 +203,12 @@ def _problem(error: ValidationError) -> str:
     if v in ("maxItems", "minItems") and isinstance(inst, list):
         return f"has {len(inst)} items; {'at most' if v == 'maxItems' else 'at least'} {value} allowed ({v})"
     if v in ("maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"):
-        rel = {"maximum": "at most", "minimum": "at least", "exclusiveMaximum": "below", "exclusiveMinimum": "above"}[v]
+        rel = {
+            "maximum": "at most",
+            "minimum": "at least",
+            "exclusiveMaximum": "below",
+            "exclusiveMinimum": "above",
+        }[v]
         return f"must be {rel} {_quoted(value)} (got {_quoted(inst)})"
     if v == "pattern":
         return f"must match the pattern {_quoted(value)} (got {_quoted(inst)})"
@@ -221,7 +252,12 @@ def _branch_error(error: ValidationError) -> ValidationError:
         def score(errs: list[ValidationError]) -> tuple[int, int, int, int]:
             const_failed = any(e.validator == "const" for e in errs)
             type_failed = any(e.validator == "type" and not e.relative_path for e in errs)
-            return (not const_failed, not type_failed, min(len(e.relative_path) for e in errs), -len(errs))
+            return (
+                not const_failed,
+                not type_failed,
+                min(len(e.relative_path) for e in errs),
+                -len(errs),
+            )
 
         error = max(branches.values(), key=score)[0]
     return error
@@ -232,7 +268,11 @@ def _leaf_errors(error: ValidationError) -> list[ValidationError]:
     if error.validator in ("oneOf", "anyOf") and error.context:
         inner = _union_error(error)
         if inner is not None:
-            siblings = [e for e in error.context if e.relative_schema_path[0] == inner.relative_schema_path[0]]
+            siblings = [
+                e
+                for e in error.context
+                if e.relative_schema_path[0] == inner.relative_schema_path[0]
+            ]
             return [leaf for e in siblings for leaf in _leaf_errors(e)]
     return [_leaf_error(error)]
 
@@ -355,7 +395,9 @@ class ToolSpec:
         MolspaceError
             ``INTERNAL`` at ``source``, naming the first bad field.
         """
-        error = next(iter(sorted(self._output_validator.iter_errors(structured), key=_error_pointer)), None)
+        error = next(
+            iter(sorted(self._output_validator.iter_errors(structured), key=_error_pointer)), None
+        )
         if error is None:
             return
         pointer = _error_pointer(error) or "/"
@@ -389,10 +431,15 @@ class ToolSpec:
         )
         if not errors:
             return
-        problems = [{"where": _error_pointer(e), "message": _problem(_leaf_error(e))} for e in errors]
+        problems = [
+            {"where": _error_pointer(e), "message": _problem(_leaf_error(e))} for e in errors
+        ]
         first = problems[0]
         where = first["where"]
-        path = [int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~") for p in where.split("/")[1:]]
+        path = [
+            int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~")
+            for p in where.split("/")[1:]
+        ]
         items = _tagged_items(self.input_schema, arguments, path)
         details: dict[str, Any] = {"tool": self.name, "errors": problems}
         if items:
@@ -401,8 +448,14 @@ class ToolSpec:
             item = items[-1]
             at = json_pointer(item.path)
             index = next((p for p in reversed(item.path) if isinstance(p, int)), None)
-            named = f"{item.tag} {_quoted(item.value)}" + (f" (item {index} of {json_pointer(item.path[:-1])})" if index is not None else f" at {at}")
-            details.update({"item": at, "tag": item.tag, "tagValue": item.value, "allowed": item.allowed})
+            named = f"{item.tag} {_quoted(item.value)}" + (
+                f" (item {index} of {json_pointer(item.path[:-1])})"
+                if index is not None
+                else f" at {at}"
+            )
+            details.update(
+                {"item": at, "tag": item.tag, "tagValue": item.value, "allowed": item.allowed}
+            )
             if item.allowed is None or where == json_pointer([*item.path, item.tag]):
                 message = f"Invalid arguments for `{self.name}` at {where}: {item.tag} {_quoted(item.value)} is not one of the known values."
                 fix = f"Set {at}/{item.tag} to one of: {', '.join(_quoted(v) for v in item.tag_values)}."
@@ -411,12 +464,20 @@ class ToolSpec:
             else:
                 leaves = [leaf for e in errors for leaf in _leaf_errors(e)]
                 inside = [{"where": _error_pointer(x), "message": _problem(x)} for x in leaves]
-                inside = [p for p in inside if p["where"].startswith(at + "/") or p["where"] == at] or [first]
+                inside = [
+                    p for p in inside if p["where"].startswith(at + "/") or p["where"] == at
+                ] or [first]
                 said = "; ".join(dict.fromkeys(p["message"] for p in inside[:3]))
                 message = f"Invalid arguments for `{self.name}` at {where}: {named}: {said}."
                 fields = ", ".join(item.allowed)
                 fix = f"{named} takes only: {fields}. Correct the field at {where}"
-                fix += " (add it)." if "missing required" in first["message"] else " (rename or remove it)." if "unknown field" in first["message"] else "."
+                fix += (
+                    " (add it)."
+                    if "missing required" in first["message"]
+                    else " (rename or remove it)."
+                    if "unknown field" in first["message"]
+                    else "."
+                )
                 fix += f" describe {{tool: {_quoted(self.name)}, part: {_quoted(item.value)}}} gives its schema and an example."
             raise MolspaceError("INVALID_INPUT", message, where, fix, details)
         allowed = sorted(self.input_schema.get("properties", {}))
@@ -428,6 +489,7 @@ class ToolSpec:
             f"describe {{tool: {_quoted(self.name)}}} gives the full schema.",
             details,
         )
+
 
 class Manifest:
     """The parsed contract manifest.
@@ -469,7 +531,7 @@ class Manifest:
                     guide=str(entry.get("guide") or ""),
                     examples=tuple(entry.get("examples") or ()),
                 )
-            except Exception as e:  # noqa: BLE001 - re-raised with location
+            except Exception as e:
                 raise ValueError(f"manifest tool {entry.get('name')!r} is invalid: {e}") from e
             self.tools[spec.name] = spec
 

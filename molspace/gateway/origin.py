@@ -59,7 +59,9 @@ class OriginPolicy:
     host_names: set[str] = field(default_factory=set)
 
     @classmethod
-    def from_serverapp(cls, serverapp: Any, extra_hosts: list[str] | tuple[str, ...] = ()) -> OriginPolicy:
+    def from_serverapp(
+        cls, serverapp: Any, extra_hosts: list[str] | tuple[str, ...] = ()
+    ) -> OriginPolicy:
         """Derive the policy from a running ``jupyter_server.serverapp.ServerApp``.
 
         Parameters

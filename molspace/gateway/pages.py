@@ -40,7 +40,9 @@ class PageIdTaken(Exception):
     """A ``hello`` named a page id that a page of another owner holds."""
 
     def __init__(self, page_id: str) -> None:
-        super().__init__(f"pageId {page_id!r} belongs to a page of another user; choose a new pageId")
+        super().__init__(
+            f"pageId {page_id!r} belongs to a page of another user; choose a new pageId"
+        )
         self.page_id = page_id
 
 
@@ -140,7 +142,9 @@ class ConnectedPages:
     """
 
     #: Fix of a NO_PAGE error raised where the request's connect sentence is not known.
-    RETRY_FIX = "Retry the call; if it fails with NO_PAGE again, call `status` for how to connect a page."
+    RETRY_FIX = (
+        "Retry the call; if it fails with NO_PAGE again, call `status` for how to connect a page."
+    )
 
     def __init__(
         self,
@@ -179,7 +183,14 @@ class ConnectedPages:
         return sum(p.widgets for p in self._pages.values())
 
     def register(
-        self, page_id: str, conn: PageConnection, *, owner: str, version: str, focused: bool, widgets: int
+        self,
+        page_id: str,
+        conn: PageConnection,
+        *,
+        owner: str,
+        version: str,
+        focused: bool,
+        widgets: int,
     ) -> Page:
         """Add a page after its ``hello``; replaces a connection of the same owner with the same id.
 
@@ -210,8 +221,10 @@ class ConnectedPages:
             log.info("molspace page %s reconnected; replacing the old connection", page_id)
             self._fail_pending(old, f"page {page_id} reconnected during the call")
             try:
-                old.conn.close_connection(CLOSE_REPLACED, "replaced by a newer connection with the same pageId")
-            except Exception:  # noqa: BLE001 - best effort
+                old.conn.close_connection(
+                    CLOSE_REPLACED, "replaced by a newer connection with the same pageId"
+                )
+            except Exception:
                 log.debug("closing replaced page connection failed", exc_info=True)
         now = datetime.now(timezone.utc)
         page = Page(
@@ -256,7 +269,9 @@ class ConnectedPages:
         if self.mirrored:
             page.mirror.apply(frame, self.mirrored.get)
 
-    def read(self, tool: str, args: dict[str, Any], *, how_to_connect: str) -> dict[str, Any] | None:
+    def read(
+        self, tool: str, args: dict[str, Any], *, how_to_connect: str
+    ) -> dict[str, Any] | None:
         """Answer a mirrored read from the routed page's read mirror, or ``None`` to relay it.
 
         Routing (and its ``NO_PAGE`` / ``NOT_FOUND``) is :meth:`route`'s, as for a relayed call.
@@ -270,7 +285,9 @@ class ConnectedPages:
         if defaults is None:
             return None
         page_id = args.get("pageId")
-        page = self.route(page_id if isinstance(page_id, str) else None, how_to_connect=how_to_connect)
+        page = self.route(
+            page_id if isinstance(page_id, str) else None, how_to_connect=how_to_connect
+        )
         answer = page.mirror.answer(tool, args, defaults, self.page_infos())
         if answer is None:
             return None
@@ -380,7 +397,9 @@ class ConnectedPages:
         """
         limit = self.call_timeout if timeout is None else float(timeout)
         page_id = args.get("pageId")
-        page = self.route(page_id if isinstance(page_id, str) else None, how_to_connect=how_to_connect)
+        page = self.route(
+            page_id if isinstance(page_id, str) else None, how_to_connect=how_to_connect
+        )
         call_id = uuid.uuid4().hex
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         page.pending[call_id] = fut
@@ -396,7 +415,7 @@ class ConnectedPages:
         try:
             try:
                 page.conn.send_json(frame)
-            except Exception as e:  # noqa: BLE001 - closed socket
+            except Exception as e:
                 self.unregister(page)
                 raise MolspaceError(
                     "NO_PAGE",
@@ -450,7 +469,9 @@ class ConnectedPages:
         if fut is None or fut.done():
             return False
         tool = page.pending_tools.get(call_id, "?")
-        error = self._malformed(tool, page, f"with a result frame the gateway cannot read ({reason})")
+        error = self._malformed(
+            tool, page, f"with a result frame the gateway cannot read ({reason})"
+        )
         fut.set_result(error)  # type: ignore[arg-type]
         return True
 
@@ -462,7 +483,11 @@ class ConnectedPages:
             text = message.get("text")
             if not isinstance(sc, dict):
                 raise self._malformed(tool, page, "without an object structuredContent")
-            answer = {"structuredContent": sc, "text": text if isinstance(text, str) else "", "pageId": page.page_id}
+            answer = {
+                "structuredContent": sc,
+                "text": text if isinstance(text, str) else "",
+                "pageId": page.page_id,
+            }
             images = message.get("images")
             if isinstance(images, list) and images:
                 answer["images"] = images  # checked against the wire schema with the frame
@@ -506,4 +531,3 @@ class ConnectedPages:
                 page.served.close()
             self._fail_pending(page, f"the server shut down while page {page.page_id} ran the call")
         self._pages.clear()
-

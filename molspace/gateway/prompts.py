@@ -38,10 +38,16 @@ def _read(path: Path) -> Workflow:
     if not sep:
         raise ValueError(f"{path}: the front matter is not closed by a '---' line")
     meta = yaml.safe_load(head) or {}
-    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not isinstance(meta.get("description"), str):
+    if (
+        not isinstance(meta, dict)
+        or not isinstance(meta.get("name"), str)
+        or not isinstance(meta.get("description"), str)
+    ):
         raise ValueError(f"{path}: the front matter needs string 'name' and 'description'")
     if meta["name"] != path.parent.name:
-        raise ValueError(f"{path}: name {meta['name']!r} is not its folder's name {path.parent.name!r}")
+        raise ValueError(
+            f"{path}: name {meta['name']!r} is not its folder's name {path.parent.name!r}"
+        )
     return Workflow(meta["name"], meta["description"], body.strip() + "\n")
 
 

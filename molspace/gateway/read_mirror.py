@@ -38,7 +38,9 @@ def read_key(tool: str, args: dict[str, Any], defaults: dict[str, Any]) -> str:
     str
         ``"<tool> <JSON of the remaining arguments, sorted keys>"``.
     """
-    kept = {k: v for k, v in args.items() if k != "pageId" and not (k in defaults and defaults[k] == v)}
+    kept = {
+        k: v for k, v in args.items() if k != "pageId" and not (k in defaults and defaults[k] == v)
+    }
     return f"{tool} {json.dumps(kept, sort_keys=True, separators=(',', ':'), ensure_ascii=False)}"
 
 
@@ -83,7 +85,11 @@ class ReadMirror:
                 self._answers[read_key(entry["tool"], entry["args"], defaults)] = entry
 
     def answer(
-        self, tool: str, args: dict[str, Any], defaults: dict[str, Any], page_infos: list[dict[str, Any]]
+        self,
+        tool: str,
+        args: dict[str, Any],
+        defaults: dict[str, Any],
+        page_infos: list[dict[str, Any]],
     ) -> dict[str, Any] | None:
         """The page's answer to this call, or ``None`` when it must be relayed.
 

@@ -45,7 +45,9 @@ class ReplayRecord:
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
         self.capacity = capacity
-        self._entries: OrderedDict[str, tuple[str, str, asyncio.Future[dict[str, Any]]]] = OrderedDict()
+        self._entries: OrderedDict[str, tuple[str, str, asyncio.Future[dict[str, Any]]]] = (
+            OrderedDict()
+        )
 
     async def run(
         self,
@@ -79,7 +81,7 @@ class ReplayRecord:
         print_ = fingerprint(tool, args)
         earlier = self._entries.get(action_id)
         if earlier is not None:
-            first_tool, first_print, fut = earlier
+            first_tool, first_print, first_fut = earlier
             if first_print != print_:
                 raise MolspaceError(
                     "INVALID_INPUT",
@@ -89,7 +91,7 @@ class ReplayRecord:
                     "Use a new actionId for a new action; reuse an actionId only to retry the very same call.",
                     {"actionId": action_id, "firstTool": first_tool},
                 )
-            result = await asyncio.shield(fut)
+            result = await asyncio.shield(first_fut)
             return _as_replay(result, action_id, replayed_field)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._entries[action_id] = (tool, print_, fut)

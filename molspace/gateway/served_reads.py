@@ -44,7 +44,12 @@ class ServedReads:
         return len(self._reads)
 
     def note(
-        self, tool: str, args: dict[str, Any], client: dict[str, str] | None, started_at_ms: float, duration_ms: float
+        self,
+        tool: str,
+        args: dict[str, Any],
+        client: dict[str, str] | None,
+        started_at_ms: float,
+        duration_ms: float,
     ) -> None:
         """Keep one answered read and make sure a frame goes out within ``batch_ms``.
 
@@ -67,7 +72,13 @@ class ServedReads:
         if len(self._reads) == self._reads.maxlen:
             self._dropped += 1
         self._reads.append(
-            {"tool": tool, "args": args, "client": client, "startedAt": started_at_ms, "durationMs": max(0.0, duration_ms)}
+            {
+                "tool": tool,
+                "args": args,
+                "client": client,
+                "startedAt": started_at_ms,
+                "durationMs": max(0.0, duration_ms),
+            }
         )
         if self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(self._batch_s, self.flush)
@@ -84,7 +95,7 @@ class ServedReads:
         self._dropped = 0
         try:
             self._send(frame)
-        except Exception:  # noqa: BLE001 - the page went away; its reads go with it
+        except Exception:
             log.debug("molspace bridge: served reads not sent (page gone)", exc_info=True)
 
     def close(self) -> None:

@@ -85,10 +85,14 @@ def ok_result(
     ``images`` (``[{mimeType, data}]``, base64, from the page's result frame) follow the
     text as MCP image content, e.g. an ``act`` screenshot.
     """
-    summary = text.strip() if text and text.strip() else f"{tool}: ok. " + _clip(json.dumps(structured))
+    summary = (
+        text.strip() if text and text.strip() else f"{tool}: ok. " + _clip(json.dumps(structured))
+    )
     content: list[Any] = [types.TextContent(type="text", text=summary)]
     for image in images or []:
-        content.append(types.ImageContent(type="image", data=image["data"], mime_type=image["mimeType"]))
+        content.append(
+            types.ImageContent(type="image", data=image["data"], mime_type=image["mimeType"])
+        )
     return types.CallToolResult(
         content=content,
         structured_content=structured,
@@ -97,7 +101,12 @@ def ok_result(
 
 
 #: MCP's default for each tool annotation hint; ``tools/list`` states only hints that differ.
-ANNOTATION_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+ANNOTATION_DEFAULTS = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
 
 
 def listed_tool(spec: ToolSpec) -> types.Tool:
@@ -109,7 +118,11 @@ def listed_tool(spec: ToolSpec) -> types.Tool:
     ``structuredContent`` against the full output schema, and ``describe`` returns it
     (``part: "output"``). Choice and figures: ``docs/architecture.md``, "The contract".
     """
-    hints = {k: v for k, v in spec.annotations.items() if k in ANNOTATION_DEFAULTS and v != ANNOTATION_DEFAULTS[k]}
+    hints = {
+        k: v
+        for k, v in spec.annotations.items()
+        if k in ANNOTATION_DEFAULTS and v != ANNOTATION_DEFAULTS[k]
+    }
     return types.Tool(
         name=spec.name,
         title=spec.annotations.get("title"),
@@ -170,19 +183,26 @@ def build_server(
     async def on_list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
         return types.ListPromptsResult(prompts=prompts)
 
-    async def on_get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+    async def on_get_prompt(
+        ctx: Any, params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
         flow = flows.get(params.name)
         if flow is None:
             # JSON-RPC invalid params (the MCP spec's answer to an unknown prompt name), located.
             raise MCPError(
                 -32602,
                 f"There is no molspace prompt named {params.name!r}. Fix: call prompts/list; the prompts are "
-                + ", ".join(flows) + ".",
+                + ", ".join(flows)
+                + ".",
                 {"where": "/name", "prompts": list(flows)},
             )
         return types.GetPromptResult(
             description=flow.description,
-            messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=flow.body))],
+            messages=[
+                types.PromptMessage(
+                    role="user", content=types.TextContent(type="text", text=flow.body)
+                )
+            ],
         )
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
@@ -206,7 +226,8 @@ def build_server(
                         {"tool": name},
                     )
                 answer = handler(
-                    args, GatewayToolContext(
+                    args,
+                    GatewayToolContext(
                         pages,
                         manifest.versions,
                         endpoint,
@@ -214,7 +235,7 @@ def build_server(
                         client_of(ctx),
                         pages_listed=int(manifest.limits["statusPagesListed"]),
                         manifest=manifest,
-                    )
+                    ),
                 )
                 if inspect.isawaitable(answer):
                     answer = await answer
@@ -225,27 +246,41 @@ def build_server(
                 mirrored = pages.read(name, args, how_to_connect=how_to_connect)
                 if mirrored is not None:
                     spec.check_output(mirrored["structuredContent"], source=mirrored["pageId"])
-                    answer = ok_result(name, mirrored["structuredContent"], mirrored["text"])
+                    served = ok_result(name, mirrored["structuredContent"], mirrored["text"])
                     # The person sees it in the page's activity panel: told after this answer, batched.
                     duration_ms = (time.perf_counter() - began) * 1000.0
                     asyncio.get_running_loop().call_soon(
-                        pages.note_served, mirrored["pageId"], name, args, client_of(ctx), started_at_ms, duration_ms
+                        pages.note_served,
+                        mirrored["pageId"],
+                        name,
+                        args,
+                        client_of(ctx),
+                        started_at_ms,
+                        duration_ms,
                     )
-                    return answer
+                    return served
 
             async def relay() -> dict[str, Any]:
-                result = await pages.call(name, args, how_to_connect=how_to_connect, client=client_of(ctx))
-                spec.check_output(result["structuredContent"], source=str(result.get("pageId", "the page")))
+                result = await pages.call(
+                    name, args, how_to_connect=how_to_connect, client=client_of(ctx)
+                )
+                spec.check_output(
+                    result["structuredContent"], source=str(result.get("pageId", "the page"))
+                )
                 return result
 
             if spec.replayable:
-                result = await replays.run(name, args, relay, replayed_field=spec.has_replayed_field)
+                result = await replays.run(
+                    name, args, relay, replayed_field=spec.has_replayed_field
+                )
             else:
                 result = await relay()
-            return ok_result(name, result["structuredContent"], result["text"], result.get("images"))
+            return ok_result(
+                name, result["structuredContent"], result["text"], result.get("images")
+            )
         except MolspaceError as e:
             return error_result(e)
-        except Exception:  # noqa: BLE001 - never a stack trace to the agent
+        except Exception:
             incident = uuid.uuid4().hex[:12]
             log.exception("molspace tool %s failed (incident %s)", name, incident)
             return error_result(

@@ -49,7 +49,9 @@ class SessionManagerHost:
         if self._task is None:
             self._ready = asyncio.Event()
             self._stop = asyncio.Event()
-            self._task = asyncio.get_running_loop().create_task(self._hold(), name="molspace-mcp-session-manager")
+            self._task = asyncio.get_running_loop().create_task(
+                self._hold(), name="molspace-mcp-session-manager"
+            )
         assert self._ready is not None
         await self._ready.wait()
         if self._error is not None or self._task.done():

@@ -30,7 +30,8 @@ import json
 import logging
 import os
 from collections import OrderedDict
-from typing import Any, Callable, Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
+from typing import Any
 
 from ..contract import LIMITS, STATIC_FALLBACK_MIME
 
@@ -90,7 +91,8 @@ def check_frame(frame: Mapping[str, Any]) -> int:
             raise FallbackRefused("not a PNG (no PNG signature)", "/png")
         if len(raw) > LIMITS["staticFallbackPngBytes"]:
             raise FallbackRefused(
-                f"PNG of {len(raw)} bytes is over staticFallbackPngBytes ({LIMITS['staticFallbackPngBytes']})", "/png"
+                f"PNG of {len(raw)} bytes is over staticFallbackPngBytes ({LIMITS['staticFallbackPngBytes']})",
+                "/png",
             )
         size += len(raw)
     content = frame.get("content")
@@ -197,7 +199,9 @@ def fallback_bundle(frame: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
         metadata["image/png"] = {k: int(frame[k]) for k in ("width", "height") if frame.get(k)}
     content = frame.get("content")
     if state.get("kind") == "panel" and isinstance(content, Mapping):
-        from ..panel import static_fallback as panel_static_fallback  # the kernel's own; imports ipywidgets
+        from ..panel import (
+            static_fallback as panel_static_fallback,
+        )  # the kernel's own; imports ipywidgets
 
         panel = panel_static_fallback(content, str(state.get("title", "")))
         if "text/markdown" in panel:
@@ -219,7 +223,10 @@ def _widget_outputs(nb: Mapping[str, Any]):
         if not isinstance(cell, Mapping) or cell.get("cell_type") != "code":
             continue
         for output in cell.get("outputs") or []:
-            if not isinstance(output, MutableMapping) or output.get("output_type") not in ("display_data", "execute_result"):
+            if not isinstance(output, MutableMapping) or output.get("output_type") not in (
+                "display_data",
+                "execute_result",
+            ):
                 continue
             data = output.get("data")
             view = data.get(WIDGET_VIEW_MIME) if isinstance(data, Mapping) else None
@@ -242,7 +249,9 @@ def saved_fallbacks(nb: Mapping[str, Any]) -> dict[str, tuple[dict[str, Any], di
             meta = output.get("metadata") if isinstance(output.get("metadata"), Mapping) else {}
             out[model_id] = (
                 {k: data[k] for k in FALLBACK_MIMES if k in data},
-                {"image/png": meta["image/png"]} if isinstance(meta.get("image/png"), Mapping) else {},
+                {"image/png": meta["image/png"]}
+                if isinstance(meta.get("image/png"), Mapping)
+                else {},
             )
     return out
 
@@ -317,20 +326,26 @@ class FallbackSaveHook:
     def __init__(self, store: FallbackStore) -> None:
         self.store = store
 
-    def __call__(self, model: dict[str, Any], path: str, contents_manager: Any, **kwargs: Any) -> None:
+    def __call__(
+        self, model: dict[str, Any], path: str, contents_manager: Any, **kwargs: Any
+    ) -> None:
         """Add fallbacks to ``model["content"]`` when ``model`` is a notebook; never fails the save."""
         if model.get("type") != "notebook" or not isinstance(model.get("content"), MutableMapping):
             return
         try:
-            n = apply_fallbacks(model["content"], self.store.get, lambda: self._saved(path, contents_manager))
-        except Exception:  # noqa: BLE001 - a fallback must never cost the user their save
+            n = apply_fallbacks(
+                model["content"], self.store.get, lambda: self._saved(path, contents_manager)
+            )
+        except Exception:
             log.exception("molspace: static fallbacks not written into %s", path)
             return
         if n:
             log.debug("molspace: static fallbacks written into %d output(s) of %s", n, path)
 
     @staticmethod
-    def _saved(path: str, contents_manager: Any) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    def _saved(
+        path: str, contents_manager: Any
+    ) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
         """Fallbacks of the file as it is on disk (file-backed contents managers; else none)."""
         get_os_path = getattr(contents_manager, "_get_os_path", None)
         if get_os_path is None:

@@ -9,12 +9,11 @@ from urllib.parse import quote
 
 import httpx2
 import pytest
+from gateway_helpers import CALL_TIMEOUT, FakePage, server_config
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
-
-from gateway_helpers import CALL_TIMEOUT, FakePage, server_config
 
 
 @pytest.fixture
@@ -67,12 +66,16 @@ def mcp_client(mcp_url: str, token: str) -> Callable[..., Any]:
     """
 
     @asynccontextmanager
-    async def factory(mode: str = "legacy", headers: dict[str, str] | None = None) -> AsyncIterator[Client]:
+    async def factory(
+        mode: str = "legacy", headers: dict[str, str] | None = None
+    ) -> AsyncIterator[Client]:
         hdrs = {"Authorization": f"token {token}"}
         hdrs.update(headers or {})
         http = httpx2.AsyncClient(headers=hdrs, timeout=httpx2.Timeout(20.0))
         async with http:
-            async with Client(streamable_http_client(mcp_url, http_client=http), mode=mode) as client:
+            async with Client(
+                streamable_http_client(mcp_url, http_client=http), mode=mode
+            ) as client:
                 # As every real agent does: list tools first (clients then check results against them).
                 await client.list_tools()
                 yield client
@@ -85,7 +88,9 @@ def connect_page(bridge_url: str, token: str) -> Callable[..., Awaitable[FakePag
     """Factory: connect a FakePage (token in the query string), say hello, wait for welcome."""
     pages: list[FakePage] = []
 
-    async def connect(page_id: str = "page-1", *, focused: bool = True, widgets: int = 1) -> FakePage:
+    async def connect(
+        page_id: str = "page-1", *, focused: bool = True, widgets: int = 1
+    ) -> FakePage:
         ws = await websocket_connect(HTTPRequest(f"{bridge_url}?token={quote(token)}"))
         page = FakePage(ws, page_id)
         pages.append(page)

@@ -14,10 +14,16 @@ from tornado.websocket import WebSocketClientConnection
 CALL_TIMEOUT = 10.0
 
 
-def server_config(server: dict[str, Any] | None = None, gateway: dict[str, Any] | None = None) -> dict[str, Any]:
+def server_config(
+    server: dict[str, Any] | None = None, gateway: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """``jp_server_config`` with the molspace extension on, plus ServerApp and MolspaceGateway settings."""
     return {
-        "ServerApp": {"jpserver_extensions": {"molspace": True}, "reraise_server_extension_failures": True, **(server or {})},
+        "ServerApp": {
+            "jpserver_extensions": {"molspace": True},
+            "reraise_server_extension_failures": True,
+            **(server or {}),
+        },
         "MolspaceGateway": {"call_timeout": CALL_TIMEOUT, **(gateway or {})},
     }
 
@@ -60,7 +66,10 @@ class FakePage:
         raw = await asyncio.wait_for(self.ws.read_message(), 10)
         assert raw is not None, "bridge closed instead of welcoming the page"
         welcome = json.loads(raw)
-        assert {k: welcome[k] for k in ("type", "pageId")} == {"type": "welcome", "pageId": self.page_id}
+        assert {k: welcome[k] for k in ("type", "pageId")} == {
+            "type": "welcome",
+            "pageId": self.page_id,
+        }
         self.welcome = welcome
         self._reader = asyncio.get_running_loop().create_task(self._serve())
         return welcome
@@ -119,7 +128,9 @@ def observe_result(page_id: str, pages: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def default_page_handler(page_id: str) -> Callable[[str, dict[str, Any], dict[str, Any]], dict[str, Any]]:
+def default_page_handler(
+    page_id: str,
+) -> Callable[[str, dict[str, Any], dict[str, Any]], dict[str, Any]]:
     def handler(tool: str, args: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
         if tool == "observe":
             return {
@@ -147,7 +158,7 @@ async def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> None
     end = loop.time() + timeout
     while not predicate():
         if loop.time() > end:
-            raise AssertionError("condition not met within %.1f s" % timeout)
+            raise AssertionError(f"condition not met within {timeout:.1f} s")
         await asyncio.sleep(0.01)
 
 

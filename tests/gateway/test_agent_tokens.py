@@ -12,10 +12,10 @@ from typing import Any
 
 import httpx2
 import pytest
+from gateway_helpers import server_config
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from gateway_helpers import server_config
 from molspace.agent_tokens import AgentTokenStore, token_from_authorization
 
 
@@ -24,7 +24,11 @@ def jupyter_molspace(*args: str, token_file: Path) -> subprocess.CompletedProces
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
     return subprocess.run(
         [sys.executable, "-m", "jupyter", "molspace", "token", "--file", str(token_file), *args],
-        capture_output=True, text=True, env=env, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
     )
 
 
@@ -54,7 +58,13 @@ def test_verify_refuses_look_alikes(tmp_path: Path) -> None:
     store = AgentTokenStore(tmp_path / "t.json")
     _, token = store.create("a")
     assert store.verify(token) is not None
-    for fake in ["", "msa_", token[:-1] + ("A" if token[-1] != "A" else "B"), token + "x", "token " + token]:
+    for fake in [
+        "",
+        "msa_",
+        token[:-1] + ("A" if token[-1] != "A" else "B"),
+        token + "x",
+        "token " + token,
+    ]:
         assert store.verify(fake) is None, fake
     assert token_from_authorization(f"Bearer {token}") == token
     assert token_from_authorization(f"token {token}") == token
@@ -88,7 +98,9 @@ class TestAgentTokenOnTheServer:
             r = await http.post(server_root + "molspace/embed3d", json={"molfile": "CCO"})
             assert r.status_code == 403
 
-    async def test_revoked_and_unknown_tokens_are_refused(self, token_file: Path, mcp_url: str) -> None:
+    async def test_revoked_and_unknown_tokens_are_refused(
+        self, token_file: Path, mcp_url: str
+    ) -> None:
         store = AgentTokenStore(token_file)
         _, token = store.create("old")
         store.revoke("old")
@@ -96,7 +108,10 @@ class TestAgentTokenOnTheServer:
             async with httpx2.AsyncClient(timeout=10) as http:
                 r = await http.post(
                     mcp_url,
-                    headers={"Authorization": f"Bearer {value}", "Accept": "application/json, text/event-stream"},
+                    headers={
+                        "Authorization": f"Bearer {value}",
+                        "Accept": "application/json, text/event-stream",
+                    },
                     json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
                 )
             assert r.status_code == 403
@@ -112,17 +127,35 @@ class TestAgentTokenOnTheServer:
         monkeypatch.setattr(handlers, "REVOCATION_CHECK_SECONDS", 0.2, raising=False)
         store = AgentTokenStore(token_file)
         _, token = store.create("streaming")
-        headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
+        headers = {
+            "Authorization": f"Bearer {token}",
+            "Accept": "application/json, text/event-stream",
+        }
         init = {
-            "jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
         }
         async with httpx2.AsyncClient(timeout=20) as http:
             r = await http.post(mcp_url, headers=headers, json=init)
-            session = {"Mcp-Session-Id": r.headers["mcp-session-id"], "Mcp-Protocol-Version": "2025-06-18"}
-            r = await http.post(mcp_url, headers={**headers, **session}, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+            session = {
+                "Mcp-Session-Id": r.headers["mcp-session-id"],
+                "Mcp-Protocol-Version": "2025-06-18",
+            }
+            r = await http.post(
+                mcp_url,
+                headers={**headers, **session},
+                json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+            )
             assert r.status_code == 202
-            async with http.stream("GET", mcp_url, headers={**headers, **session, "Accept": "text/event-stream"}) as stream:
+            async with http.stream(
+                "GET", mcp_url, headers={**headers, **session, "Accept": "text/event-stream"}
+            ) as stream:
                 assert stream.status_code == 200
                 store.revoke("streaming")
 
@@ -132,7 +165,9 @@ class TestAgentTokenOnTheServer:
 
                 # the stream ends by itself (before, it stayed open, kept alive by pings)
                 await asyncio.wait_for(drain(), 10)
-            r = await http.get(mcp_url, headers={**headers, **session, "Accept": "text/event-stream"})
+            r = await http.get(
+                mcp_url, headers={**headers, **session, "Accept": "text/event-stream"}
+            )
             assert r.status_code == 403 and r.json()["code"] == "FORBIDDEN"
 
     async def test_jupyter_token_keeps_working(self, mcp_client: Any) -> None:

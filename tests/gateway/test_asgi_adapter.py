@@ -58,7 +58,11 @@ def stream_app(probe: Probe) -> Any:
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await receive()
         await send(
-            {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]}
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"text/event-stream")],
+            }
         )
         await send({"type": "http.response.body", "body": b"data: one\n\n", "more_body": True})
         await probe.release.wait()  # the client must have seen chunk one by now
@@ -72,7 +76,11 @@ def endless_app(probe: Probe) -> Any:
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await receive()
         await send(
-            {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]}
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"text/event-stream")],
+            }
         )
         await send({"type": "http.response.body", "body": b"data: hi\n\n", "more_body": True})
         msg = await receive()  # blocks until the client goes away
@@ -131,7 +139,9 @@ def served(jp_asyncio_loop: asyncio.AbstractEventLoop) -> Iterator[tuple[str, Pr
 async def test_request_and_response_are_translated(served: tuple[str, Probe]) -> None:
     base, _ = served
     async with httpx2.AsyncClient(timeout=10) as client:
-        r = await client.post(f"{base}/echo/a%20b?x=1&y=2", content=b"payload", headers={"X-Test": "yes"})
+        r = await client.post(
+            f"{base}/echo/a%20b?x=1&y=2", content=b"payload", headers={"X-Test": "yes"}
+        )
     assert r.status_code == 201
     assert r.headers["content-type"] == "application/json"
     assert r.headers.get_list("set-cookie") == ["a=1", "b=2"]

@@ -11,15 +11,20 @@ import json
 from typing import Any
 
 import pytest
-
 from gateway_helpers import located_error
+
 from molspace import story_templates
 from molspace.contract import LIMITS
 from molspace.gateway.manifest import DEFAULT_MANIFEST_PATH
 from molspace.gateway.tools.story_schema import mvs_schema
 
 MANIFEST = json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))
-TEMPLATE_IDS = {"structure-overview", "binding-site-tour", "docking-pose-comparison", "aligned-structure-comparison"}
+TEMPLATE_IDS = {
+    "structure-overview",
+    "binding-site-tour",
+    "docking-pose-comparison",
+    "aligned-structure-comparison",
+}
 
 
 def examples(template_id: str) -> dict[str, Any]:
@@ -47,7 +52,9 @@ def create_answer(args: dict[str, Any]) -> dict[str, Any]:
             "bytes": len(json.dumps(args["document"])),
             "title": args["document"]["title"],
             "snapshotCount": len(steps),
-            "steps": [{"index": i, "key": s["key"], "title": s["title"]} for i, s in enumerate(steps)],
+            "steps": [
+                {"index": i, "key": s["key"], "title": s["title"]} for i, s in enumerate(steps)
+            ],
             "assets": [],
             "story": None,
         },
@@ -61,10 +68,16 @@ async def test_schema_overview(mcp_client: Any) -> None:
         result = await client.call_tool("story_schema", {})
     assert result.is_error is False
     sc = result.structured_content
-    assert sc["mvsSpec"] == MANIFEST["versions"]["mvsSpec"] and sc["molstar"] == MANIFEST["versions"]["molstar"]
+    assert (
+        sc["mvsSpec"] == MANIFEST["versions"]["mvsSpec"]
+        and sc["molstar"] == MANIFEST["versions"]["molstar"]
+    )
     assert [k["kind"] for k in sc["kinds"]] == list(mvs_schema()["nodes"])
     assert all("\n" not in k["summary"] and len(k["summary"]) < 200 for k in sc["kinds"])
-    assert next(k for k in sc["kinds"] if k["kind"] == "color")["parents"] == ["representation", "volume_representation"]
+    assert next(k for k in sc["kinds"] if k["kind"] == "color")["parents"] == [
+        "representation",
+        "volume_representation",
+    ]
     assert any("unique" in r for r in sc["rules"]) and any("file:" in r for r in sc["rules"])
     assert "linger_duration_ms" in [f["name"] for f in sc["snapshotMetadata"]]
     assert all(d["url"].startswith("https://") for d in sc["docs"])
@@ -74,17 +87,33 @@ async def test_schema_overview(mcp_client: Any) -> None:
 
 async def test_schema_of_a_simple_and_a_union_node(mcp_client: Any) -> None:
     async with mcp_client() as client:
-        color = (await client.call_tool("story_schema", {"node": "color"})).structured_content["node"]
-        rep = (await client.call_tool("story_schema", {"node": "representation"})).structured_content["node"]
-        cartoon = (await client.call_tool("story_schema", {"node": "representation", "case": "cartoon"})).structured_content
-    assert color["parents"] == ["representation", "volume_representation"] and color["children"] == []
+        color = (await client.call_tool("story_schema", {"node": "color"})).structured_content[
+            "node"
+        ]
+        rep = (
+            await client.call_tool("story_schema", {"node": "representation"})
+        ).structured_content["node"]
+        cartoon = (
+            await client.call_tool("story_schema", {"node": "representation", "case": "cartoon"})
+        ).structured_content
+    assert (
+        color["parents"] == ["representation", "volume_representation"] and color["children"] == []
+    )
     param = next(p for p in color["params"] if p["name"] == "color")
-    assert param == {"name": "color", "type": "ColorName | HexColor", "required": False, "default": "white", "description": param["description"]}
+    assert param == {
+        "name": "color",
+        "type": "ColorName | HexColor",
+        "required": False,
+        "default": "white",
+        "description": param["description"],
+    }
     assert param["description"]
     assert rep["params"] == [] and rep["discriminator"]["name"] == "type"
     assert "cartoon" in [c["value"] for c in rep["discriminator"]["cases"]]
     assert "color" in rep["children"] and "component" in rep["parents"]
-    assert cartoon["node"]["case"] == "cartoon" and "size_factor" in [p["name"] for p in cartoon["node"]["params"]]
+    assert cartoon["node"]["case"] == "cartoon" and "size_factor" in [
+        p["name"] for p in cartoon["node"]["params"]
+    ]
     assert cartoon["kinds"] is None and cartoon["rules"] is None
 
 
@@ -96,7 +125,9 @@ async def test_every_node_and_case_fits_the_output_budget(mcp_client: Any) -> No
                 args = {"node": kind, **({"case": case} if case else {})}
                 result = await client.call_tool("story_schema", args)
                 assert result.is_error is False, (args, result)
-                assert len(json.dumps(result.structured_content)) <= LIMITS["observeOutputBytes"], args
+                assert len(json.dumps(result.structured_content)) <= LIMITS["observeOutputBytes"], (
+                    args
+                )
 
 
 @pytest.mark.parametrize(
@@ -108,7 +139,9 @@ async def test_every_node_and_case_fits_the_output_budget(mcp_client: Any) -> No
         ({"node": "color", "case": "x"}, "INVALID_INPUT", "/case", "Omit"),
     ],
 )
-async def test_schema_errors_are_located(mcp_client: Any, args: dict, code: str, where: str, listed: str) -> None:
+async def test_schema_errors_are_located(
+    mcp_client: Any, args: dict, code: str, where: str, listed: str
+) -> None:
     async with mcp_client() as client:
         err = located_error(await client.call_tool("story_schema", args))
     assert (err["code"], err["where"]) == (code, where)
@@ -121,20 +154,29 @@ async def test_template_catalogue(mcp_client: Any) -> None:
     async with mcp_client() as client:
         pages, offset = [], 0
         while offset is not None and len(pages) < 10:
-            page = (await client.call_tool("story_template_list", {"offset": offset} if offset else {})).structured_content
+            page = (
+                await client.call_tool("story_template_list", {"offset": offset} if offset else {})
+            ).structured_content
             pages.append(page)
             offset = page["nextOffset"]
-        one = (await client.call_tool("story_template_list", {"template": "binding-site-tour"})).structured_content
+        one = (
+            await client.call_tool("story_template_list", {"template": "binding-site-tour"})
+        ).structured_content
         err = located_error(await client.call_tool("story_template_list", {"template": "nope"}))
         past = located_error(await client.call_tool("story_template_list", {"offset": 99}))
     # The catalogue pages on within the read budget; the pages together list every template once.
     assert len(pages) > 1 and offset is None
     for page in pages:
         assert len(json.dumps(page, separators=(",", ":")).encode()) <= budget
-    catalogue = {"templates": [t for p in pages for t in p["templates"]], "steps": pages[0]["steps"]}
+    catalogue = {
+        "templates": [t for p in pages for t in p["templates"]],
+        "steps": pages[0]["steps"],
+    }
     ids = [t["id"] for t in catalogue["templates"]]
     assert len(ids) == len(set(ids)) and set(ids) >= TEMPLATE_IDS
-    assert (past["code"], past["where"]) == ("INVALID_INPUT", "/offset") and "nextOffset" in past["fix"]
+    assert (past["code"], past["where"]) == ("INVALID_INPUT", "/offset") and "nextOffset" in past[
+        "fix"
+    ]
     assert catalogue["steps"] is None
     for t in catalogue["templates"]:
         assert t["variables"] and t["caveats"] and t["storyboard"]
@@ -144,30 +186,48 @@ async def test_template_catalogue(mcp_client: Any) -> None:
     assert [t["id"] for t in one["templates"]] == ["binding-site-tour"]
     assert [s["key"] for s in one["steps"]] == ["overview", "binding-site", "key-residue"]
     assert "{{structure_url}}" in json.dumps(one["steps"])
-    assert (err["code"], err["where"]) == ("NOT_FOUND", "/template") and "binding-site-tour" in err["fix"]
+    assert (err["code"], err["where"]) == ("NOT_FOUND", "/template") and "binding-site-tour" in err[
+        "fix"
+    ]
 
 
 # ---------------------------------------------------------------- story_template_create
-async def test_template_create_fills_and_relays_story_create(mcp_client: Any, connect_page: Any) -> None:
+async def test_template_create_fills_and_relays_story_create(
+    mcp_client: Any, connect_page: Any
+) -> None:
     page = await connect_page("page-1")
     page.handler = lambda tool, args, ctx: create_answer(args) if tool == "story_create" else None
     variables = examples("binding-site-tour")
     async with mcp_client() as client:
         result = await client.call_tool(
-            "story_template_create", {"template": "binding-site-tour", "path": "s/1hpv.mvsj", "variables": variables}
+            "story_template_create",
+            {"template": "binding-site-tour", "path": "s/1hpv.mvsj", "variables": variables},
         )
     assert result.is_error is False, result
     (call,) = page.calls
     assert call["tool"] == "story_create"
-    assert call["args"]["path"] == "s/1hpv.mvsj" and call["args"]["overwrite"] is False and call["args"]["open"] is False
+    assert (
+        call["args"]["path"] == "s/1hpv.mvsj"
+        and call["args"]["overwrite"] is False
+        and call["args"]["open"] is False
+    )
     doc = call["args"]["document"]
     assert doc["title"] == variables["title"]
     assert [s["key"] for s in doc["steps"]] == ["overview", "binding-site", "key-residue"]
     assert "{{" not in json.dumps(doc)
-    residue = doc["steps"][2]["root"]["children"][0]["children"][0]["children"][0]["children"][2]["params"]["selector"]
-    assert residue == {"auth_asym_id": "A", "auth_seq_id": 25}  # an integer variable fills a whole leaf as a number
+    residue = doc["steps"][2]["root"]["children"][0]["children"][0]["children"][0]["children"][2][
+        "params"
+    ]["selector"]
+    assert residue == {
+        "auth_asym_id": "A",
+        "auth_seq_id": 25,
+    }  # an integer variable fills a whole leaf as a number
     sc = result.structured_content
-    assert sc["template"] == "binding-site-tour" and sc["snapshotCount"] == 3 and sc["path"] == "s/1hpv.mvsj"
+    assert (
+        sc["template"] == "binding-site-tour"
+        and sc["snapshotCount"] == 3
+        and sc["path"] == "s/1hpv.mvsj"
+    )
 
 
 async def test_template_create_relays_open(mcp_client: Any, connect_page: Any) -> None:
@@ -176,7 +236,12 @@ async def test_template_create_relays_open(mcp_client: Any, connect_page: Any) -
     async with mcp_client() as client:
         result = await client.call_tool(
             "story_template_create",
-            {"template": "binding-site-tour", "path": "s/1hpv.mvsj", "open": True, "variables": examples("binding-site-tour")},
+            {
+                "template": "binding-site-tour",
+                "path": "s/1hpv.mvsj",
+                "open": True,
+                "variables": examples("binding-site-tour"),
+            },
         )
     assert result.is_error is False, result
     assert page.calls[0]["args"]["open"] is True
@@ -198,14 +263,17 @@ async def test_a_value_cannot_inject_nodes(mcp_client: Any, connect_page: Any, v
     variables = {**examples("binding-site-tour"), "residue_label": value[:80]}
     async with mcp_client() as client:
         result = await client.call_tool(
-            "story_template_create", {"template": "binding-site-tour", "path": "s/x.mvsj", "variables": variables}
+            "story_template_create",
+            {"template": "binding-site-tour", "path": "s/x.mvsj", "variables": variables},
         )
     assert result.is_error is False, result
     doc = page.calls[0]["args"]["document"]
-    for got, want in zip(doc["steps"], clean["steps"]):
+    for got, want in zip(doc["steps"], clean["steps"], strict=True):
         assert nodes_of(got["root"]) == nodes_of(want["root"])  # the same tree shape, node for node
         assert set(got) == set(want)
-    label = doc["steps"][2]["root"]["children"][0]["children"][0]["children"][0]["children"][2]["children"][1]
+    label = doc["steps"][2]["root"]["children"][0]["children"][0]["children"][0]["children"][2][
+        "children"
+    ][1]
     assert label == {"kind": "label", "params": {"text": value[:80]}}  # the value is text, verbatim
     assert doc["steps"][2]["title"] == value[:80]
 
@@ -214,10 +282,26 @@ async def test_a_value_cannot_inject_nodes(mcp_client: Any, connect_page: Any, v
     ("variables", "where", "message"),
     [
         ({"title": "T"}, "/variables/structure_url", "Missing required variable 'structure_url'"),
-        ({**examples("binding-site-tour"), "colour": "red"}, "/variables/colour", "Unknown variable 'colour'"),
-        ({**examples("binding-site-tour"), "residue_label": "x" * 81}, "/variables/residue_label", "the limit is 80"),
-        ({**examples("binding-site-tour"), "residue_number": "25"}, "/variables/residue_number", "must be an integer"),
-        ({**examples("binding-site-tour"), "residue_chain": 1}, "/variables/residue_chain", "must be a string"),
+        (
+            {**examples("binding-site-tour"), "colour": "red"},
+            "/variables/colour",
+            "Unknown variable 'colour'",
+        ),
+        (
+            {**examples("binding-site-tour"), "residue_label": "x" * 81},
+            "/variables/residue_label",
+            "the limit is 80",
+        ),
+        (
+            {**examples("binding-site-tour"), "residue_number": "25"},
+            "/variables/residue_number",
+            "must be an integer",
+        ),
+        (
+            {**examples("binding-site-tour"), "residue_chain": 1},
+            "/variables/residue_chain",
+            "must be a string",
+        ),
     ],
 )
 async def test_bad_variables_are_refused_before_any_page(
@@ -226,7 +310,10 @@ async def test_bad_variables_are_refused_before_any_page(
     page = await connect_page("page-1")
     async with mcp_client() as client:
         err = located_error(
-            await client.call_tool("story_template_create", {"template": "binding-site-tour", "path": "a.mvsj", "variables": variables})
+            await client.call_tool(
+                "story_template_create",
+                {"template": "binding-site-tour", "path": "a.mvsj", "variables": variables},
+            )
         )
     assert (err["code"], err["where"]) == ("INVALID_INPUT", where)
     assert message in err["message"]
@@ -236,26 +323,44 @@ async def test_bad_variables_are_refused_before_any_page(
 
 async def test_unknown_template_and_no_page(mcp_client: Any) -> None:
     async with mcp_client() as client:
-        unknown = located_error(await client.call_tool("story_template_create", {"template": "nope", "path": "a.mvsj"}))
+        unknown = located_error(
+            await client.call_tool("story_template_create", {"template": "nope", "path": "a.mvsj"})
+        )
         no_page = located_error(
             await client.call_tool(
                 "story_template_create",
-                {"template": "binding-site-tour", "path": "a.mvsj", "variables": examples("binding-site-tour")},
+                {
+                    "template": "binding-site-tour",
+                    "path": "a.mvsj",
+                    "variables": examples("binding-site-tour"),
+                },
             )
         )
     assert (unknown["code"], unknown["where"]) == ("NOT_FOUND", "/template")
     assert no_page["code"] == "NO_PAGE"
 
 
-async def test_the_page_error_of_story_create_reaches_the_agent_unchanged(mcp_client: Any, connect_page: Any) -> None:
+async def test_the_page_error_of_story_create_reaches_the_agent_unchanged(
+    mcp_client: Any, connect_page: Any
+) -> None:
     page = await connect_page("page-1")
-    refusal = {"code": "FORBIDDEN", "message": '"a.mvsj" exists', "where": "/overwrite", "fix": "Pass overwrite: true.", "details": {"path": "a.mvsj"}}
+    refusal = {
+        "code": "FORBIDDEN",
+        "message": '"a.mvsj" exists',
+        "where": "/overwrite",
+        "fix": "Pass overwrite: true.",
+        "details": {"path": "a.mvsj"},
+    }
     page.handler = lambda tool, args, ctx: {"ok": False, "error": refusal}
     async with mcp_client() as client:
         err = located_error(
             await client.call_tool(
                 "story_template_create",
-                {"template": "binding-site-tour", "path": "a.mvsj", "variables": examples("binding-site-tour")},
+                {
+                    "template": "binding-site-tour",
+                    "path": "a.mvsj",
+                    "variables": examples("binding-site-tour"),
+                },
             )
         )
     assert err == refusal
@@ -265,11 +370,17 @@ async def test_the_page_error_of_story_create_reaches_the_agent_unchanged(mcp_cl
 def test_fill_defaults_and_text_placeholders() -> None:
     doc = story_templates.fill("binding-site-tour", examples("binding-site-tour"))
     assert doc["steps"][0]["root"]["children"][0]["children"][0]["params"] == {"format": "pdb"}
-    minimal = {k: v for k, v in examples("binding-site-tour").items() if k not in ("format", "overview_text", "site_text")}
+    minimal = {
+        k: v
+        for k, v in examples("binding-site-tour").items()
+        if k not in ("format", "overview_text", "site_text")
+    }
     filled = story_templates.fill("binding-site-tour", minimal)
     assert filled["steps"][0]["root"]["children"][0]["children"][0]["params"] == {"format": "mmcif"}
     assert filled["steps"][0]["description"].startswith("The whole structure")
-    overlay = story_templates.fill("docking-pose-comparison", examples("docking-pose-comparison"))["steps"][2]
+    overlay = story_templates.fill("docking-pose-comparison", examples("docking-pose-comparison"))[
+        "steps"
+    ][2]
     assert overlay["title"] == "ACP and AKI"  # placeholders inside longer text fill as text
 
 
@@ -281,7 +392,9 @@ def test_every_template_fills_with_its_examples() -> None:
 
 
 # ---------------------------------------------------------------- story_template_create: assets and dryRun
-async def test_template_create_relays_assets_to_story_create(mcp_client: Any, connect_page: Any) -> None:
+async def test_template_create_relays_assets_to_story_create(
+    mcp_client: Any, connect_page: Any
+) -> None:
     """A template over a local file: the page's story_create packs the assets (ui-tests/tests/openAnything.spec.ts)."""
     page = await connect_page("page-1")
     page.handler = lambda tool, args, ctx: create_answer(args)
@@ -290,23 +403,37 @@ async def test_template_create_relays_assets_to_story_create(mcp_client: Any, co
     async with mcp_client() as client:
         result = await client.call_tool(
             "story_template_create",
-            {"template": "structure-overview", "path": "s/1cbs.mvsx", "variables": variables, "assets": assets},
+            {
+                "template": "structure-overview",
+                "path": "s/1cbs.mvsx",
+                "variables": variables,
+                "assets": assets,
+            },
         )
     assert result.is_error is False, result
     (call,) = page.calls
     assert call["tool"] == "story_create" and call["args"]["assets"] == assets
     url = call["args"]["document"]["steps"][0]["root"]["children"][0]["params"]["url"]
-    assert url == "data/1cbs.cif"  # story_create rewrites it to assets/1cbs.cif when it packs the file
+    assert (
+        url == "data/1cbs.cif"
+    )  # story_create rewrites it to assets/1cbs.cif when it packs the file
 
 
-async def test_too_many_assets_are_refused_before_any_page(mcp_client: Any, connect_page: Any) -> None:
+async def test_too_many_assets_are_refused_before_any_page(
+    mcp_client: Any, connect_page: Any
+) -> None:
     page = await connect_page("page-1")
     too_many = [f"data/{i}.cif" for i in range(LIMITS["storyAssets"] + 1)]
     async with mcp_client() as client:
         err = located_error(
             await client.call_tool(
                 "story_template_create",
-                {"template": "structure-overview", "path": "s.mvsx", "variables": examples("structure-overview"), "assets": too_many},
+                {
+                    "template": "structure-overview",
+                    "path": "s.mvsx",
+                    "variables": examples("structure-overview"),
+                    "assets": too_many,
+                },
             )
         )
     assert (err["code"], err["where"]) == ("INVALID_INPUT", "/assets")
@@ -318,15 +445,22 @@ def full_document(pages: list[dict[str, Any]]) -> dict[str, Any]:
     return json.loads("".join(p["document"] for p in pages))
 
 
-async def test_dry_run_returns_the_filled_document_and_asks_no_page(mcp_client: Any, connect_page: Any) -> None:
+async def test_dry_run_returns_the_filled_document_and_asks_no_page(
+    mcp_client: Any, connect_page: Any
+) -> None:
     page = await connect_page("page-1")
     variables = examples("binding-site-tour")
     async with mcp_client() as client:
-        result = await client.call_tool("story_template_create", {"template": "binding-site-tour", "variables": variables, "dryRun": True})
+        result = await client.call_tool(
+            "story_template_create",
+            {"template": "binding-site-tour", "variables": variables, "dryRun": True},
+        )
     assert result.is_error is False, result
     sc = result.structured_content
     assert page.calls == []  # nothing relayed, so nothing written
-    assert sc["dryRun"] is True and sc["template"] == "binding-site-tour" and sc["nextOffset"] is None
+    assert (
+        sc["dryRun"] is True and sc["template"] == "binding-site-tour" and sc["nextOffset"] is None
+    )
     assert json.loads(sc["document"]) == story_templates.fill("binding-site-tour", variables)
     assert sc["documentChars"] == len(sc["document"]) and sc["snapshotCount"] == 3
     assert [s["key"] for s in sc["steps"]] == ["overview", "binding-site", "key-residue"]
@@ -337,28 +471,49 @@ async def test_dry_run_returns_the_filled_document_and_asks_no_page(mcp_client: 
 async def test_dry_run_pages_a_long_document_within_the_read_budget(mcp_client: Any) -> None:
     # Long descriptions (each within its maxLength), with quotes and non-ASCII that JSON escapes or widens.
     long_text = ('Å "quoted" ' * 200)[:2000]
-    variables = {**examples("binding-site-tour"), "overview_text": long_text, "site_text": long_text, "residue_text": long_text}
+    variables = {
+        **examples("binding-site-tour"),
+        "overview_text": long_text,
+        "site_text": long_text,
+        "residue_text": long_text,
+    }
     pages = []
     async with mcp_client() as client:  # no page connected: dryRun needs none
         offset = 0
         while offset is not None:
             result = await client.call_tool(
-                "story_template_create", {"template": "binding-site-tour", "variables": variables, "dryRun": True, "offset": offset}
+                "story_template_create",
+                {
+                    "template": "binding-site-tour",
+                    "variables": variables,
+                    "dryRun": True,
+                    "offset": offset,
+                },
             )
             assert result.is_error is False, result
             sc = result.structured_content
-            assert len(json.dumps(sc, separators=(",", ":"), ensure_ascii=False).encode()) <= LIMITS["observeOutputBytes"]
+            assert (
+                len(json.dumps(sc, separators=(",", ":"), ensure_ascii=False).encode())
+                <= LIMITS["observeOutputBytes"]
+            )
             pages.append(sc)
             offset = sc["nextOffset"]
         past = located_error(
             await client.call_tool(
                 "story_template_create",
-                {"template": "binding-site-tour", "variables": variables, "dryRun": True, "offset": pages[0]["documentChars"]},
+                {
+                    "template": "binding-site-tour",
+                    "variables": variables,
+                    "dryRun": True,
+                    "offset": pages[0]["documentChars"],
+                },
             )
         )
     assert len(pages) > 1
     assert full_document(pages) == story_templates.fill("binding-site-tour", variables)
-    assert (past["code"], past["where"]) == ("INVALID_INPUT", "/offset") and "nextOffset" in past["fix"]
+    assert (past["code"], past["where"]) == ("INVALID_INPUT", "/offset") and "nextOffset" in past[
+        "fix"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -368,11 +523,20 @@ async def test_dry_run_pages_a_long_document_within_the_read_budget(mcp_client: 
         ({}, "/path", "dryRun: true"),
     ],
 )
-async def test_dry_run_and_path_misuse_is_located(mcp_client: Any, connect_page: Any, args: dict, where: str, fix: str) -> None:
+async def test_dry_run_and_path_misuse_is_located(
+    mcp_client: Any, connect_page: Any, args: dict, where: str, fix: str
+) -> None:
     page = await connect_page("page-1")
     async with mcp_client() as client:
         err = located_error(
-            await client.call_tool("story_template_create", {"template": "binding-site-tour", "variables": examples("binding-site-tour"), **args})
+            await client.call_tool(
+                "story_template_create",
+                {
+                    "template": "binding-site-tour",
+                    "variables": examples("binding-site-tour"),
+                    **args,
+                },
+            )
         )
     assert (err["code"], err["where"]) == ("INVALID_INPUT", where) and fix in err["fix"]
     assert page.calls == []

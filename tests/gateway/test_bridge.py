@@ -12,13 +12,21 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from gateway_helpers import (
+    CALL_TIMEOUT,
+    FakePage,
+    located_error,
+    observe_result,
+    server_config,
+    wait_for,
+)
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from gateway_helpers import CALL_TIMEOUT, FakePage, located_error, observe_result, server_config, wait_for
 
-
-async def test_observe_is_relayed_to_the_page(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+async def test_observe_is_relayed_to_the_page(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
     page = await connect_page("page-1", widgets=2)
     async with mcp_client() as client:
         result = await client.call_tool("observe", {"limit": 5})
@@ -59,7 +67,13 @@ async def test_concurrent_calls_are_matched_by_call_id(mcp_client: Any, connect_
             sc = observe_result("page-1", h["ctx"]["pages"])
             sc["total"] = h["args"]["limit"]
             await page.send(
-                {"type": "result", "callId": h["callId"], "ok": True, "structuredContent": sc, "text": "t"}
+                {
+                    "type": "result",
+                    "callId": h["callId"],
+                    "ok": True,
+                    "structuredContent": sc,
+                    "text": "t",
+                }
             )
 
     async with mcp_client() as client:
@@ -102,7 +116,9 @@ class TestTimeout:
     def call_timeout(self) -> float:
         return 0.5
 
-    async def test_silent_page_times_out(self, mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+    async def test_silent_page_times_out(
+        self, mcp_client: Any, connect_page: Any, gateway: Any
+    ) -> None:
         assert gateway.pages.call_timeout == 0.5
         page = await connect_page("slow-page")
         page.handler = lambda tool, args, ctx: None  # never answers
@@ -111,7 +127,11 @@ class TestTimeout:
         err = located_error(result)
         assert err["code"] == "TIMEOUT"
         assert err["where"] == "slow-page"
-        assert "observe" in err["message"] and "slow-page" in err["message"] and "0.5 s" in err["message"]
+        assert (
+            "observe" in err["message"]
+            and "slow-page" in err["message"]
+            and "0.5 s" in err["message"]
+        )
         assert err["details"] == {"tool": "observe", "pageId": "slow-page", "timeoutSeconds": 0.5}
         assert "call_timeout" in err["fix"]
         assert page.calls[0]["deadlineMs"] == 500
@@ -140,7 +160,9 @@ async def test_page_disconnect_fails_the_call_at_once(mcp_client: Any, connect_p
     assert located_error(after)["code"] == "NO_PAGE"
 
 
-async def test_routing_follows_most_recent_focus(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+async def test_routing_follows_most_recent_focus(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
     p1 = await connect_page("p1", focused=True)
     p2 = await connect_page("p2", focused=False)
     async with mcp_client() as client:
@@ -173,7 +195,9 @@ async def test_ties_go_to_the_most_recently_connected(mcp_client: Any, connect_p
     assert r.structured_content["pageId"] == "second"
 
 
-async def test_summary_updates_widget_count(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+async def test_summary_updates_widget_count(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
     page = await connect_page("p1", widgets=0)
     await page.send({"type": "summary", "widgets": 7})
     await wait_for(lambda: gateway.pages.total_widgets() == 7)
@@ -197,7 +221,9 @@ async def test_reconnect_with_same_page_id_replaces_old(
     assert len(new.calls) == 1 and not old.calls
 
 
-async def test_malformed_frames_are_ignored(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+async def test_malformed_frames_are_ignored(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
     page = await connect_page("p1")
     for frame in [
         "not json",
@@ -205,9 +231,20 @@ async def test_malformed_frames_are_ignored(mcp_client: Any, connect_page: Any, 
         json.dumps({"type": "bogus"}),
         json.dumps({"type": "focus", "focused": "yes"}),
         json.dumps({"type": "summary", "widgets": -1}),
-        json.dumps({"type": "result", "callId": "unknown", "ok": True, "structuredContent": {}, "text": ""}),
+        json.dumps(
+            {"type": "result", "callId": "unknown", "ok": True, "structuredContent": {}, "text": ""}
+        ),
         json.dumps({"type": "result", "ok": True}),
-        json.dumps({"type": "hello", "protocol": 1, "pageId": "", "version": "0", "focused": True, "widgets": 0}),
+        json.dumps(
+            {
+                "type": "hello",
+                "protocol": 1,
+                "pageId": "",
+                "version": "0",
+                "focused": True,
+                "widgets": 0,
+            }
+        ),
     ]:
         await page.send(frame)
     await page.ws.write_message(b"\x00\x01binary", binary=True)
@@ -225,7 +262,16 @@ async def test_an_ignored_frame_is_logged_in_bounded_size(
     page = await connect_page("p1")
     huge = "x" * 200_000
     with caplog.at_level(logging.WARNING):
-        await page.send({"type": "hello", "protocol": 1, "pageId": huge, "version": "0", "focused": True, "widgets": 0})
+        await page.send(
+            {
+                "type": "hello",
+                "protocol": 1,
+                "pageId": huge,
+                "version": "0",
+                "focused": True,
+                "widgets": 0,
+            }
+        )
         await page.send({"type": "summary", "widgets": huge})
         async with mcp_client() as client:  # the frames were handled before this call is answered
             assert (await client.call_tool("observe", {})).is_error is False
@@ -240,7 +286,16 @@ async def test_frames_before_hello_are_ignored_and_bad_protocol_closes(
     ws = await websocket_connect(HTTPRequest(f"{bridge_url}?token={quote(token)}"))
     await ws.write_message(json.dumps({"type": "focus", "focused": True}))
     await ws.write_message(
-        json.dumps({"type": "hello", "protocol": 99, "pageId": "p", "version": "0", "focused": True, "widgets": 0})
+        json.dumps(
+            {
+                "type": "hello",
+                "protocol": 99,
+                "pageId": "p",
+                "version": "0",
+                "focused": True,
+                "widgets": 0,
+            }
+        )
     )
     assert await asyncio.wait_for(ws.read_message(), 10) is None
     assert ws.close_code == 4001
@@ -257,12 +312,29 @@ async def test_bridge_refuses_unauthenticated(bridge_url: str) -> None:
     assert wrong.value.code == 403
 
 
-async def test_bridge_accepts_authorization_header(bridge_url: str, token: str, gateway: Any) -> None:
-    ws = await websocket_connect(HTTPRequest(bridge_url, headers={"Authorization": f"token {token}"}))
-    await ws.write_message(
-        json.dumps({"type": "hello", "protocol": 1, "pageId": "hdr", "version": "0", "focused": False, "widgets": 0})
+async def test_bridge_accepts_authorization_header(
+    bridge_url: str, token: str, gateway: Any
+) -> None:
+    ws = await websocket_connect(
+        HTTPRequest(bridge_url, headers={"Authorization": f"token {token}"})
     )
-    assert json.loads(await asyncio.wait_for(ws.read_message(), 10)) == {"type": "welcome", "pageId": "hdr", "mirror": True}
+    await ws.write_message(
+        json.dumps(
+            {
+                "type": "hello",
+                "protocol": 1,
+                "pageId": "hdr",
+                "version": "0",
+                "focused": False,
+                "widgets": 0,
+            }
+        )
+    )
+    assert json.loads(await asyncio.wait_for(ws.read_message(), 10)) == {
+        "type": "welcome",
+        "pageId": "hdr",
+        "mirror": True,
+    }
     ws.close()
     await wait_for(lambda: gateway.pages.ordered == [])
 
@@ -273,7 +345,13 @@ class TestUserBaseUrl:
         return "/user/alice/"
 
     async def test_mcp_and_bridge_under_base_url(
-        self, mcp_client: Any, connect_page: Any, mcp_url: str, bridge_url: str, jp_http_port: int, token: str
+        self,
+        mcp_client: Any,
+        connect_page: Any,
+        mcp_url: str,
+        bridge_url: str,
+        jp_http_port: int,
+        token: str,
     ) -> None:
         assert mcp_url.endswith("/user/alice/molspace/mcp")
         assert "/user/alice/molspace/bridge" in bridge_url
@@ -282,7 +360,10 @@ class TestUserBaseUrl:
             status = await client.call_tool("status", {})
             r = await client.call_tool("observe", {})
         assert status.structured_content["endpoint"] == "/user/alice/molspace/mcp"
-        assert f"http://127.0.0.1:{jp_http_port}/user/alice/lab" in status.structured_content["howToConnect"]
+        assert (
+            f"http://127.0.0.1:{jp_http_port}/user/alice/lab"
+            in status.structured_content["howToConnect"]
+        )
         assert r.structured_content["pageId"] == "alice-tab"
         assert r.structured_content == observe_result("alice-tab", r.structured_content["pages"])
         # Nothing is served outside base_url.
@@ -293,10 +374,16 @@ class TestUserBaseUrl:
         assert outside.value.code == 404
 
 
-async def test_page_result_off_its_output_schema_is_not_relayed(mcp_client: Any, connect_page: Any) -> None:
+async def test_page_result_off_its_output_schema_is_not_relayed(
+    mcp_client: Any, connect_page: Any
+) -> None:
     """Clients throw on structuredContent that breaks the listed outputSchema: the gateway checks first."""
     page = await connect_page("page-1")
-    page.handler = lambda tool, args, ctx: {"ok": True, "structuredContent": {"pageId": "page-1"}, "text": "x"}
+    page.handler = lambda tool, args, ctx: {
+        "ok": True,
+        "structuredContent": {"pageId": "page-1"},
+        "text": "x",
+    }
     async with mcp_client() as client:
         result = await client.call_tool("observe", {})
     err = located_error(result)
@@ -322,7 +409,9 @@ async def test_unexpected_failure_does_not_echo_exception_text(
     assert "secret" not in result.content[0].text
     incident = err["details"]["incident"]
     assert incident in err["fix"]
-    assert any(incident in r.getMessage() for r in caplog.records)  # the server log has it, with the trace
+    assert any(
+        incident in r.getMessage() for r in caplog.records
+    )  # the server log has it, with the trace
 
 
 class TestPagesBelongToUsers:
@@ -335,11 +424,22 @@ class TestPagesBelongToUsers:
         page = FakePage(ws, page_id)
         return page
 
-    async def test_another_user_cannot_take_over_a_page_id(self, bridge_url: str, gateway: Any) -> None:
+    async def test_another_user_cannot_take_over_a_page_id(
+        self, bridge_url: str, gateway: Any
+    ) -> None:
         alice = await self.connect_as(bridge_url, "alice-secret", "tab-1")
         await alice.hello()
         bob = await self.connect_as(bridge_url, "bob-secret", "tab-1")
-        await bob.send({"type": "hello", "protocol": 1, "pageId": "tab-1", "version": "0.1.0", "focused": True, "widgets": 0})
+        await bob.send(
+            {
+                "type": "hello",
+                "protocol": 1,
+                "pageId": "tab-1",
+                "version": "0.1.0",
+                "focused": True,
+                "widgets": 0,
+            }
+        )
         assert await asyncio.wait_for(bob.ws.read_message(), 10) is None  # closed, no welcome
         assert bob.ws.close_code == 4003
         assert "another user" in (bob.ws.close_reason or "")
@@ -348,7 +448,9 @@ class TestPagesBelongToUsers:
         assert not alice.closed.is_set()
         alice.close()
 
-    async def test_the_same_user_reconnects_under_its_page_id(self, bridge_url: str, gateway: Any) -> None:
+    async def test_the_same_user_reconnects_under_its_page_id(
+        self, bridge_url: str, gateway: Any
+    ) -> None:
         first = await self.connect_as(bridge_url, "alice-secret", "tab-1")
         await first.hello()
         second = await self.connect_as(bridge_url, "alice-secret", "tab-1")
@@ -362,14 +464,24 @@ def _story_control_page(outputs: dict[str, Any], calls: list[dict[str, Any]]) ->
     def handler(tool: str, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         calls.append(args)
         if args.get("action") == "previous":
-            return {"ok": False, "error": {"code": "REVISION_CONFLICT", "message": "moved", "where": "/expectedRevision",
-                                           "fix": "retry", "details": {}}}
+            return {
+                "ok": False,
+                "error": {
+                    "code": "REVISION_CONFLICT",
+                    "message": "moved",
+                    "where": "/expectedRevision",
+                    "fix": "retry",
+                    "details": {},
+                },
+            }
         return {"ok": True, "structuredContent": outputs["story_control"], "text": "next: step 2"}
 
     return handler
 
 
-async def test_retried_action_id_is_replayed_across_a_page_reload(mcp_client: Any, connect_page: Any) -> None:
+async def test_retried_action_id_is_replayed_across_a_page_reload(
+    mcp_client: Any, connect_page: Any
+) -> None:
     from test_clients import OUTPUTS
 
     calls: list[dict[str, Any]] = []
@@ -395,7 +507,9 @@ async def test_retried_action_id_is_replayed_across_a_page_reload(mcp_client: An
     assert located_error(retried)["code"] == "REVISION_CONFLICT"  # a failed call is not remembered
 
 
-async def test_a_pending_answer_is_a_success_and_not_replayed(mcp_client: Any, connect_page: Any) -> None:
+async def test_a_pending_answer_is_a_success_and_not_replayed(
+    mcp_client: Any, connect_page: Any
+) -> None:
     """Waiting for the person is ``status: "pending"`` (not isError); a retried actionId asks the page again."""
     from test_clients import OUTPUTS
 
@@ -405,8 +519,17 @@ async def test_a_pending_answer_is_a_success_and_not_replayed(mcp_client: Any, c
     def handler(tool: str, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         calls.append(args)
         status = next(answers)
-        extra = {"retryAfterMs": 5000, "waitingFor": "The person to press Save or Refuse."} if status == "pending" else {}
-        structured = {**OUTPUTS["ketcher_control"], "action": "request_persist", "status": status, **extra}
+        extra = (
+            {"retryAfterMs": 5000, "waitingFor": "The person to press Save or Refuse."}
+            if status == "pending"
+            else {}
+        )
+        structured = {
+            **OUTPUTS["ketcher_control"],
+            "action": "request_persist",
+            "status": status,
+            **extra,
+        }
         for key in ("value", "format", "bytes"):
             structured.pop(key)
         return {"ok": True, "structuredContent": structured, "text": f"request_persist: {status}"}
@@ -422,7 +545,11 @@ async def test_a_pending_answer_is_a_success_and_not_replayed(mcp_client: Any, c
     assert first.is_error is False and first.structured_content["status"] == "pending"
     assert first.structured_content["retryAfterMs"] == 5000
     assert second.is_error is False and second.structured_content["status"] == "pending"
-    assert third.structured_content == {**third.structured_content, "status": "done", "replayed": False}
+    assert third.structured_content == {
+        **third.structured_content,
+        "status": "done",
+        "replayed": False,
+    }
     assert fourth.structured_content["replayed"] is True  # the final answer is remembered
     assert len(calls) == 3 and calls[0]["waitMs"] == 1000
 
@@ -433,7 +560,8 @@ async def test_wait_ms_is_bounded_by_limits(mcp_client: Any, connect_page: Any) 
     page = await connect_page("tab")
     async with mcp_client() as client:
         over = await client.call_tool(
-            "ketcher_control", {"action": "request_persist", "path": "a.mol", "waitMs": LIMITS["personWaitMs"] + 1}
+            "ketcher_control",
+            {"action": "request_persist", "path": "a.mol", "waitMs": LIMITS["personWaitMs"] + 1},
         )
     err = located_error(over)
     assert err["code"] == "INVALID_INPUT" and err["where"] == "/waitMs"
@@ -447,7 +575,15 @@ async def test_a_frame_over_tornados_default_size_keeps_the_bridge_up(
     limit = gateway.manifest.limits["bridgeFrameBytes"]
     assert limit > 10 * 1024 * 1024
     page = await connect_page("p1")
-    big = json.dumps({"type": "result", "callId": "late", "ok": True, "structuredContent": {}, "text": "x" * (11 * 1024 * 1024)})
+    big = json.dumps(
+        {
+            "type": "result",
+            "callId": "late",
+            "ok": True,
+            "structuredContent": {},
+            "text": "x" * (11 * 1024 * 1024),
+        }
+    )
     await page.send(big)
     async with mcp_client() as client:
         r = await client.call_tool("observe", {})
@@ -455,7 +591,9 @@ async def test_a_frame_over_tornados_default_size_keeps_the_bridge_up(
     assert page.ws.close_code is None and not page.closed.is_set()
 
 
-async def test_calls_name_the_mcp_client_for_the_activity_panel(mcp_client: Any, connect_page: Any) -> None:
+async def test_calls_name_the_mcp_client_for_the_activity_panel(
+    mcp_client: Any, connect_page: Any
+) -> None:
     page = await connect_page("p1")
     async with mcp_client() as client:
         await client.call_tool("observe", {})
@@ -465,7 +603,11 @@ async def test_calls_name_the_mcp_client_for_the_activity_panel(mcp_client: Any,
 
 
 #: A valid ``act`` result, as a page sends it.
-ACT_SAMPLE = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "contract" / "tool-outputs.json").read_text())["act"]
+ACT_SAMPLE = json.loads(
+    (
+        Path(__file__).resolve().parents[1] / "fixtures" / "contract" / "tool-outputs.json"
+    ).read_text()
+)["act"]
 
 
 async def test_page_images_become_mcp_image_content(mcp_client: Any, connect_page: Any) -> None:
@@ -488,16 +630,25 @@ async def test_page_images_become_mcp_image_content(mcp_client: Any, connect_pag
     assert result.structured_content == sample
 
 
-async def test_a_page_answer_with_a_malformed_image_is_refused(mcp_client: Any, connect_page: Any) -> None:
+async def test_a_page_answer_with_a_malformed_image_is_refused(
+    mcp_client: Any, connect_page: Any
+) -> None:
     sample = ACT_SAMPLE
     page = await connect_page("page-1")
-    page.handler = lambda tool, args, ctx: {"ok": True, "structuredContent": sample, "text": "x", "images": [{"mimeType": "image/gif", "data": "R0lG"}]}
+    page.handler = lambda tool, args, ctx: {
+        "ok": True,
+        "structuredContent": sample,
+        "text": "x",
+        "images": [{"mimeType": "image/gif", "data": "R0lG"}],
+    }
     async with mcp_client() as client:
         result = await client.call_tool("act", {"actions": [{"op": "screenshot"}]})
     assert located_error(result)["code"] == "INTERNAL"
 
 
-async def test_status_lists_a_bounded_number_of_pages(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+async def test_status_lists_a_bounded_number_of_pages(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
     """``status`` with many pages stays within the observe budget: the default page first, then
     the most recently focused, at most ``statusPagesListed``; ``pageCount`` and the text say how many."""
     listed = gateway.manifest.limits["statusPagesListed"]

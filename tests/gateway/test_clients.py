@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from gateway_helpers import located_error
+
 from molspace.gateway.manifest import DEFAULT_MANIFEST_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,9 @@ CLIENTS_DIR = ROOT / "tests" / "clients"
 MANIFEST = json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))
 TOOLS = {t["name"]: t for t in MANIFEST["tools"]}
 OUTPUTS = json.loads((ROOT / "tests" / "fixtures" / "contract" / "tool-outputs.json").read_text())
-INPUTS = json.loads((ROOT / "tests" / "fixtures" / "contract" / "tool-inputs.json").read_text())["cases"]
+INPUTS = json.loads((ROOT / "tests" / "fixtures" / "contract" / "tool-inputs.json").read_text())[
+    "cases"
+]
 
 #: Codes the gateway itself produces, from a real condition (not a page frame).
 GATEWAY_MADE = {"NO_PAGE", "INVALID_INPUT", "TIMEOUT", "INTERNAL"}
@@ -73,7 +75,9 @@ def minimal_value(prop: dict[str, Any], root: dict[str, Any]) -> Any:
 def minimal_args(schema: dict[str, Any], root: dict[str, Any] | None = None) -> dict[str, Any]:
     """Arguments that pass the tool's inputSchema: each required property at its simplest value."""
     root = schema if root is None else root
-    return {name: minimal_value(schema["properties"][name], root) for name in schema.get("required", [])}
+    return {
+        name: minimal_value(schema["properties"][name], root) for name in schema.get("required", [])
+    }
 
 
 def relays(spec: dict[str, Any]) -> bool:
@@ -86,7 +90,10 @@ def sample_args(name: str, spec: dict[str, Any]) -> dict[str, Any]:
     (which checks its arguments' meaning, e.g. fills a template or names a tool) its first valid case in
     tool-inputs.json."""
     if spec["runs"] == "gateway":
-        return next((c["args"] for c in INPUTS if c["tool"] == name and c["valid"]), minimal_args(spec["inputSchema"]))
+        return next(
+            (c["args"] for c in INPUTS if c["tool"] == name and c["valid"]),
+            minimal_args(spec["inputSchema"]),
+        )
     return minimal_args(spec["inputSchema"])
 
 
@@ -115,7 +122,9 @@ def no_page_plan() -> list[dict[str, Any]]:
             plan.append({"tool": name, "args": args, "expect": None})
         if "INVALID_INPUT" in spec["errors"]:
             plan.append({"tool": name, "args": {**args, BOGUS: 1}, "expect": "INVALID_INPUT"})
-    plan.append({"tool": "molspace_no_such_tool", "args": {}, "expect": "NOT_FOUND", "unlisted": True})
+    plan.append(
+        {"tool": "molspace_no_such_tool", "args": {}, "expect": "NOT_FOUND", "unlisted": True}
+    )
     return plan
 
 
@@ -127,7 +136,12 @@ def page_plan() -> list[dict[str, Any]]:
             continue
         args = sample_args(name, spec)
         plan.append(
-            {"tool": name, "args": args, "expect": None, "answer": {"ok": True, "structuredContent": OUTPUTS[name], "text": f"{name} ok"}}
+            {
+                "tool": name,
+                "args": args,
+                "expect": None,
+                "answer": {"ok": True, "structuredContent": OUTPUTS[name], "text": f"{name} ok"},
+            }
         )
         for code in spec["errors"]:
             if code in ("NO_PAGE", "INVALID_INPUT"):
@@ -149,7 +163,9 @@ def check(case: dict[str, Any], outcome: dict[str, Any], client: str) -> None:
         # mcpdo refuses a tool missing from tools/list itself, before asking the server.
         assert "tool_not_found" in outcome.get("threw", ""), label
         return
-    assert "threw" not in outcome, f"{label}: the client threw instead of handing over the result: {outcome['threw']}"
+    assert "threw" not in outcome, (
+        f"{label}: the client threw instead of handing over the result: {outcome['threw']}"
+    )
     result = outcome["result"]
     if case["expect"] is None:
         assert not result.get("isError"), f"{label}: {result}"
@@ -160,7 +176,9 @@ def check(case: dict[str, Any], outcome: dict[str, Any], client: str) -> None:
         assert result["content"][0]["text"], label
         return
     assert result.get("isError") is True, f"{label}: {result}"
-    assert result.get("structuredContent") is None, f"{label}: error results carry no structuredContent"
+    assert result.get("structuredContent") is None, (
+        f"{label}: error results carry no structuredContent"
+    )
     (content,) = result["content"]
     summary, _, body = content["text"].partition("\n")
     error = json.loads(body)
@@ -184,17 +202,27 @@ async def run_python(mcp_client: Any, calls: list[dict[str, Any]]) -> list[dict[
     async with mcp_client() as client:  # has called tools/list
         for case in calls:
             try:
-                outcomes.append({"result": _Result.dump(await client.call_tool(case["tool"], case["args"]))})
+                outcomes.append(
+                    {"result": _Result.dump(await client.call_tool(case["tool"], case["args"]))}
+                )
             except Exception as e:  # noqa: BLE001 - reported as the client throwing
                 outcomes.append({"threw": f"{type(e).__name__}: {e}"})
     return outcomes
 
 
-async def run_node(kind: str, mcp_url: str, token: str, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+async def run_node(
+    kind: str, mcp_url: str, token: str, calls: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     node = shutil.which("node")
     assert node, "node is not on PATH: scripts/install.sh installs Node.js packages for these tests"
-    assert (CLIENTS_DIR / "node_modules").is_dir(), "run `npm ci` in tests/clients (scripts/install.sh --test does)"
-    plan = {"url": mcp_url, "token": token, "calls": [{"tool": c["tool"], "args": c["args"]} for c in calls]}
+    assert (CLIENTS_DIR / "node_modules").is_dir(), (
+        "run `npm ci` in tests/clients (scripts/install.sh --test does)"
+    )
+    plan = {
+        "url": mcp_url,
+        "token": token,
+        "calls": [{"tool": c["tool"], "args": c["args"]} for c in calls],
+    }
     proc = await asyncio.create_subprocess_exec(
         node,
         str(CLIENTS_DIR / "run_client.mjs"),
@@ -225,25 +253,45 @@ async def mcpdo(home: Path, *argv: str) -> tuple[int, str, str]:
     assert NODE22.exists(), f"{NODE22} is missing: run scripts/install.sh --test"
     env = {"HOME": str(home), "PATH": f"{NODE22.parent}:/usr/bin:/bin", "NO_COLOR": "1"}
     proc = await asyncio.create_subprocess_exec(
-        str(NODE22), str(CLIENTS_DIR / "node_modules" / ".bin" / "mcpdo"), *argv,
-        cwd=CLIENTS_DIR, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        str(NODE22),
+        str(CLIENTS_DIR / "node_modules" / ".bin" / "mcpdo"),
+        *argv,
+        cwd=CLIENTS_DIR,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     out, err = await asyncio.wait_for(proc.communicate(), 60)
     return proc.returncode or 0, out.decode(), err.decode()
 
 
-async def run_mcpdo(mcp_url: str, token: str, calls: list[dict[str, Any]], home: Path) -> list[dict[str, Any]]:
-    rc, out, err = await mcpdo(home, "connect", mcp_url, "--transport", "http", "--header", f"Authorization: token {token}")
+async def run_mcpdo(
+    mcp_url: str, token: str, calls: list[dict[str, Any]], home: Path
+) -> list[dict[str, Any]]:
+    rc, out, err = await mcpdo(
+        home, "connect", mcp_url, "--transport", "http", "--header", f"Authorization: token {token}"
+    )
     assert rc == 0 and "Connection" in out, f"mcpdo connect failed: {out} {err}"
     conn = ["--connection", mcp_url, "--format", "json"]
     try:
         rc, out, err = await mcpdo(home, *conn, "tools/list")
-        assert [t["name"] for t in first_json(out)["tools"]] == list(TOOLS), f"mcpdo tools/list: {out} {err}"
+        assert [t["name"] for t in first_json(out)["tools"]] == list(TOOLS), (
+            f"mcpdo tools/list: {out} {err}"
+        )
         outcomes = []
         for case in calls:
-            rc, out, err = await mcpdo(home, *conn, "tools/call", case["tool"], "--tool-args-json", json.dumps(case["args"]))
+            rc, out, err = await mcpdo(
+                home,
+                *conn,
+                "tools/call",
+                case["tool"],
+                "--tool-args-json",
+                json.dumps(case["args"]),
+            )
             value = first_json(out) if out.strip() else {"error": err}
-            outcomes.append({"result": value} if "content" in value else {"threw": f"{value} {err}"})
+            outcomes.append(
+                {"result": value} if "content" in value else {"threw": f"{value} {err}"}
+            )
         return outcomes
     finally:
         await mcpdo(home, "disconnect", mcp_url)
@@ -268,7 +316,9 @@ def test_every_tool_declares_its_errors_and_a_sample() -> None:
         assert "INVALID_INPUT" in spec["errors"] and "INTERNAL" in spec["errors"], name
         if relays(spec):
             assert {"NO_PAGE", "TIMEOUT"} <= set(spec["errors"]), name
-            assert name in OUTPUTS, f"add a sample output of {name} to tests/fixtures/contract/tool-outputs.json"
+            assert name in OUTPUTS, (
+                f"add a sample output of {name} to tests/fixtures/contract/tool-outputs.json"
+            )
 
 
 class TestEveryResultThroughEveryClient:
@@ -277,16 +327,24 @@ class TestEveryResultThroughEveryClient:
         return 1.0  # the TIMEOUT rows wait this long
 
     @pytest.mark.parametrize("client", CLIENTS)
-    async def test_without_a_page(self, client: str, mcp_client: Any, mcp_url: str, token: str, tmp_path: Path) -> None:
+    async def test_without_a_page(
+        self, client: str, mcp_client: Any, mcp_url: str, token: str, tmp_path: Path
+    ) -> None:
         plan = no_page_plan()
         outcomes = await run_client(client, mcp_client, mcp_url, token, plan, tmp_path)
         assert len(outcomes) == len(plan)
-        for case, outcome in zip(plan, outcomes):
+        for case, outcome in zip(plan, outcomes, strict=True):
             check(case, outcome, client)
 
     @pytest.mark.parametrize("client", CLIENTS)
     async def test_with_a_page(
-        self, client: str, mcp_client: Any, mcp_url: str, token: str, connect_page: Any, tmp_path: Path
+        self,
+        client: str,
+        mcp_client: Any,
+        mcp_url: str,
+        token: str,
+        connect_page: Any,
+        tmp_path: Path,
     ) -> None:
         plan = page_plan()
         answers = deque(case["answer"] for case in plan)
@@ -295,7 +353,7 @@ class TestEveryResultThroughEveryClient:
         outcomes = await run_client(client, mcp_client, mcp_url, token, plan, tmp_path)
         assert not answers, "every planned call reached the page"
         assert len(outcomes) == len(plan)
-        for case, outcome in zip(plan, outcomes):
+        for case, outcome in zip(plan, outcomes, strict=True):
             check(case, outcome, client)
 
 
@@ -327,10 +385,19 @@ async def test_conformance_suite(scenario: str, mcp_url: str, token: str, tmp_pa
     """
     assert NODE22.exists(), f"{NODE22} is missing: run scripts/install.sh --test"
     proc = await asyncio.create_subprocess_exec(
-        str(NODE22), str(CLIENTS_DIR / "node_modules" / ".bin" / "conformance"), "server",
-        "--url", f"{mcp_url}?token={token}", "--scenario", scenario, "-o", str(tmp_path),
-        cwd=CLIENTS_DIR, env={"HOME": str(tmp_path), "PATH": f"{NODE22.parent}:/usr/bin:/bin", "NO_COLOR": "1"},
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        str(NODE22),
+        str(CLIENTS_DIR / "node_modules" / ".bin" / "conformance"),
+        "server",
+        "--url",
+        f"{mcp_url}?token={token}",
+        "--scenario",
+        scenario,
+        "-o",
+        str(tmp_path),
+        cwd=CLIENTS_DIR,
+        env={"HOME": str(tmp_path), "PATH": f"{NODE22.parent}:/usr/bin:/bin", "NO_COLOR": "1"},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
     )
     out, _ = await asyncio.wait_for(proc.communicate(), 120)
     text = out.decode()
@@ -358,27 +425,35 @@ def gateway_tools() -> list[str]:
 def gateway_plan() -> list[dict[str, Any]]:
     """Calls whose error a gateway-answered tool makes from its real arguments (GATEWAY_TRIGGERS)."""
     return [
-        {"tool": tool, "args": args, "expect": code} for (tool, code), args in GATEWAY_TRIGGERS.items()
+        {"tool": tool, "args": args, "expect": code}
+        for (tool, code), args in GATEWAY_TRIGGERS.items()
     ]
 
 
 def internal_plan() -> list[dict[str, Any]]:
     """One call of each gateway-answered tool while its handler raises (INTERNAL)."""
-    return [{"tool": name, "args": sample_args(name, TOOLS[name]), "expect": "INTERNAL"} for name in gateway_tools()]
+    return [
+        {"tool": name, "args": sample_args(name, TOOLS[name]), "expect": "INTERNAL"}
+        for name in gateway_tools()
+    ]
 
 
 def test_every_gateway_code_has_a_trigger() -> None:
     for name in gateway_tools():
         for code in TOOLS[name]["errors"]:
             if code not in ("INVALID_INPUT", "INTERNAL"):
-                assert (name, code) in GATEWAY_TRIGGERS, f"add arguments that make {name} return {code} to GATEWAY_TRIGGERS"
+                assert (name, code) in GATEWAY_TRIGGERS, (
+                    f"add arguments that make {name} return {code} to GATEWAY_TRIGGERS"
+                )
 
 
 class TestGatewayErrorsThroughEveryClient:
     """The errors of tools the gateway answers itself reach each client intact, INTERNAL without exception text."""
 
     @pytest.mark.parametrize("client", CLIENTS)
-    async def test_gateway_made_errors(self, client: str, mcp_client: Any, mcp_url: str, token: str, tmp_path: Path) -> None:
+    async def test_gateway_made_errors(
+        self, client: str, mcp_client: Any, mcp_url: str, token: str, tmp_path: Path
+    ) -> None:
         plan = gateway_plan()
         outcomes = await run_client(client, mcp_client, mcp_url, token, plan, tmp_path)
         for case, outcome in zip(plan, outcomes, strict=True):
@@ -386,7 +461,13 @@ class TestGatewayErrorsThroughEveryClient:
 
     @pytest.mark.parametrize("client", CLIENTS)
     async def test_a_failing_handler_is_internal_without_its_text(
-        self, client: str, mcp_client: Any, mcp_url: str, token: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+        self,
+        client: str,
+        mcp_client: Any,
+        mcp_url: str,
+        token: str,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
     ) -> None:
         from molspace.gateway.tools import GATEWAY_TOOLS
 
@@ -399,4 +480,6 @@ class TestGatewayErrorsThroughEveryClient:
         outcomes = await run_client(client, mcp_client, mcp_url, token, plan, tmp_path)
         for case, outcome in zip(plan, outcomes, strict=True):
             check(case, outcome, client)
-            assert SECRET not in json.dumps(outcome), f"{client}: {case['tool']} echoed the exception text"
+            assert SECRET not in json.dumps(outcome), (
+                f"{client}: {case['tool']} echoed the exception text"
+            )

@@ -20,7 +20,11 @@ FIXTURES = json.loads(
 MANIFEST = Manifest.load()
 
 
-@pytest.mark.parametrize("case", [c for c in FIXTURES if not c.get("zodOnly")], ids=lambda c: f"{c['tool']} {json.dumps(c['args'])}")
+@pytest.mark.parametrize(
+    "case",
+    [c for c in FIXTURES if not c.get("zodOnly")],
+    ids=lambda c: f"{c['tool']} {json.dumps(c['args'])}",
+)
 def test_fixture_through_the_manifest_schema(case):
     spec = MANIFEST.get(case["tool"])
     if case["valid"]:
@@ -55,5 +59,9 @@ def test_error_result_text_is_the_shared_format():
     """The gateway writes error results exactly as the page's WebMCP adapter does (same fixture in jest)."""
     from molspace.gateway.server import error_text
 
-    case = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "contract" / "error-text.json").read_text())
+    case = json.loads(
+        (
+            Path(__file__).resolve().parents[1] / "fixtures" / "contract" / "error-text.json"
+        ).read_text()
+    )
     assert error_text(case["error"]) == case["text"]

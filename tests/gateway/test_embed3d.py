@@ -21,7 +21,11 @@ async def test_answers_one_3d_sdf_record(server_root: str, token: str) -> None:
     assert r.status_code == 200 and r.headers["Content-Type"].startswith("application/json")
     body = r.json()
     mol = Chem.MolFromMolBlock(body["sdf"], removeHs=False)
-    assert body["atoms"] == mol.GetNumAtoms() == 13 and mol.GetConformer().Is3D() and body["optimized"] is True
+    assert (
+        body["atoms"] == mol.GetNumAtoms() == 13
+        and mol.GetConformer().Is3D()
+        and body["optimized"] is True
+    )
 
 
 async def test_bad_requests_get_located_errors(server_root: str, token: str) -> None:
@@ -38,7 +42,10 @@ async def test_bad_requests_get_located_errors(server_root: str, token: str) -> 
         r = await post(server_root, token, body)
         assert r.status_code == status, (body[:40], r.status_code, r.text)
         error = r.json()["error"]
-        assert error["code"] == code and error["where"] == "/molfile" and error["fix"], (body[:40], error)
+        assert error["code"] == code and error["where"] == "/molfile" and error["fix"], (
+            body[:40],
+            error,
+        )
 
 
 async def test_needs_jupyter_credentials(server_root: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -12,10 +13,17 @@ from mcp.shared.exceptions import MCPError
 from molspace.gateway.manifest import DEFAULT_MANIFEST_PATH
 from molspace.gateway.prompts import PROMPT_BYTES, SKILLS_DIR, workflows
 
-import json
-
-TOOLS = {t["name"]: t for t in json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))["tools"]}
-WANTED = {"inspect-structure", "tell-story", "review-molecules", "edit-molecule", "report-results", "check-visually"}
+TOOLS = {
+    t["name"]: t for t in json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))["tools"]
+}
+WANTED = {
+    "inspect-structure",
+    "tell-story",
+    "review-molecules",
+    "edit-molecule",
+    "report-results",
+    "check-visually",
+}
 
 
 def test_every_workflow_is_a_bounded_skill_file_that_names_real_tools_and_a_done_check() -> None:

@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from gateway_helpers import located_error, server_config, wait_for
+
 from molspace.contract import manifest
 from molspace.gateway.read_mirror import json_bytes
 
-OUTPUTS = json.loads((Path(__file__).parents[1] / "fixtures" / "contract" / "tool-outputs.json").read_text())
+OUTPUTS = json.loads(
+    (Path(__file__).parents[1] / "fixtures" / "contract" / "tool-outputs.json").read_text()
+)
 #: The tools the manifest says the gateway may answer from a page's mirror.
 MIRRORED = [t["name"] for t in manifest()["tools"] if t.get("mirrored")]
 
@@ -37,7 +39,9 @@ def target_args(tool: str) -> dict[str, Any]:
     return {"target": state["target"]}
 
 
-def mirrored_entry(tool: str, args: dict[str, Any], sc: dict[str, Any], text: str) -> dict[str, Any]:
+def mirrored_entry(
+    tool: str, args: dict[str, Any], sc: dict[str, Any], text: str
+) -> dict[str, Any]:
     """What the real page pushes for ``sc``: ``observe`` computed with ``pages: []``."""
     entry: dict[str, Any] = {"tool": tool, "args": args, "structuredContent": sc, "text": text}
     if "pages" in sc:
@@ -67,7 +71,9 @@ def test_the_manifest_mirrors_the_read_tools() -> None:
 
 
 @pytest.mark.parametrize("tool", MIRRORED)
-async def test_a_mirrored_answer_equals_the_relayed_one(tool: str, mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+async def test_a_mirrored_answer_equals_the_relayed_one(
+    tool: str, mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
     page = await connect_page("page-1", widgets=1)
     assert page.welcome["mirror"] is True
     sc, text = sample(tool), f"{tool} sample"
@@ -76,7 +82,9 @@ async def test_a_mirrored_answer_equals_the_relayed_one(tool: str, mcp_client: A
     async with mcp_client() as client:
         relayed = await client.call_tool(tool, args)
         assert len(page.calls) == 1
-        await page.send({"type": "reads", "set": [mirrored_entry(tool, args, sc, text)], "drop": []})
+        await page.send(
+            {"type": "reads", "set": [mirrored_entry(tool, args, sc, text)], "drop": []}
+        )
         await wait_for(lambda: len(_mirror(gateway, page)) == 1)
         served = await client.call_tool(tool, args)
         # The same call with its defaults spelled out and a pageId is the same read.
@@ -88,17 +96,27 @@ async def test_a_mirrored_answer_equals_the_relayed_one(tool: str, mcp_client: A
         assert [c.model_dump() for c in r.content] == [c.model_dump() for c in relayed.content]
 
 
-async def test_other_arguments_and_dropped_answers_are_relayed(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+async def test_other_arguments_and_dropped_answers_are_relayed(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
     page = await connect_page("page-1")
     sc = sample("story_observe")
     relaying_page(page, {"story_observe": (sc, "relayed")})
     args = target_args("story_observe")
-    await page.send({"type": "reads", "set": [mirrored_entry("story_observe", args, sc, "mirrored")], "drop": []})
+    await page.send(
+        {
+            "type": "reads",
+            "set": [mirrored_entry("story_observe", args, sc, "mirrored")],
+            "drop": [],
+        }
+    )
     await wait_for(lambda: len(_mirror(gateway, page)) == 1)
     async with mcp_client() as client:
         served = await client.call_tool("story_observe", args)
         paged = await client.call_tool("story_observe", {**args, "offset": 1})
-        await page.send({"type": "reads", "set": [], "drop": [{"tool": "story_observe", "args": args}]})
+        await page.send(
+            {"type": "reads", "set": [], "drop": [{"tool": "story_observe", "args": args}]}
+        )
         await wait_for(lambda: len(_mirror(gateway, page)) == 0)
         after_drop = await client.call_tool("story_observe", args)
     assert served.content[0].text == "mirrored"
@@ -116,17 +134,41 @@ async def test_observe_is_relayed_when_the_page_list_would_not_fit_its_budget(
     async with mcp_client() as client:
         # Cut by the page's budget already: only the page knows the answer with the real list.
         await page.send(
-            {"type": "reads", "set": [{**mirrored_entry("observe", {}, sc, "m"), "pages": {"bytes": 500, "complete": False}}], "drop": []}
+            {
+                "type": "reads",
+                "set": [
+                    {
+                        **mirrored_entry("observe", {}, sc, "m"),
+                        "pages": {"bytes": 500, "complete": False},
+                    }
+                ],
+                "drop": [],
+            }
         )
         await wait_for(lambda: len(_mirror(gateway, page)) == 1)
         cut = await client.call_tool("observe", {})
         # Fits with `pages: []` but not once the page list is filled in.
         await page.send(
-            {"type": "reads", "set": [{**mirrored_entry("observe", {}, sc, "m"), "pages": {"bytes": budget - 10, "complete": True}}], "drop": []}
+            {
+                "type": "reads",
+                "set": [
+                    {
+                        **mirrored_entry("observe", {}, sc, "m"),
+                        "pages": {"bytes": budget - 10, "complete": True},
+                    }
+                ],
+                "drop": [],
+            }
         )
         near = await client.call_tool("observe", {})
-        await page.send({"type": "reads", "set": [mirrored_entry("observe", {}, sc, "m")], "drop": []})
-        await wait_for(lambda: _mirror(gateway, page)[next(iter(_mirror(gateway, page)))]["pages"]["bytes"] < 1000)
+        await page.send(
+            {"type": "reads", "set": [mirrored_entry("observe", {}, sc, "m")], "drop": []}
+        )
+        await wait_for(
+            lambda: (
+                _mirror(gateway, page)[next(iter(_mirror(gateway, page)))]["pages"]["bytes"] < 1000
+            )
+        )
         fits = await client.call_tool("observe", {})
     assert cut.content[0].text == "relayed" and near.content[0].text == "relayed"
     assert fits.content[0].text == "m"
@@ -134,7 +176,9 @@ async def test_observe_is_relayed_when_the_page_list_would_not_fit_its_budget(
     assert len(page.calls) == 2
 
 
-async def test_a_write_is_read_back_from_the_mirror_it_updated(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+async def test_a_write_is_read_back_from_the_mirror_it_updated(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
     """Read-your-writes: the page sends the reads a call changed, then its result, on one socket."""
     page = await connect_page("page-1")
     args = target_args("story_observe")
@@ -144,7 +188,13 @@ async def test_a_write_is_read_back_from_the_mirror_it_updated(mcp_client: Any, 
     after["story"]["index"] = 2
     control = sample("story_control")
     control["story"] = after["story"]
-    await page.send({"type": "reads", "set": [mirrored_entry("story_observe", args, before, "before")], "drop": []})
+    await page.send(
+        {
+            "type": "reads",
+            "set": [mirrored_entry("story_observe", args, before, "before")],
+            "drop": [],
+        }
+    )
     await wait_for(lambda: len(_mirror(gateway, page)) == 1)
 
     def handler(tool: str, a: dict[str, Any], ctx: dict[str, Any]) -> None:
@@ -152,8 +202,22 @@ async def test_a_write_is_read_back_from_the_mirror_it_updated(mcp_client: Any, 
         call_id = page.calls[-1]["callId"]
 
         async def answer() -> None:
-            await page.send({"type": "reads", "set": [mirrored_entry("story_observe", args, after, "after")], "drop": []})
-            await page.send({"type": "result", "callId": call_id, "ok": True, "structuredContent": control, "text": "moved"})
+            await page.send(
+                {
+                    "type": "reads",
+                    "set": [mirrored_entry("story_observe", args, after, "after")],
+                    "drop": [],
+                }
+            )
+            await page.send(
+                {
+                    "type": "result",
+                    "callId": call_id,
+                    "ok": True,
+                    "structuredContent": control,
+                    "text": "moved",
+                }
+            )
 
         tasks.append(asyncio.get_running_loop().create_task(answer()))
         return None
@@ -177,9 +241,17 @@ async def test_no_page_is_no_page(mcp_client: Any) -> None:
             assert located_error(r)["code"] == "NO_PAGE"
 
 
-async def test_a_closed_page_takes_its_mirror_with_it(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+async def test_a_closed_page_takes_its_mirror_with_it(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
     page = await connect_page("page-1")
-    await page.send({"type": "reads", "set": [mirrored_entry("observe", {}, sample("observe"), "m")], "drop": []})
+    await page.send(
+        {
+            "type": "reads",
+            "set": [mirrored_entry("observe", {}, sample("observe"), "m")],
+            "drop": [],
+        }
+    )
     await wait_for(lambda: len(_mirror(gateway, page)) == 1)
     page.close()
     await wait_for(lambda: gateway.pages.default_page() is None)
@@ -188,10 +260,18 @@ async def test_a_closed_page_takes_its_mirror_with_it(mcp_client: Any, connect_p
     assert located_error(r)["code"] == "NO_PAGE"
 
 
-async def test_a_malformed_reads_frame_is_refused(connect_page: Any, gateway: Any, caplog: Any) -> None:
+async def test_a_malformed_reads_frame_is_refused(
+    connect_page: Any, gateway: Any, caplog: Any
+) -> None:
     page = await connect_page("page-1")
     await page.send({"type": "reads", "set": [{"tool": "observe", "args": {}}], "drop": []})
-    await page.send({"type": "reads", "set": [mirrored_entry("observe", {}, sample("observe"), "m")], "drop": []})
+    await page.send(
+        {
+            "type": "reads",
+            "set": [mirrored_entry("observe", {}, sample("observe"), "m")],
+            "drop": [],
+        }
+    )
     await wait_for(lambda: len(_mirror(gateway, page)) == 1)
     refused = [r.getMessage() for r in caplog.records if "ignored frame" in r.getMessage()]
     assert len(refused) == 1 and '"set": [{"tool": "observe", "args": {}}]' in refused[0]
@@ -222,7 +302,9 @@ class TestMirrorOff:
         assert page.welcome["mirror"] is False
         sc = sample("observe")
         relaying_page(page, {"observe": (sc, "relayed")})
-        await page.send({"type": "reads", "set": [mirrored_entry("observe", {}, sc, "m")], "drop": []})
+        await page.send(
+            {"type": "reads", "set": [mirrored_entry("observe", {}, sc, "m")], "drop": []}
+        )
         async with mcp_client() as client:
             r = await client.call_tool("observe", {})
         assert r.content[0].text == "relayed" and len(page.calls) == 1
@@ -241,7 +323,13 @@ async def test_mirrored_reads_are_told_to_the_page_batched_after_their_answers(
     page = await connect_page("page-1")
     sc = sample("story_observe")
     args = target_args("story_observe")
-    await page.send({"type": "reads", "set": [mirrored_entry("story_observe", args, sc, "mirrored")], "drop": []})
+    await page.send(
+        {
+            "type": "reads",
+            "set": [mirrored_entry("story_observe", args, sc, "mirrored")],
+            "drop": [],
+        }
+    )
     await wait_for(lambda: len(_mirror(gateway, page)) == 1)
     async with mcp_client() as client:
         first = await client.call_tool("story_observe", args)
@@ -265,7 +353,9 @@ async def test_mirrored_reads_are_told_to_the_page_batched_after_their_answers(
     assert all(r["durationMs"] >= 0 for r in reads)
 
 
-async def test_a_relayed_read_is_not_told_as_served(mcp_client: Any, connect_page: Any, gateway: Any) -> None:
+async def test_a_relayed_read_is_not_told_as_served(
+    mcp_client: Any, connect_page: Any, gateway: Any
+) -> None:
     page = await connect_page("page-1")
     sc = sample("story_observe")
     relaying_page(page, {"story_observe": (sc, "relayed")})

@@ -34,15 +34,29 @@ def free_port() -> int:
 
 def start_server(port: int, root: Path) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "server", "--no-browser", "--allow-root", f"--port={port}",
-         "--ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
-         "--ServerApp.port_retries=0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"},
+        [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "server",
+            "--no-browser",
+            "--allow-root",
+            f"--port={port}",
+            "--ip=127.0.0.1",
+            f"--IdentityProvider.token={TOKEN}",
+            f"--ServerApp.root_dir={root}",
+            "--ServerApp.port_retries=0",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"},
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            req = urllib.request.Request(f"http://127.0.0.1:{port}/api/status", headers={"Authorization": f"token {TOKEN}"})
+            req = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/status", headers={"Authorization": f"token {TOKEN}"}
+            )
             with urllib.request.urlopen(req, timeout=2):
                 return proc
         except OSError:
@@ -66,8 +80,12 @@ def test_ts_client_survives_a_server_restart(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{port}/molspace/mcp"
     server = start_server(port, tmp_path)
     client = subprocess.Popen(
-        ["node", str(CLIENTS / "survive_restart.mjs"), url, TOKEN], cwd=CLIENTS,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        ["node", str(CLIENTS / "survive_restart.mjs"), url, TOKEN],
+        cwd=CLIENTS,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         before = json.loads(client.stdout.readline())

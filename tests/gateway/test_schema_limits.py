@@ -42,7 +42,9 @@ def _resolve(root: dict[str, Any], schema: Any) -> Any:
     return schema
 
 
-def bounds(root: dict[str, Any], schema: Any, pointer: str = "", depth: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
+def bounds(
+    root: dict[str, Any], schema: Any, pointer: str = "", depth: int = 0
+) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every (pointer, subschema) of an input schema, unions and items walked, refs resolved."""
     schema = _resolve(root, schema)
     if not isinstance(schema, dict) or depth > 12:
@@ -59,7 +61,10 @@ def bounds(root: dict[str, Any], schema: Any, pointer: str = "", depth: int = 0)
 
 def stated(description: str) -> list[int]:
     """The numbers a description gives as limits: "at most 256", "at most 65536 bytes"."""
-    return [int(n.replace(",", "").replace("_", "")) for n in re.findall(r"at most (\d[\d,_]*)(?![\d.])", description)]
+    return [
+        int(n.replace(",", "").replace("_", ""))
+        for n in re.findall(r"at most (\d[\d,_]*)(?![\d.])", description)
+    ]
 
 
 @pytest.mark.parametrize("tool", sorted(TOOLS))
@@ -96,4 +101,6 @@ def test_no_declared_bound_above_what_one_call_may_carry() -> None:
         for pointer, sub in bounds(schema, schema):
             for k in ("maxItems", "maxLength"):
                 if k in sub:
-                    assert sub[k] <= ceiling, f"{tool} {pointer}: {k} {sub[k]} exceeds what one request carries ({ceiling} bytes)"
+                    assert sub[k] <= ceiling, (
+                        f"{tool} {pointer}: {k} {sub[k]} exceeds what one request carries ({ceiling} bytes)"
+                    )

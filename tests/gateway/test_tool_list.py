@@ -16,19 +16,26 @@ from typing import Any
 
 import httpx2
 import pytest
+from gateway_helpers import located_error
 from jsonschema import Draft202012Validator
 
-from gateway_helpers import located_error
 from molspace.gateway.manifest import DEFAULT_MANIFEST_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))
 TOOLS = {t["name"]: t for t in MANIFEST["tools"]}
-CASES = json.loads((ROOT / "tests" / "fixtures" / "contract" / "tool-inputs.json").read_text())["cases"]
+CASES = json.loads((ROOT / "tests" / "fixtures" / "contract" / "tool-inputs.json").read_text())[
+    "cases"
+]
 #: The bound of issue 19: all tools together, compact JSON as clients receive it.
 TOOLS_LIST_BYTES = 16 * 1024
 BUDGET = int(MANIFEST["limits"]["observeOutputBytes"])
-DEFAULT_HINTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+DEFAULT_HINTS = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
@@ -50,11 +57,18 @@ async def test_tools_list_on_the_wire_is_within_its_bound(mcp_url: str, token: s
         "jsonrpc": "2.0",
         "id": 1,
         "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "size", "version": "0"}},
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "size", "version": "0"},
+        },
     }
     async with httpx2.AsyncClient(timeout=10) as client:
         opened = await client.post(mcp_url, headers={**MCP_HEADERS, **auth}, json=init)
-        session = {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        session = {
+            "mcp-session-id": opened.headers["mcp-session-id"],
+            "mcp-protocol-version": "2025-11-25",
+        }
         await client.post(
             mcp_url,
             headers={**MCP_HEADERS, **auth, **session},
@@ -68,7 +82,9 @@ async def test_tools_list_on_the_wire_is_within_its_bound(mcp_url: str, token: s
     tools = sse_result(listed)["result"]["tools"]
     assert [t["name"] for t in tools] == list(TOOLS)
     size = len(compact(tools))
-    assert size <= TOOLS_LIST_BYTES, f"tools/list is {size} bytes for {len(tools)} tools (bound {TOOLS_LIST_BYTES})"
+    assert size <= TOOLS_LIST_BYTES, (
+        f"tools/list is {size} bytes for {len(tools)} tools (bound {TOOLS_LIST_BYTES})"
+    )
     # The deliberate choice: no output schemas listed (the gateway checks results; describe gives them).
     assert all("outputSchema" not in t for t in tools)
 
@@ -85,8 +101,16 @@ async def test_listed_tools_are_the_brief_form_of_the_manifest(mcp_client: Any, 
         assert tool.input_schema == spec["listedInputSchema"]
         assert tool.output_schema is None
         assert tool.title == spec["annotations"]["title"]
-        hints = tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations else {}
-        expected = {k: v for k, v in spec["annotations"].items() if k in DEFAULT_HINTS and v != DEFAULT_HINTS[k]}
+        hints = (
+            tool.annotations.model_dump(by_alias=True, exclude_none=True)
+            if tool.annotations
+            else {}
+        )
+        expected = {
+            k: v
+            for k, v in spec["annotations"].items()
+            if k in DEFAULT_HINTS and v != DEFAULT_HINTS[k]
+        }
         assert hints == expected, tool.name
     status = next(t for t in listed if t.name == "status")
     assert status.annotations is not None and status.annotations.read_only_hint is True
@@ -97,7 +121,9 @@ def test_listed_schema_accepts_every_valid_call(case: dict[str, Any]) -> None:
     """A client that checks arguments against the listed schema never refuses a call the gateway takes."""
     spec = TOOLS[case["tool"]]
     assert not list(Draft202012Validator(spec["inputSchema"]).iter_errors(case["args"]))
-    errors = [e.message for e in Draft202012Validator(spec["listedInputSchema"]).iter_errors(case["args"])]
+    errors = [
+        e.message for e in Draft202012Validator(spec["listedInputSchema"]).iter_errors(case["args"])
+    ]
     assert errors == [], f"{case['tool']}: the listed schema refuses a valid call: {errors}"
 
 
@@ -136,7 +162,9 @@ async def test_describe_every_tool_and_part_within_the_read_budget(mcp_client: A
                 assert sc["parts"] == [*spec["parts"], "output"]
                 assert sc["errors"] == spec["errors"]
                 if part is None:
-                    assert sc["inputSchema"] == spec["inputSchema"] or "listed one" in (sc["note"] or "")
+                    assert sc["inputSchema"] == spec["inputSchema"] or "listed one" in (
+                        sc["note"] or ""
+                    )
                 elif part == "output":
                     assert sc["outputSchema"] == spec["outputSchema"]
                 else:
@@ -148,7 +176,11 @@ async def test_describe_every_tool_and_part_within_the_read_budget(mcp_client: A
                         values = _tagged(example, at, part)
                         assert values, (name, part, example)
                         for v in values:
-                            assert not list(Draft202012Validator(schema).iter_errors(v)), (name, part, v)
+                            assert not list(Draft202012Validator(schema).iter_errors(v)), (
+                                name,
+                                part,
+                                v,
+                            )
 
 
 def _tagged(value: Any, tag: str, tag_value: str) -> list[dict[str, Any]]:
@@ -171,10 +203,12 @@ async def test_describe_part_gives_what_the_listing_leaves_out(mcp_client: Any) 
     sc = result.structured_content
     assert sc["inputSchema"]["required"] == ["op", "selector", "representation"]
     assert "cartoon" in sc["inputSchema"]["properties"]["representation"]["enum"]
-    assert "label_comp_id" in json.dumps(sc["inputSchema"])  # the selector's expression fields, in full
-    assert any(
-        a.get("op") == "set_representation" for e in sc["examples"] for a in e["actions"]
-    ), "an example of set_representation"
+    assert "label_comp_id" in json.dumps(
+        sc["inputSchema"]
+    )  # the selector's expression fields, in full
+    assert any(a.get("op") == "set_representation" for e in sc["examples"] for a in e["actions"]), (
+        "an example of set_representation"
+    )
 
 
 async def test_describe_refuses_unknown_tool_and_part_located(mcp_client: Any) -> None:

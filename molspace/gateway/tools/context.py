@@ -51,4 +51,6 @@ class GatewayToolAnswer:
 
 #: A handler: validated arguments and the context in, an answer (or an awaitable of one) out,
 #: or a raised MolspaceError. Handlers that relay to a page (``story_template_create``) are async.
-GatewayToolHandler = Callable[[dict[str, Any], GatewayToolContext], GatewayToolAnswer | Awaitable[GatewayToolAnswer]]
+GatewayToolHandler = Callable[
+    [dict[str, Any], GatewayToolContext], GatewayToolAnswer | Awaitable[GatewayToolAnswer]
+]

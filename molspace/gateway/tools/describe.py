@@ -82,7 +82,9 @@ def describe(manifest: Manifest, name: str, part: str | None, budget: int) -> di
         answer["inputSchema"] = entry["schema"]
         answer["examples"] = [e for e in spec.examples if _holds(e, str(entry["tag"]), part)]
         where = entry["at"] or "the arguments"
-        answer["note"] = f"The schema of the value at {where} whose `{entry['tag']}` is {json.dumps(part)}."
+        answer["note"] = (
+            f"The schema of the value at {where} whose `{entry['tag']}` is {json.dumps(part)}."
+        )
     else:
         raise MolspaceError(
             "NOT_FOUND",
@@ -102,7 +104,9 @@ def describe(manifest: Manifest, name: str, part: str | None, budget: int) -> di
             f"Describe one part ({', '.join(json.dumps(p) for p in spec.parts)}) for its full schema."
         )
     if _size(answer) > budget:
-        answer["guide"] = answer["guide"][: max(0, len(answer["guide"]) - (_size(answer) - budget) - 40)] + " …"
+        answer["guide"] = (
+            answer["guide"][: max(0, len(answer["guide"]) - (_size(answer) - budget) - 40)] + " …"
+        )
     return answer
 
 

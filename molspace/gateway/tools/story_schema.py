@@ -32,7 +32,9 @@ def mvs_schema() -> dict[str, Any]:
     try:
         return json.loads(MVS_SCHEMA_PATH.read_text(encoding="utf-8"))
     except FileNotFoundError as e:
-        raise FileNotFoundError(f"{MVS_SCHEMA_PATH} is missing: run `npm run build:manifest`") from e
+        raise FileNotFoundError(
+            f"{MVS_SCHEMA_PATH} is missing: run `npm run build:manifest`"
+        ) from e
 
 
 def _summary(description: str) -> str:
@@ -111,8 +113,16 @@ def answer(args: dict[str, Any], ctx: GatewayToolContext) -> GatewayToolAnswer:
     base = {"mvsSpec": schema["mvsSpec"], "molstar": schema["molstar"]}
     if node is None:
         if case is not None:
-            raise MolspaceError("INVALID_INPUT", "`case` needs `node`.", "/case", "Pass `node` with `case`, e.g. node=representation, case=cartoon.")
-        kinds = [{"kind": k, "summary": _summary(n["description"]), "parents": n["parents"]} for k, n in schema["nodes"].items()]
+            raise MolspaceError(
+                "INVALID_INPUT",
+                "`case` needs `node`.",
+                "/case",
+                "Pass `node` with `case`, e.g. node=representation, case=cartoon.",
+            )
+        kinds = [
+            {"kind": k, "summary": _summary(n["description"]), "parents": n["parents"]}
+            for k, n in schema["nodes"].items()
+        ]
         structured = {
             **base,
             "kinds": kinds,
@@ -128,12 +138,21 @@ def answer(args: dict[str, Any], ctx: GatewayToolContext) -> GatewayToolAnswer:
         )
         return GatewayToolAnswer(structured, text)
     detail = _node(schema, node, case)
-    structured = {**base, "kinds": None, "rules": None, "snapshotMetadata": None, "docs": None, "node": detail}
+    structured = {
+        **base,
+        "kinds": None,
+        "rules": None,
+        "snapshotMetadata": None,
+        "docs": None,
+        "node": detail,
+    }
     if detail["discriminator"] is not None and case is None:
         d = detail["discriminator"]
         text = f"{node}: a union on `{d['name']}` ({', '.join(c['value'] for c in d['cases'])}); pass `case` for its params."
     else:
-        text = f"{node}{'/' + case if case else ''}: params " + ", ".join(
-            p["name"] + ("" if p["required"] else "?") for p in detail["params"]
-        ) + f"; parents {detail['parents']}; children {detail['children']}."
+        text = (
+            f"{node}{'/' + case if case else ''}: params "
+            + ", ".join(p["name"] + ("" if p["required"] else "?") for p in detail["params"])
+            + f"; parents {detail['parents']}; children {detail['children']}."
+        )
     return GatewayToolAnswer(structured, text)

@@ -49,15 +49,31 @@ def list_answer(args: dict[str, Any], ctx: GatewayToolContext) -> GatewayToolAns
     listed: list[dict[str, Any]] = []
     for entry in catalogue[offset:]:
         candidate = {"templates": [*listed, entry], "nextOffset": 0, "steps": steps}
-        if listed and len(json.dumps(candidate, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) > budget:
+        if (
+            listed
+            and len(
+                json.dumps(candidate, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            )
+            > budget
+        ):
             break
         listed.append(entry)
     end = offset + len(listed)
     next_offset = end if end < len(catalogue) else None
     ids = ", ".join(t["id"] for t in listed)
-    text = f"{len(listed)} Story template(s): {ids}." + (
-        f" {len(catalogue) - end} more: call again with offset {next_offset}." if next_offset is not None else ""
-    ) + ("" if steps is not None else " Pass `template` for its steps; fill one with story_template_create.")
+    text = (
+        f"{len(listed)} Story template(s): {ids}."
+        + (
+            f" {len(catalogue) - end} more: call again with offset {next_offset}."
+            if next_offset is not None
+            else ""
+        )
+        + (
+            ""
+            if steps is not None
+            else " Pass `template` for its steps; fill one with story_template_create."
+        )
+    )
     return GatewayToolAnswer({"templates": listed, "nextOffset": next_offset, "steps": steps}, text)
 
 
@@ -108,7 +124,9 @@ async def create_answer(args: dict[str, Any], ctx: GatewayToolContext) -> Gatewa
         relay["assets"] = list(args["assets"])
     if args.get("pageId") is not None:
         relay["pageId"] = args["pageId"]
-    result = await ctx.pages.call("story_create", relay, how_to_connect=ctx.how_to_connect, client=ctx.client)
+    result = await ctx.pages.call(
+        "story_create", relay, how_to_connect=ctx.how_to_connect, client=ctx.client
+    )
     structured = {**result["structuredContent"], "template": args["template"]}
     return GatewayToolAnswer(structured, f"From template {args['template']}: {result['text']}")
 
@@ -167,9 +185,13 @@ def fill_answer(template: str, document: dict[str, Any], offset: int) -> Gateway
     else:
         end = total
     structured = page(end)
-    rest = "" if end >= total else f" Characters {offset}-{end}; call again with offset: {end} for the rest."
+    rest = (
+        ""
+        if end >= total
+        else f" Characters {offset}-{end}; call again with offset: {end} for the rest."
+    )
     text_line = (
-        f"Filled template {template} (dryRun: nothing written): \"{base['title']}\", {len(steps)} step(s), "
+        f'Filled template {template} (dryRun: nothing written): "{base["title"]}", {len(steps)} step(s), '
         f"{total} characters of JSON in structuredContent.document.{rest} "
         "Create it with story_template_create (path, no dryRun) or story_create {path, document}."
     )

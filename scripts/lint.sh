@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Lint, format and type checks that CI runs (scripts/test.sh); each fails the run on a finding.
+#   bash scripts/lint.sh          # check
+#   bash scripts/lint.sh --fix    # apply ruff's fixes and formatting, then check
+# Configuration: [tool.ruff] and [tool.mypy] in pyproject.toml.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x .venv/bin/python ] && . .venv/bin/activate
+
+if [ "${1:-}" = "--fix" ]; then
+  ruff check --fix .
+  ruff format .
+fi
+
+printf '\n== ruff check (Python lint)\n'
+ruff check .
+printf '\n== ruff format --check (Python format)\n'
+ruff format --check .
+printf '\n== mypy (Python types: molspace/)\n'
+mypy

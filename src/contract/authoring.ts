@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { LIMITS } from './limits';
 import { ChangeEntry, StoryState } from './story';
 import { actionId, expectedRevision, pageId, target } from './toolArgs';
-import type { ToolArgs, ToolSpec } from './tools';
+import type { ToolArgs, ToolSpec } from './toolSpec';
 import type { WidgetKind } from './workspace';
 
 /** Declare one tool (a local copy of `toolSpec`: `./tools` imports this module). */

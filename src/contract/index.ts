@@ -3,6 +3,7 @@ export * from './errors';
 export * from './limits';
 export * from './story';
 export * from './workspace';
+export * from './toolSpec';
 export * from './tools';
 export * from './result';
 export * from './bridge';

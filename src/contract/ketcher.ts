@@ -15,7 +15,7 @@ import { LIMITS } from './limits';
 import { LocatedError } from './errors';
 import { actionId, dock, expectedRevision, pageId, waitMs } from './toolArgs';
 import { PendingFields } from './result';
-import type { ToolArgs, ToolSpec } from './tools';
+import type { ToolArgs, ToolSpec } from './toolSpec';
 
 /** Chemical formats the editor reads and writes (Indigo's readers and writers). */
 export const KetcherFormat = z.enum(['smiles', 'molfile', 'molfile-v3000', 'ket', 'sdf', 'smarts', 'inchi', 'cml']);

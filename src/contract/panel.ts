@@ -14,7 +14,7 @@ import { LocatedError } from './errors';
 import { LIMITS } from './limits';
 import { dock } from './toolArgs';
 import { ChangeEntry } from './story';
-import type { ToolSpec } from './tools';
+import type { ToolSpec } from './toolSpec';
 import { ComponentSelector } from './viewer';
 
 /** Markdown, rendered by JupyterLab's rendermime with its sanitizer (untrusted). */

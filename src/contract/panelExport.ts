@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { PanelType } from './panel';
-import type { ToolSpec } from './tools';
+import type { ToolSpec } from './toolSpec';
 
 /** The file name ending each panel type exports to. */
 export const PANEL_EXPORT_EXTENSIONS: Readonly<Record<PanelType, string>> = {

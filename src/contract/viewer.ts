@@ -13,7 +13,7 @@
  * `TOOLS`), so the two modules load in either order.
  */
 import { z } from 'zod';
-import type { ToolSpec, ToolArgs } from './tools';
+import type { ToolSpec, ToolArgs } from './toolSpec';
 import type { WidgetKind } from './workspace';
 import { LocatedError } from './errors';
 import { ImageMimeType } from './result';

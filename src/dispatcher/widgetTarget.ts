@@ -4,10 +4,6 @@
  * `StoryTarget`); tests implement it without Mol* or a kernel.
  */
 import type { LocatedError, WidgetKind } from '../contract';
-import type { StoryTarget } from '../story/storyTarget';
-import type { PanelTarget } from '../panel/panelTarget';
-import type { ViewerTarget } from '../viewer/viewerTarget';
-import type { KetcherTarget } from '../ketcher/ketcherTarget';
 
 /** The state every widget reports, whatever its kind. */
 export interface WidgetState {
@@ -36,15 +32,14 @@ export interface WidgetTarget {
 }
 
 /**
- * The target interface of each widget kind. A new kind adds one entry here
- * (and its name to `WidgetKind` in the contract).
+ * The target interface of each widget kind, by kind. Each kind's target file
+ * adds its own entry by declaration merging (`declare module
+ * '../dispatcher/widgetTarget'`), so the Dispatcher never imports a widget
+ * kind. A kind of `WidgetKind` with no entry fails to compile at
+ * {@link isTargetOfKind} (docs/architecture.md, "Where a new widget kind goes").
  */
-export interface WidgetTargets {
-  story: StoryTarget;
-  panel: PanelTarget;
-  viewer: ViewerTarget;
-  ketcher: KetcherTarget;
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface WidgetTargets {}
 
 /** True when `target` is of `kind`, typed as that kind's target interface. */
 export function isTargetOfKind<K extends WidgetKind>(target: WidgetTarget, kind: K): target is WidgetTargets[K] {

@@ -36,3 +36,10 @@ export interface KetcherTarget extends WidgetTarget {
    */
   whenPersistAnswered(path: string, ms: number): Promise<void>;
 }
+
+declare module '../dispatcher/widgetTarget' {
+  /** `ketcher` widgets are {@link KetcherTarget}s. */
+  interface WidgetTargets {
+    ketcher: KetcherTarget;
+  }
+}

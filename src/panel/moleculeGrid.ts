@@ -13,7 +13,7 @@
 import type { GridMolecule, MoleculesContent } from '../contract';
 import type { Depiction } from '../ketcher/depictMessages';
 import type { Depict } from './depictor';
-import type { LinkButton } from './panelRenderer';
+import type { LinkButton } from './panelLinks';
 
 /** Molecules per page when the content does not say. */
 export const DEFAULT_PAGE_SIZE = 24;

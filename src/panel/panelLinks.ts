@@ -19,6 +19,9 @@ import { revealDocked } from '../dockPlacement';
  */
 export type FollowLink = (link: PanelLink, where: string) => Promise<LocatedError | null>;
 
+/** Make the button of the link at `where` (null: links are not followed here). */
+export type LinkButton = (link: PanelLink, where: string) => HTMLElement | null;
+
 /** The tool call a link makes: the Dispatcher's arguments. */
 export function linkCall(link: PanelLink): { tool: 'act' | 'story_control'; args: Record<string, unknown> } {
   return link.op === 'focus'

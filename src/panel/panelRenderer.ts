@@ -24,7 +24,7 @@ import type { IRenderMime, IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import { MolspaceError, type LocatedError, type MoleculesContent, type PanelContent, type PanelLink, type TableContent } from '../contract';
 import { depictSmiles, type Depict } from './depictor';
 import { renderMolecules, type OpenMolecule } from './moleculeGrid';
-import { linkLabel, linkTitle, type FollowLink } from './panelLinks';
+import { linkLabel, linkTitle, type FollowLink, type LinkButton } from './panelLinks';
 import { nextDirection, sortedOrder, type SortDirection } from './tableSort';
 
 /** The Vega-Lite mime type of JupyterLab's Vega renderer. */
@@ -197,9 +197,6 @@ function showLocated(host: HTMLElement, error: LocatedError | null): void {
   fix.textContent = `Fix: ${error.fix}`;
   host.append(message, where, fix);
 }
-
-/** Make the button of the link at `where` (null: links are not followed here). */
-export type LinkButton = (link: PanelLink, where: string) => HTMLElement | null;
 
 /** A link click inside a panel: only `http(s):` (new tab, as JupyterLab sets it) and `#fragment` links act. */
 function guardLink(e: MouseEvent): void {

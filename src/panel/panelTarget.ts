@@ -51,3 +51,10 @@ export function panelSummary(state: PanelState, content: PanelContent | null, st
 export function defaultTitle(content: PanelContent): string {
   return content.type === 'markdown' ? 'Notes' : content.type === 'table' ? 'Table' : content.type === 'molecules' ? 'Molecules' : 'Chart';
 }
+
+declare module '../dispatcher/widgetTarget' {
+  /** `panel` widgets are {@link PanelTarget}s. */
+  interface WidgetTargets {
+    panel: PanelTarget;
+  }
+}

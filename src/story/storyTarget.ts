@@ -43,3 +43,10 @@ export interface StoryTarget extends WidgetTarget {
    */
   replaceStory(mvsj: string, index: number, source: ChangeSource, summary: string): Promise<ChangeEntry>;
 }
+
+declare module '../dispatcher/widgetTarget' {
+  /** `story` widgets are {@link StoryTarget}s. */
+  interface WidgetTargets {
+    story: StoryTarget;
+  }
+}

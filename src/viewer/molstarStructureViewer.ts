@@ -27,7 +27,7 @@ import { MolspaceError } from '../contract/errors';
 import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin, disposeMolstarPlugin } from './molstarPlugin';
 import type { ComponentSelector, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
-import type { Shot, ShotOptions } from './viewerTarget';
+import type { Shot, ShotOptions } from './screenshot';
 import { guardDownloads, refusedMessage, type RedirectRefusal } from '../story/resourceFetch';
 import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../story/resourcePolicy';
 

@@ -8,7 +8,7 @@ import { LIMITS, MolspaceError, type ComponentSelector, type ViewerAction, type 
 import { countMatches, lociDistance, requireMatch, requireOneAtom, type StructureData } from './structureData';
 import { selectorText } from './viewerText';
 import { initialView } from './initialView';
-import type { ShotOptions } from './viewerTarget';
+import type { ShotOptions } from './screenshot';
 
 export { initialView };
 

@@ -7,6 +7,7 @@ import type { WidgetTarget } from '../dispatcher/widgetTarget';
 import type { StructureData } from './structureData';
 import type { ResourcePolicy } from '../story/resourcePolicy';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
+import type { Shot, ShotOptions } from './screenshot';
 
 export interface ViewerTarget extends WidgetTarget {
   readonly kind: 'viewer';
@@ -51,22 +52,9 @@ export interface ViewerTarget extends WidgetTarget {
   screenshot(size: ShotOptions): Promise<Shot>;
 }
 
-/**
- * What a screenshot asks for: pixels (none: the view's own size, or at most
- * `defaultWidth` wide when given), format (default PNG) and JPEG/WebP quality.
- */
-export interface ShotOptions {
-  width?: number;
-  height?: number;
-  defaultWidth?: number;
-  format?: 'png' | 'jpeg' | 'webp';
-  quality?: number;
-}
-
-/** A screenshot: base64 data (no data-URL prefix), its MIME type and size. */
-export interface Shot {
-  data: string;
-  mimeType: 'image/png' | 'image/jpeg' | 'image/webp';
-  width: number;
-  height: number;
+declare module '../dispatcher/widgetTarget' {
+  /** `viewer` widgets are {@link ViewerTarget}s. */
+  interface WidgetTargets {
+    viewer: ViewerTarget;
+  }
 }

@@ -17,7 +17,7 @@ import { MolspaceError } from '../contract/errors';
 import type { MolstarStructureViewer, ViewerSource } from './molstarStructureViewer';
 import type { ViewerBudget, ViewerHandle } from './viewerBudget';
 import type { LiveViewerView, ViewerDrawer, ViewerModel } from './viewerModel';
-import type { ShotOptions } from './viewerTarget';
+import type { ShotOptions } from './screenshot';
 
 function isDarkTheme(): boolean {
   return document.body.dataset.jpThemeLight === 'false';

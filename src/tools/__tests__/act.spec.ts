@@ -12,7 +12,8 @@ import { WidgetRegistry } from '../../dispatcher/registry';
 import { expectFailure } from '../../__tests__/expectFailure';
 import { defaultLayers, readStructure, type StructureData } from '../../viewer/structureData';
 import { initialView, type HistoryStep } from '../../viewer/viewerActions';
-import type { ShotOptions, ViewerTarget } from '../../viewer/viewerTarget';
+import type { ShotOptions } from '../../viewer/screenshot';
+import type { ViewerTarget } from '../../viewer/viewerTarget';
 import { viewerSummary } from '../../viewer/viewerText';
 import { DEFAULT_RESOURCE_HOSTS } from '../../story/resourcePolicy';
 

@@ -167,7 +167,7 @@ const authoringPlugin: JupyterFrontEndPlugin<void> = {
   optional: [IRenderMimeRegistry],
   activate: (app: JupyterFrontEnd, molspace: IMolspace, rendermime: IRenderMimeRegistry | null) => {
     void app.restored
-      .then(() => import('./authoring/storyFiles'))
+      .then(() => import('./resources/workspaceFiles'))
       .then(({ useContents, useResourcePolicy }) => {
         useContents(app.serviceManager.contents);
         useResourcePolicy(molspace.resourcePolicy);

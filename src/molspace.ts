@@ -1,7 +1,7 @@
 /** The page services behind the {@link IMolspace} token. */
 import type { IMolspace, IMolspacePage } from './tokens';
-import { ResourcePolicy, defaultResourcePolicy } from './story/resourcePolicy';
-import { ViewerBudget } from './viewer/viewerBudget';
+import { ResourcePolicy, defaultResourcePolicy } from './resources/resourcePolicy';
+import { ViewerBudget } from './molstar/viewerBudget';
 
 export class Molspace implements IMolspace {
   readonly viewerBudget = new ViewerBudget();

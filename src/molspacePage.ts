@@ -3,13 +3,13 @@
  * {@link Molspace.page}. Loaded lazily: it brings the zod contract and the
  * tool handlers.
  */
-import { Dispatcher } from './dispatcher/dispatcher';
 import { WidgetRegistry } from './dispatcher/registry';
 import type { IMolspacePage } from './tokens';
-import type { ResourcePolicy } from './story/resourcePolicy';
-import type { ViewerBudget } from './viewer/viewerBudget';
+import type { ResourcePolicy } from './resources/resourcePolicy';
+import type { ViewerBudget } from './molstar/viewerBudget';
+import { pageDispatcher } from './tools';
 
 export function createMolspacePage(viewerBudget: ViewerBudget, resourcePolicy: ResourcePolicy): IMolspacePage {
   const registry = new WidgetRegistry();
-  return { registry, dispatcher: new Dispatcher(registry), viewerBudget, resourcePolicy };
+  return { registry, dispatcher: pageDispatcher(registry), viewerBudget, resourcePolicy };
 }

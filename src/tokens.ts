@@ -6,8 +6,8 @@
 import { Token } from '@lumino/coreutils';
 import type { Dispatcher } from './dispatcher/dispatcher';
 import type { WidgetRegistry } from './dispatcher/registry';
-import type { ResourcePolicy } from './story/resourcePolicy';
-import type { ViewerBudget } from './viewer/viewerBudget';
+import type { ResourcePolicy } from './resources/resourcePolicy';
+import type { ViewerBudget } from './molstar/viewerBudget';
 
 /** The page's widget registry and Dispatcher. */
 export interface IMolspacePage {

@@ -19,7 +19,7 @@
 const CHUNKS: (() => Promise<unknown>)[] = [
   () => import('./viewer/dockedViewer'),
   () => import('./ketcher/dockedKetcher'),
-  () => import('./authoring/storyFiles')
+  () => import('./resources/workspaceFiles')
 ];
 
 function idle(): Promise<void> {

@@ -1,8 +1,8 @@
 /**
  * The "floor" page of bench/first_frame.mjs: the same Mol* work the Story
  * widget does for a new Story, in a plain page without JupyterLab, kernel or
- * widget. molspace's own Story parser (src/story/storySource.ts) and Mol*
- * wrapper (src/viewer/molstarStoryViewer.ts) are bundled by esbuild against
+ * widget. molspace's own Story parser (src/molstar/storySource.ts) and Mol*
+ * wrapper (src/story/molstarStoryViewer.ts) are bundled by esbuild against
  * the same molstar, as production code (minified, NODE_ENV=production) like
  * the labextension `scripts/install.sh` installs, and loaded the way the
  * widget loads them: this small entry is in the page, the two modules are
@@ -22,7 +22,7 @@ declare global {
   }
 }
 
-type Viewer = import('../../src/viewer/molstarStoryViewer').MolstarStoryViewer;
+type Viewer = import('../../src/story/molstarStoryViewer').MolstarStoryViewer;
 let viewer: Viewer | null = null;
 
 async function firstFrame(): Promise<Record<string, number>> {
@@ -31,13 +31,13 @@ async function firstFrame(): Promise<Record<string, number>> {
   viewer = null;
   const host0 = document.getElementById('host')!;
   host0.replaceChildren();
-  const { parseStory } = await import('../../src/story/storySource');
+  const { parseStory } = await import('../../src/molstar/storySource');
   const t1 = performance.now();
   const bytes = new Uint8Array(await (await fetch('1cbs-story.mvsx', { cache: 'no-store' })).arrayBuffer());
   const t2 = performance.now();
   const story = await parseStory({ mvsx: bytes });
   const t3 = performance.now();
-  const { MolstarStoryViewer } = await import('../../src/viewer/molstarStoryViewer');
+  const { MolstarStoryViewer } = await import('../../src/story/molstarStoryViewer');
   const t4 = performance.now();
   const host = document.createElement('div');
   host.style.cssText = 'position:relative;width:100%;height:100%';

@@ -1,6 +1,6 @@
 /** Test double: a Story target in memory (no Mol*, no kernel), for Dispatcher and tool tests. */
 import type { ChangeEntry, ChangeSource, MolspaceError, SnapshotMeta, StoryState } from '../contract';
-import type { ParsedStory } from '../story/storySource';
+import type { ParsedStory } from '../molstar/storySource';
 import type { StoryChangeRequest, StoryTarget } from '../story/storyTarget';
 import { storySummary } from '../story/storyText';
 
@@ -58,7 +58,7 @@ export class MemoryStory implements StoryTarget {
     const entry = { revision: this.revision, source, summary };
     this.log.push(entry);
     this.replaced.push({ mvsj, index });
-    const { parseStory } = await import('../story/storySource');
+    const { parseStory } = await import('../molstar/storySource');
     this.parsedStory = await parseStory({ mvsj });
     this.metas = this.parsedStory.snapshots;
     this.index = index;

@@ -52,7 +52,7 @@ export class ActivityLog {
   private readonly _changed = new Signal<this, ActivityEntry>(this);
   private _seq = 0;
 
-  constructor(readonly limit = ACTIVITY_LIMIT) {}
+  constructor(readonly limit: number = ACTIVITY_LIMIT) {}
 
   /** Emits each entry as it is added. */
   get changed(): ISignal<this, ActivityEntry> {

@@ -11,8 +11,8 @@ import { Zip } from 'molstar/lib/mol-util/zip/zip';
 
 import { MolspaceError } from '../contract/errors';
 import { LIMITS } from '../contract/limits';
-import { MVSX_MAIN_FILE } from '../story/storySource';
-import { checkStoryPath, fileSize, readFileBytes } from './storyFiles';
+import { MVSX_MAIN_FILE } from '../molstar/storySource';
+import { checkStoryPath, fileSize, readFileBytes } from '../resources/workspaceFiles';
 
 /** Folder of the archive that holds the assets (Mol*'s examples use `assets/`). */
 export const ASSET_FOLDER = 'assets/';

@@ -2,7 +2,7 @@
  * A Story document as the authoring tools take it (docs/architecture.md,
  * "Story authoring"): the compact storyboard `{title, steps: [{key, title,
  * description, root}]}` or standard multi-state MVS. Checking reuses
- * `parseStory` (`src/story/storySource.ts`: Mol*'s MVS validation plus
+ * `parseStory` (`src/molstar/storySource.ts`: Mol*'s MVS validation plus
  * molspace's checks) and adds the storyboard's own shape checks; every issue
  * is returned at once, located.
  */
@@ -16,8 +16,8 @@ import {
   RESOURCE_HOSTS_SETTING,
   type RefusedResource,
   type ResourcePolicy
-} from '../story/resourcePolicy';
-import { parseStory, type ParsedStory, type StoryIssue } from '../story/storySource';
+} from '../resources/resourcePolicy';
+import { parseStory, type ParsedStory, type StoryIssue } from '../molstar/storySource';
 
 /** The fields of one storyboard step; the metadata ones map to MVS snapshot `metadata`. */
 const STEP_METADATA = ['key', 'title', 'description', 'description_format', 'linger_duration_ms', 'transition_duration_ms'];

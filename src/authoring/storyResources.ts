@@ -5,8 +5,8 @@
  * sent to a host the policy refuses. Files inside an `.mvsx` and `data:` URLs need no fetch.
  */
 import { LIMITS, type StoryIssueDoc, type StoryResource } from '../contract';
-import { probeResource, type FetchLike } from '../story/resourceFetch';
-import { refusalOf, type ResourcePolicy } from '../story/resourcePolicy';
+import { probeResource, type FetchLike } from '../resources/resourceFetch';
+import { refusalOf, type ResourcePolicy } from '../resources/resourcePolicy';
 
 /** Every `url`/`uri` param of the snapshots of multi-state MVS `mvs`, in document order. */
 export function storyResources(mvs: Record<string, unknown>): Pick<StoryResource, 'url' | 'snapshotIndex' | 'path'>[] {

@@ -21,8 +21,8 @@ import type { ISignal } from '@lumino/signaling';
 import type { LastAction, MirroredRead, PageMessage, ToolSpec } from '../contract';
 import { LIMITS } from '../contract/limits';
 import { PAGE_TOOLS } from '../tools';
-import { jsonBytes } from '../tools/budget';
-import type { PageTool } from '../tools/tool';
+import { jsonBytes } from '../contract/budget';
+import type { PageTool } from '../dispatcher/pageTool';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
 

@@ -22,8 +22,7 @@ import {
   type WidgetKind
 } from '../contract';
 import { ISignal, Signal } from '@lumino/signaling';
-import { PAGE_TOOLS } from '../tools';
-import type { BoundCall, PageTool, ParsedCall, ToolResult } from '../tools/tool';
+import type { BoundCall, PageTool, ParsedCall, ToolResult } from './pageTool';
 import { ChangeLog } from './changeLog';
 import { WidgetRegistry } from './registry';
 import type { WidgetTarget } from './widgetTarget';
@@ -75,8 +74,8 @@ export interface DispatchResult {
 export interface DispatcherTools {
   /** The contract's tools (default: `TOOLS`); those with `runs: 'page'` are answered here. */
   contract?: readonly ToolSpec[];
-  /** Their handlers (default: `PAGE_TOOLS`). */
-  handlers?: readonly PageTool[];
+  /** Their handlers: `PAGE_TOOLS` (`src/tools/index.ts`) for a page; tools sit above the Dispatcher. */
+  handlers: readonly PageTool[];
 }
 
 /**
@@ -126,10 +125,10 @@ export class Dispatcher {
   private readonly _served = new Signal<this, DispatchRecord>(this);
   private _lastAction: LastAction | null = null;
 
-  constructor(registry: WidgetRegistry, tools: DispatcherTools = {}) {
+  constructor(registry: WidgetRegistry, tools: DispatcherTools) {
     this.registry = registry;
     this._contract = tools.contract ?? TOOLS;
-    for (const handler of tools.handlers ?? PAGE_TOOLS) {
+    for (const handler of tools.handlers) {
       this._handlers.set(handler.spec.name, handler);
     }
     registry.removed.connect((_, target) => this._changeLog.forget(target.targetId));

@@ -5,7 +5,7 @@
 import { LIMITS, type FallbackState, type PanelContent } from '../contract';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
 import { isTargetOfKind } from '../dispatcher/widgetTarget';
-import { cutText } from '../tools/budget';
+import { cutText } from '../contract/budget';
 
 /** The state part of a `fallback` frame, or null while the widget has nothing settled to show. */
 export interface FallbackSnapshot {

@@ -32,7 +32,7 @@ import { linkFollower } from './panelLinks';
 import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
 import { staleLinks } from './panelLinkCheck';
-import { policyRenderMime } from '../render/resourceSanitizer';
+import { policyRenderMime } from '../resources/resourceSanitizer';
 import { WidgetPresence } from '../dispatcher/widgetPresence';
 
 /** How long an update waits for a view to render it, ms. */
@@ -302,7 +302,7 @@ export class PanelView extends DOMWidgetView {
     this.el.classList.add('molspace-panel-inline');
     this.el.setAttribute('data-molspace-model', this.model.model_id);
     this.renderer = new PanelRenderer(() => {
-      // Images in panel markdown follow the Story resource hosts (src/render/resourceSanitizer.ts).
+      // Images in panel markdown follow the Story resource hosts (src/resources/resourceSanitizer.ts).
       const rendermime = renderMimeOf(this.model.widget_manager);
       return rendermime && policyRenderMime(rendermime, this.model.services.resourcePolicy);
     }, ketcherOpener(this.model.services), undefined, linkFollower(this.model.services));

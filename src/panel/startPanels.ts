@@ -7,7 +7,7 @@
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import type { IMolspacePage } from '../tokens';
-import { policyRenderMime } from '../render/resourceSanitizer';
+import { policyRenderMime } from '../resources/resourceSanitizer';
 import { addDocked } from '../dockedTab';
 import { DockedPanel } from './dockedPanel';
 import { setPanelHost } from './panelHost';
@@ -16,7 +16,7 @@ import { linkFollower } from './panelLinks';
 import { panelExporter } from './exportFromUi';
 
 export function startPanels(page: IMolspacePage, shell: JupyterFrontEnd.IShell, app: IRenderMimeRegistry | null): void {
-  // Images in panel markdown follow the Story resource hosts (src/render/resourceSanitizer.ts).
+  // Images in panel markdown follow the Story resource hosts (src/resources/resourceSanitizer.ts).
   const rendermime = app && policyRenderMime(app, page.resourcePolicy);
   setPanelHost(page.registry, {
     dock(panelId, title, content, placement) {

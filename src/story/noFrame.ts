@@ -4,7 +4,7 @@
  * `ready` is false and the step is not reported as shown.
  */
 import { MolspaceError } from '../contract/errors';
-import { DRAW_WAIT_MS, type DrawOutcome } from '../viewer/frameWait';
+import { DRAW_WAIT_MS, type DrawOutcome } from '../molstar/frameWait';
 
 /** `details.reason` of a step applied without a frame. */
 export const NO_FRAME_REASON = 'no-frame-drawn';

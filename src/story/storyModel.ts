@@ -34,7 +34,7 @@ import type { IMolspacePage } from '../tokens';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
 import { notebookPathOf, renderMimeOf } from '../widgetManager';
 import { PAGE_INSTANCE_ID, StoryPlayback, type PlaybackState } from './playback';
-import type { ParsedStory } from './storySource';
+import type { ParsedStory } from '../molstar/storySource';
 import type { StoryChangeRequest, StoryTarget } from './storyTarget';
 import { storySummary } from './storyText';
 import { NO_FRAME_REASON } from './noFrame';
@@ -187,7 +187,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
   }
 
   private async _parse(): Promise<ParsedStory> {
-    const { parseStory } = await import('./storySource');
+    const { parseStory } = await import('../molstar/storySource');
     const mvsx: Bytes | null = this.get('_mvsx');
     const mvsj: string = this.get('_mvsj');
     try {

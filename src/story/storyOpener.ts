@@ -6,7 +6,7 @@
  * Dispatcher) answers with a located error before anything is written.
  */
 import { MolspaceError } from '../contract';
-import type { ParsedStory } from './storySource';
+import type { ParsedStory } from '../molstar/storySource';
 import type { DockPlacement } from '../contract/toolArgs';
 import type { StoryTarget } from './storyTarget';
 

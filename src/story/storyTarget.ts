@@ -3,7 +3,7 @@
  * Dispatcher tests implement it in memory.
  */
 import type { ChangeEntry, ChangeSource, SnapshotMeta, StoryState } from '../contract';
-import type { ParsedStory } from './storySource';
+import type { ParsedStory } from '../molstar/storySource';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
 
 /** A requested change of a Story's position or playback. */

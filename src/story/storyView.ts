@@ -29,15 +29,15 @@ import { DOMWidgetView } from '@jupyter-widgets/base';
 import type { IRenderMime } from '@jupyterlab/rendermime';
 
 import { MolspaceError } from '../contract/errors';
-import type { MolstarStoryViewer } from '../viewer/molstarStoryViewer';
-import type { ViewerBudget, ViewerHandle } from '../viewer/viewerBudget';
-import { policyRenderMime } from '../render/resourceSanitizer';
-import { guardWheel } from '../viewer/wheelGuard';
-import type { DrawOutcome } from '../viewer/frameWait';
+import type { MolstarStoryViewer } from './molstarStoryViewer';
+import type { ViewerBudget, ViewerHandle } from '../molstar/viewerBudget';
+import { policyRenderMime } from '../resources/resourceSanitizer';
+import { guardWheel } from '../molstar/wheelGuard';
+import type { DrawOutcome } from '../molstar/frameWait';
 import { noFrameError } from './noFrame';
 import { hiddenTabOf, showHiddenTab } from '../dockedTab';
 import type { StoryDrawer, StoryModel } from './storyModel';
-import type { ParsedStory } from './storySource';
+import type { ParsedStory } from '../molstar/storySource';
 
 type ButtonAction = 'previous' | 'play' | 'next';
 
@@ -447,7 +447,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
     this.setPlaceholder(this.parkedImage === null ? 'Starting 3D viewer…' : null);
     let viewer: MolstarStoryViewer;
     try {
-      const { MolstarStoryViewer } = await import('../viewer/molstarStoryViewer');
+      const { MolstarStoryViewer } = await import('./molstarStoryViewer');
       const host = el('div', 'molspace-story-viewer');
       this.els.canvas.append(host);
       try {

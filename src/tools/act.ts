@@ -5,7 +5,7 @@
  * applies it as one revision, or reports it (`dryRun`).
  */
 import { ACT_TOOL, type ChangeEntry, type ResultImage } from '../contract';
-import { defineWidgetTool } from './tool';
+import { defineWidgetTool } from '../dispatcher/pageTool';
 
 export const act = defineWidgetTool(ACT_TOOL, async ({ args, target, source }) => {
   // Loaded here, not with the Dispatcher: selector checks bring Mol*'s structure code.

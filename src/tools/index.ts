@@ -15,7 +15,9 @@ import { act } from './act';
 import { open } from './open';
 import { ketcherControl } from './ketcherControl';
 import { ketcherOpen } from './ketcherOpen';
-import type { PageTool } from './tool';
+import { Dispatcher, type DispatcherTools } from '../dispatcher/dispatcher';
+import type { PageTool } from '../dispatcher/pageTool';
+import type { WidgetRegistry } from '../dispatcher/registry';
 import { panelExport } from './panelExport';
 
 export const PAGE_TOOLS: readonly PageTool[] = [
@@ -33,3 +35,11 @@ export const PAGE_TOOLS: readonly PageTool[] = [
   ketcherOpen,
   panelExport
 ];
+
+/**
+ * A Dispatcher that answers every page tool: the one a page creates. `tools`
+ * replaces the contract or the handlers (tests add a tool this way).
+ */
+export function pageDispatcher(registry: WidgetRegistry, tools: Partial<DispatcherTools> = {}): Dispatcher {
+  return new Dispatcher(registry, { handlers: PAGE_TOOLS, ...tools });
+}

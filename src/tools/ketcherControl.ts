@@ -9,7 +9,7 @@
 import { KETCHER_CONTROL_TOOL, KetcherControlUiInput, LIMITS, MolspaceError, type ChangeEntry, type KetcherControlInput } from '../contract';
 import { KETCHER_EXTENSIONS, persistFormat } from '../ketcher/ketcherFiles';
 import type { KetcherTarget } from '../ketcher/ketcherTarget';
-import { defineWidgetTool } from './tool';
+import { defineWidgetTool } from '../dispatcher/pageTool';
 
 const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
 
@@ -42,7 +42,7 @@ interface PersistOutcome {
 async function persist(args: KetcherControlInput, target: KetcherTarget): Promise<PersistOutcome> {
   const path = required(args, 'path');
   const format = persistFormat(path, args.format);
-  const { checkStoryPath, fileExists } = await import('../authoring/storyFiles');
+  const { checkStoryPath, fileExists } = await import('../resources/workspaceFiles');
   const clean = checkStoryPath(path, KETCHER_EXTENSIONS[format]);
   const earlier = target.persistRequest(clean);
   const revision = target.state().structureRevision;

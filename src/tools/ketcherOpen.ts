@@ -6,11 +6,11 @@
  */
 import { KETCHER_EXTENSIONS, KETCHER_OPEN_TOOL, LIMITS, MolspaceError } from '../contract';
 import type { KetcherFormat } from '../contract';
-import { checkStoryPath, fileSize, readFileBytes } from '../authoring/storyFiles';
+import { checkStoryPath, fileSize, readFileBytes } from '../resources/workspaceFiles';
 import { ketcherOpener } from '../ketcher/ketcherOpener';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { checkPlacement } from '../dockPlacement';
-import { defineTool } from './tool';
+import { defineTool } from '../dispatcher/pageTool';
 
 /** `"a.mol"` → `".mol"` (lower case), `""` when the file name has no extension. */
 function extensionOf(path: string): string {

@@ -1,8 +1,8 @@
 /** `observe`: the widgets of this page, a bounded page of them at a time. */
 import { MolspaceError, OBSERVE_TOOL, type WidgetSummary } from '../contract';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
-import { cutText, withinBudget } from './budget';
-import { defineTool } from './tool';
+import { cutText, withinBudget } from '../contract/budget';
+import { defineTool } from '../dispatcher/pageTool';
 
 /** Characters of a widget's title and summary line in `observe`. */
 const TITLE_CHARS = 200;

@@ -8,14 +8,14 @@
  */
 import { LIMITS, MolspaceError, OPEN_TOOL } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
-import { checkStoryPath, fileSize, readStoryFile, storyResourcePolicy } from '../authoring/storyFiles';
+import { checkStoryPath, fileSize, readStoryFile, storyResourcePolicy } from '../resources/workspaceFiles';
 import { storyOpener } from '../story/storyOpener';
 import { checkRootPath, formatOfPath, isStoryPath, structureOpener } from '../viewer/structureOpener';
 import type { ViewerTarget } from '../viewer/viewerTarget';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { checkPlacement } from '../dockPlacement';
 import type { DockPlacement } from '../contract/toolArgs';
-import { defineTool } from './tool';
+import { defineTool } from '../dispatcher/pageTool';
 
 const SOURCES = ['path', 'text', 'pdbId', 'mvs', 'ketcher'] as const;
 
@@ -151,7 +151,7 @@ async function openStory(given: string, title: string | undefined, deadline: num
   }
   const source = await readStoryFile(path);
   // Loaded with the first call: Mol* stays off JupyterLab's start path.
-  const { parseStory } = await import('../story/storySource');
+  const { parseStory } = await import('../molstar/storySource');
   const { stepsOf } = await import('../authoring/storyDocument');
   let story;
   try {

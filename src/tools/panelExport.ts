@@ -6,9 +6,9 @@
  * `/path` for an ending other than the panel type's).
  */
 import { MolspaceError, PANEL_EXPORT_EXTENSIONS, PANEL_EXPORT_TOOL } from '../contract';
-import { checkStoryPath, writeStoryFile } from '../authoring/storyFiles';
+import { checkStoryPath, writeStoryFile } from '../resources/workspaceFiles';
 import { panelFileText } from '../panel/panelFile';
-import { defineWidgetTool } from './tool';
+import { defineWidgetTool } from '../dispatcher/pageTool';
 
 export const panelExport = defineWidgetTool(PANEL_EXPORT_TOOL, async ({ args, target }) => {
   const state = target.state();

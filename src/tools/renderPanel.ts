@@ -24,7 +24,7 @@ import { checkPanelContent } from '../panel/panelContent';
 import { checkPanelLinks } from '../panel/panelLinkCheck';
 import { panelHostOf } from '../panel/panelHost';
 import { defaultTitle, type PanelTarget } from '../panel/panelTarget';
-import type { PageTool, ToolEnv, ToolResult } from './tool';
+import type { PageTool, ToolEnv, ToolResult } from '../dispatcher/pageTool';
 
 /** Panels of this page. */
 function panels(registry: WidgetRegistry): PanelTarget[] {

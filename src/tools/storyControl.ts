@@ -6,7 +6,7 @@
 import { MolspaceError, STORY_CONTROL_TOOL, type SnapshotMeta, type StoryControlInput } from '../contract';
 import type { StoryChangeRequest } from '../story/storyTarget';
 import { describeStory } from '../story/storyText';
-import { defineWidgetTool } from './tool';
+import { defineWidgetTool } from '../dispatcher/pageTool';
 
 /** What a `story_control` call would change: null when the Story stays as it is. */
 export interface StoryChangePlan {

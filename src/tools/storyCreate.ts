@@ -4,10 +4,10 @@
  * (`../authoring/storyArchive.ts`); `open` shows it docked in the main area.
  */
 import { MolspaceError, STORY_CREATE_TOOL } from '../contract';
-import { checkOverwrite, checkStoryPath, storyResourcePolicy, writeStoryFile } from '../authoring/storyFiles';
+import { checkOverwrite, checkStoryPath, storyResourcePolicy, writeStoryFile } from '../resources/workspaceFiles';
 import { storyOpener } from '../story/storyOpener';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
-import { defineTool } from './tool';
+import { defineTool } from '../dispatcher/pageTool';
 
 export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, deadline }) => {
   // Loaded with the first call: Mol* stays off JupyterLab's start path.

@@ -1,7 +1,7 @@
 /** `story_edit`: replace or insert one step of a shown Story by key (docs/architecture.md, "Story authoring"). */
 import { MolspaceError, STORY_EDIT_TOOL } from '../contract';
-import { storyResourcePolicy } from '../authoring/storyFiles';
-import { defineWidgetTool } from './tool';
+import { storyResourcePolicy } from '../resources/workspaceFiles';
+import { defineWidgetTool } from '../dispatcher/pageTool';
 
 export const storyEdit = defineWidgetTool(STORY_EDIT_TOOL, async ({ args, target, source }) => {
   // Loaded with the first call: Mol* stays off JupyterLab's start path.

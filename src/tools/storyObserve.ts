@@ -1,8 +1,8 @@
 /** `story_observe`: one Story's state and a bounded page of its snapshot metadata. */
 import { STORY_OBSERVE_TOOL } from '../contract';
 import { describeStory } from '../story/storyText';
-import { withinBudget } from './budget';
-import { defineWidgetTool } from './tool';
+import { withinBudget } from '../contract/budget';
+import { defineWidgetTool } from '../dispatcher/pageTool';
 
 export const storyObserve = defineWidgetTool(STORY_OBSERVE_TOOL, ({ args, target }) => {
   const state = target.state();

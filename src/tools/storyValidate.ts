@@ -1,8 +1,8 @@
 /** `story_validate`: every issue of a Story, located, from the bundled Mol* and molspace's checks. */
 import { LIMITS, STORY_VALIDATE_TOOL } from '../contract';
-import { checkStoryPath, storyResourcePolicy, readStoryFile } from '../authoring/storyFiles';
+import { checkStoryPath, storyResourcePolicy, readStoryFile } from '../resources/workspaceFiles';
 import { readyDeadline } from '../dispatcher/whenReady';
-import { defineTool } from './tool';
+import { defineTool } from '../dispatcher/pageTool';
 
 export const storyValidate = defineTool(STORY_VALIDATE_TOOL, async ({ args, deadline }) => {
   // Loaded with the first call: Mol* stays off JupyterLab's start path.

@@ -6,8 +6,8 @@
  * `ligandCount`) always describe the whole structure.
  */
 import { VIEWER_OBSERVE_TOOL, type ViewerComposition } from '../contract';
-import { withinBudget } from './budget';
-import { defineWidgetTool } from './tool';
+import { withinBudget } from '../contract/budget';
+import { defineWidgetTool } from '../dispatcher/pageTool';
 
 /** The composition with each list from `offset`, `n` entries long. */
 function page(c: ViewerComposition, offset: number, n: number): ViewerComposition {

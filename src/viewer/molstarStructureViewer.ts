@@ -24,12 +24,12 @@ import { PluginContext } from 'molstar/lib/mol-plugin/context';
 import { Asset } from 'molstar/lib/mol-util/assets';
 
 import { MolspaceError } from '../contract/errors';
-import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin, disposeMolstarPlugin } from './molstarPlugin';
+import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin, disposeMolstarPlugin } from '../molstar/molstarPlugin';
 import type { ComponentSelector, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
 import type { Shot, ShotOptions } from './screenshot';
-import { guardDownloads, refusedMessage, type RedirectRefusal } from '../story/resourceFetch';
-import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../story/resourcePolicy';
+import { guardDownloads, refusedMessage, type RedirectRefusal } from '../resources/resourceFetch';
+import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../resources/resourcePolicy';
 
 const DRAW_WAIT_MS = 10_000;
 

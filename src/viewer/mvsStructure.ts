@@ -8,7 +8,7 @@
  * parsers as a file is (`readStructure`), capped at `viewerSourceBytes`.
  */
 import { LIMITS, MolspaceError, StructureFormat } from '../contract';
-import { refusalOf, type ResourcePolicy } from '../story/resourcePolicy';
+import { refusalOf, type ResourcePolicy } from '../resources/resourcePolicy';
 
 /** One `download` → `parse` pair of an MVS tree. */
 export interface MvsDownload {

@@ -38,7 +38,7 @@ import type { ViewerTarget } from './viewerTarget';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
 import { viewerSummary } from './viewerText';
 import { initialView } from './initialView';
-import type { ResourcePolicy } from '../story/resourcePolicy';
+import type { ResourcePolicy } from '../resources/resourcePolicy';
 import { WidgetPresence } from '../dispatcher/widgetPresence';
 
 /** Who made an undo step, as its button says it. */

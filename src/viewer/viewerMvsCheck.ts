@@ -1,12 +1,12 @@
 /**
  * `apply_mvs`: an MVS state checked as a Story's snapshot is (`parseStory`:
  * Mol*'s MVS tree validation, then the page's resource allow-list,
- * `src/story/resourcePolicy.ts`), with every error located inside the
+ * `src/resources/resourcePolicy.ts`), with every error located inside the
  * operation (docs/architecture.md, "Viewer").
  */
 import { MolspaceError } from '../contract';
-import { parseStory } from '../story/storySource';
-import type { ResourcePolicy } from '../story/resourcePolicy';
+import { parseStory } from '../molstar/storySource';
+import type { ResourcePolicy } from '../resources/resourcePolicy';
 
 /** Re-root a Story location (`/snapshots/0/root/...`, `/metadata/...`, `/`) under `where`. */
 function relocate(storyWhere: string, where: string): string {

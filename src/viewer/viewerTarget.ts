@@ -5,7 +5,7 @@ import type { ChangeEntry, ChangeSource, ViewerCamera, ViewerComposition, Viewer
 import type { z } from 'zod';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
 import type { StructureData } from './structureData';
-import type { ResourcePolicy } from '../story/resourcePolicy';
+import type { ResourcePolicy } from '../resources/resourcePolicy';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
 import type { Shot, ShotOptions } from './screenshot';
 

@@ -15,7 +15,7 @@ import { hiddenTabOf, showHiddenTab } from '../dockedTab';
 
 import { MolspaceError } from '../contract/errors';
 import type { MolstarStructureViewer, ViewerSource } from './molstarStructureViewer';
-import type { ViewerBudget, ViewerHandle } from './viewerBudget';
+import type { ViewerBudget, ViewerHandle } from '../molstar/viewerBudget';
 import type { LiveViewerView, ViewerDrawer, ViewerModel } from './viewerModel';
 import type { ShotOptions } from './screenshot';
 

@@ -81,7 +81,7 @@ test.describe('windowing mode full', () => {
     // Out of the window: JupyterLab takes the cell out of the layout.
     await expect.poll(() => story.evaluate(el => el.getClientRects().length)).toBe(0);
     // The budget has seen it leave the view, and keeps it live (being out of view parks nothing;
-    // the timer rule this replaced is covered in src/viewer/__tests__/viewerBudget.spec.ts).
+    // the timer rule this replaced is covered in src/molstar/__tests__/viewerBudget.spec.ts).
     await expect(story).toHaveAttribute('data-molspace-in-view', 'false');
     await expect(story).not.toHaveAttribute('data-molspace-parked', 'true');
 

@@ -323,7 +323,7 @@ test('ten Viewers stay within the live WebGL budget and all answer act', async (
   await page.notebook.runCell(0, true);
   const viewers = page.locator('.molspace-viewer');
   await expect(viewers).toHaveCount(10, { timeout: 60_000 });
-  const max = 8; // DEFAULT_MAX_LIVE (src/viewer/viewerBudget.ts)
+  const max = 8; // DEFAULT_MAX_LIVE (src/molstar/viewerBudget.ts)
   await expect.poll(async () => page.locator('.molspace-viewer .molspace-story-viewer').count(), { timeout: 120_000 }).toBeGreaterThan(0);
   const client = await mcpClient();
   try {

@@ -12,8 +12,9 @@ import { LIMITS } from '../../contract';
 import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
-import { parseStory } from '../../story/storySource';
-import { useContents } from '../storyFiles';
+import { parseStory } from '../../molstar/storySource';
+import { useContents } from '../../resources/workspaceFiles';
+import { pageDispatcher } from '../../tools';
 
 const ROOT = join(__dirname, '../../..');
 const PDB = readFileSync(join(ROOT, 'tests/data/structures/1hpv.pdb'));
@@ -77,7 +78,7 @@ beforeEach(() => {
   contents.files.set('data', 'directory');
   contents.files.set('data/1hpv.pdb', new Uint8Array(PDB));
   useContents(contents as never);
-  dispatcher = new Dispatcher(new WidgetRegistry());
+  dispatcher = pageDispatcher(new WidgetRegistry());
 });
 
 const create = (args: Record<string, unknown>) => dispatcher.execute('story_create', { path: 'out/tour.mvsx', document: board('data/1hpv.pdb'), ...args }, { source: 'agent' });

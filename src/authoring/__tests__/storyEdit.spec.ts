@@ -3,11 +3,11 @@
  * StoryModel, Mol* and kernel are in ui-tests/tests/authoring.spec.ts).
  */
 import { MolspaceError } from '../../contract';
-import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
 import { MemoryStory } from '../../__tests__/memoryStory';
-import { parseStory } from '../../story/storySource';
+import { parseStory } from '../../molstar/storySource';
+import { pageDispatcher } from '../../tools';
 
 const root = { kind: 'root', children: [{ kind: 'canvas', params: { background_color: 'white' } }] };
 const snap = (key: string) => ({ root, metadata: { key, title: key.toUpperCase(), linger_duration_ms: 1000 } });
@@ -19,7 +19,7 @@ async function setup() {
   const story = new MemoryStory('m1', parsed.snapshots);
   story.parsedStory = parsed;
   registry.register(story);
-  return { story, dispatcher: new Dispatcher(registry) };
+  return { story, dispatcher: pageDispatcher(registry) };
 }
 
 describe('story_edit', () => {

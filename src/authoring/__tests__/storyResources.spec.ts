@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '../../contract';
 import { checkStoryResources } from '../storyResources';
-import type { ResourcePolicy } from '../../story/resourcePolicy';
+import type { ResourcePolicy } from '../../resources/resourcePolicy';
 
 const policy: ResourcePolicy = { hosts: ['.rcsb.org'], pageOrigin: 'http://localhost:8888' };
 const download = (url: string) => ({ kind: 'download', params: { url }, children: [{ kind: 'parse', params: { format: 'pdb' } }] });

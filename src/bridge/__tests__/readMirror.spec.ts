@@ -11,6 +11,7 @@ import { WidgetRegistry } from '../../dispatcher/registry';
 import { MemoryStory, metas } from '../../__tests__/memoryStory';
 import { BridgeClient, type BridgeSocket } from '../bridgeClient';
 import { ReadMirror, readKey } from '../readMirror';
+import { pageDispatcher } from '../../tools';
 
 const settle = () => new Promise<void>(resolve => setImmediate(resolve));
 type Frame = { type: string; [k: string]: unknown };
@@ -19,7 +20,7 @@ function setup() {
   const registry = new WidgetRegistry();
   const story = new MemoryStory('m1', metas(['a', 'b', 'c']));
   registry.register(story);
-  const dispatcher = new Dispatcher(registry);
+  const dispatcher = pageDispatcher(registry);
   const mirror = new ReadMirror({ registry, dispatcher });
   const frames: Frame[] = [];
   mirror.attach('page-1', f => frames.push(f as Frame));

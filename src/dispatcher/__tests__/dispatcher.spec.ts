@@ -3,10 +3,10 @@
  * and Mol* are exercised by the Galata tests on the same path).
  */
 import { MolspaceError, SnapshotMeta, TOOLS } from '../../contract';
-import { Dispatcher } from '../dispatcher';
 import { WidgetRegistry } from '../registry';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
 import { MemoryStory, gate, metas } from '../../__tests__/memoryStory';
+import { pageDispatcher } from '../../tools';
 
 /** The contract's page tools, in listing order. */
 const PAGE_TOOL_NAMES = TOOLS.filter(t => t.runs === 'page').map(t => t.name);
@@ -18,7 +18,7 @@ function setup(keys = ['overview', 'site', 'ligand']) {
   const registry = new WidgetRegistry();
   const story = new MemoryStory('m1', metas(keys));
   registry.register(story);
-  return { registry, story, dispatcher: new Dispatcher(registry) };
+  return { registry, story, dispatcher: pageDispatcher(registry) };
 }
 
 describe('records', () => {
@@ -329,7 +329,7 @@ describe('observe and story_observe', () => {
   it('lists widgets with bounded pages and cursors', async () => {
     const registry = new WidgetRegistry();
     for (let i = 0; i < 5; i++) registry.register(new MemoryStory(`w${i}`, metas(['a', 'b'])));
-    const dispatcher = new Dispatcher(registry);
+    const dispatcher = pageDispatcher(registry);
     const ctx = { pageId: 'p1', pages: [{ pageId: 'p1', focused: true, connectedAt: 'x', lastFocusAt: 'y', widgets: 5 }] };
     const a = await dispatcher.execute('observe', { limit: 2 }, { source: 'agent', context: ctx });
     expect(a.structuredContent).toMatchObject({ pageId: 'p1', total: 5, nextCursor: '2', pages: ctx.pages });

@@ -5,10 +5,10 @@
  * contract's `result` message.
  */
 import { KernelResult, MolspaceError } from '../../contract';
-import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { MemoryStory, metas } from '../../__tests__/memoryStory';
 import { KernelChannel } from '../kernelChannel';
+import { pageDispatcher } from '../../tools';
 
 function setup() {
   const registry = new WidgetRegistry();
@@ -16,7 +16,7 @@ function setup() {
   const other = new MemoryStory('m2', metas(['a', 'b']));
   registry.register(other);
   registry.register(story);
-  const dispatcher = new Dispatcher(registry);
+  const dispatcher = pageDispatcher(registry);
   const sent: KernelResult[] = [];
   const channel = new KernelChannel({ targetId: 'm1', tool: 'story_control', dispatcher, send: m => sent.push(m) });
   return { story, other, dispatcher, sent, channel };
@@ -83,7 +83,7 @@ it('answers a failure inside the Story with its located error', async () => {
 });
 
 it('runs story_edit when a control message names it (molspace.Story.replace_step), and refuses tools the channel does not run', async () => {
-  const { parseStory } = await import('../../story/storySource');
+  const { parseStory } = await import('../../molstar/storySource');
   const root = { kind: 'root', children: [{ kind: 'canvas', params: { background_color: 'white' } }] };
   const snap = (key: string) => ({ root, metadata: { key, title: key, linger_duration_ms: 1000 } });
   const parsed = await parseStory({
@@ -94,7 +94,7 @@ it('runs story_edit when a control message names it (molspace.Story.replace_step
   story.parsedStory = parsed;
   registry.register(story);
   const sent: KernelResult[] = [];
-  const channel = new KernelChannel({ targetId: 'm1', tool: 'story_control', tools: ['story_edit'], dispatcher: new Dispatcher(registry), send: m => sent.push(m) });
+  const channel = new KernelChannel({ targetId: 'm1', tool: 'story_control', tools: ['story_edit'], dispatcher: pageDispatcher(registry), send: m => sent.push(m) });
   await channel.receive({ type: 'control', requestId: 'e1', tool: 'story_edit', edit: 'replace', key: 'site', step: { key: 'site', title: 'From a cell', root } });
   expect(sent[0]).toMatchObject({ requestId: 'e1', ok: true, structuredContent: { story: { index: 1, revision: 1 } } });
   expect(story.metas.map(m => m.title)).toEqual(['overview', 'From a cell']);

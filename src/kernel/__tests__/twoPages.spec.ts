@@ -7,12 +7,12 @@
  * in the order the test chooses.
  */
 import type { KernelResult } from '../../contract';
-import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { MemoryStory, metas } from '../../__tests__/memoryStory';
 import { APPLIED_REQUESTS_ATTR, APPLIED_REQUESTS_MEMORY, AppliedRequests } from '../appliedRequests';
 import { saveCurrentState } from '../currentState';
 import { KernelChannel, listenToKernel } from '../kernelChannel';
+import { pageDispatcher } from '../../tools';
 
 /** The synced attributes of one page's model (Backbone's get/set/on, enough for AppliedRequests). */
 class SyncedAttributes {
@@ -48,7 +48,7 @@ function page(name: string, answers: { page: string; result: KernelResult }[], d
   const channel = new KernelChannel({
     targetId: 'm1',
     tool: 'story_control',
-    dispatcher: new Dispatcher(registry),
+    dispatcher: pageDispatcher(registry),
     send: result => answers.push({ page: name, result }),
     ...(dedupe ? { applied: new AppliedRequests(attrs) } : {}),
     sync: () => updates.push({ index: story.index, revision: story.revision, applied: attrs.get(APPLIED_REQUESTS_ATTR) })

@@ -6,11 +6,12 @@
  * (ui-tests/tests/panelLinks.spec.ts).
  */
 import { MolspaceError, type ChangeEntry, type PanelContent, type PanelState } from '../../contract';
-import { useContents } from '../../authoring/storyFiles';
+import { useContents } from '../../resources/workspaceFiles';
 import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { panelFileText } from '../panelFile';
 import { panelSummary, type PanelTarget } from '../panelTarget';
+import { pageDispatcher } from '../../tools';
 
 class MemoryContents {
   files = new Map<string, string>();
@@ -78,7 +79,7 @@ describe('panel_export', () => {
     useContents(contents as never);
     registry = new WidgetRegistry();
     registry.register(memoryPanel('scores', TABLE));
-    dispatcher = new Dispatcher(registry);
+    dispatcher = pageDispatcher(registry);
   });
   const run = (args: Record<string, unknown>) => dispatcher.execute('panel_export', args, { source: 'agent' });
   const refused = async (args: Record<string, unknown>) => {

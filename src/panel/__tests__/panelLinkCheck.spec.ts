@@ -14,10 +14,11 @@ import { MemoryStory, metas } from '../../__tests__/memoryStory';
 import { defaultLayers, readStructure, type StructureData } from '../../viewer/structureData';
 import { initialView } from '../../viewer/viewerActions';
 import type { ViewerTarget } from '../../viewer/viewerTarget';
-import { DEFAULT_RESOURCE_HOSTS } from '../../story/resourcePolicy';
+import { DEFAULT_RESOURCE_HOSTS } from '../../resources/resourcePolicy';
 import { setPanelHost, type NewPanel } from '../panelHost';
 import { staleLinks } from '../panelLinkCheck';
 import { panelSummary, type PanelUpdate } from '../panelTarget';
+import { pageDispatcher } from '../../tools';
 
 const DATA = join(__dirname, '..', '..', '..', 'tests', 'data', 'structures');
 
@@ -90,7 +91,7 @@ beforeEach(async () => {
       return panel;
     }
   });
-  dispatcher = new Dispatcher(registry);
+  dispatcher = pageDispatcher(registry);
 });
 
 test('links to widgets that exist, with selectors that match and keys that exist, render', async () => {

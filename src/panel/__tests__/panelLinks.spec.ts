@@ -5,10 +5,10 @@
  * (ui-tests/tests/panelLinks.spec.ts); the table DOM is in panelLinksTable.spec.ts.
  */
 import { MolspaceError, PanelContent, PanelLink } from '../../contract';
-import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { checkPanelContent } from '../panelContent';
 import { linkCall, linkFollower } from '../panelLinks';
+import { pageDispatcher } from '../../tools';
 
 const focus = { op: 'focus', viewer: 'v1', selector: { auth_asym_id: 'A', auth_seq_id: 200 } } as const;
 const goto = { op: 'goto', story: 's1', key: 'surface' } as const;
@@ -53,7 +53,7 @@ describe('table links bound', () => {
 describe('linkFollower', () => {
   it('runs the call through the Dispatcher as source ui and re-locates a refusal under the link', async () => {
     const registry = new WidgetRegistry();
-    const dispatcher = new Dispatcher(registry);
+    const dispatcher = pageDispatcher(registry);
     const calls: { tool: string; source: string; ok: boolean }[] = [];
     dispatcher.executed.connect((_, e) => calls.push({ tool: e.tool, source: e.source, ok: e.ok }));
     const follow = linkFollower({ dispatcher });

@@ -4,10 +4,10 @@
  * the docked bound. Galata runs the same path in Chromium (ui-tests/tests/panels.spec.ts).
  */
 import { LIMITS, MolspaceError, type ChangeEntry, type ChangeSource, type PanelContent, type PanelState } from '../../contract';
-import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { setPanelHost, type NewPanel } from '../panelHost';
 import { panelSummary, type PanelUpdate } from '../panelTarget';
+import { pageDispatcher } from '../../tools';
 
 class MemoryPanel implements NewPanel {
   readonly kind = 'panel' as const;
@@ -70,7 +70,7 @@ function page(withHost = true) {
       }
     });
   }
-  return { registry, docked, dispatcher: new Dispatcher(registry) };
+  return { registry, docked, dispatcher: pageDispatcher(registry) };
 }
 
 async function refused(p: Promise<unknown>): Promise<MolspaceError> {

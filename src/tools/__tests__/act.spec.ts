@@ -15,7 +15,8 @@ import { initialView, type HistoryStep } from '../../viewer/viewerActions';
 import type { ShotOptions } from '../../viewer/screenshot';
 import type { ViewerTarget } from '../../viewer/viewerTarget';
 import { viewerSummary } from '../../viewer/viewerText';
-import { DEFAULT_RESOURCE_HOSTS } from '../../story/resourcePolicy';
+import { DEFAULT_RESOURCE_HOSTS } from '../../resources/resourcePolicy';
+import { pageDispatcher } from '..';
 
 const DATA = join(__dirname, '..', '..', '..', 'tests', 'data', 'structures');
 
@@ -39,6 +40,7 @@ class MemoryViewer implements ViewerTarget {
   composition = () => this.data.composition;
   view = () => this.current;
   structureData = () => Promise.resolve(this.data);
+  mvsStructureData = () => Promise.resolve(this.data);
   camera = () => ({ position: [0, 0, 50], target: [0, 0, 0], up: [0, 1, 0], fov: 45 });
   past: ViewerViewState[] = [];
   future: ViewerViewState[] = [];
@@ -77,7 +79,7 @@ beforeEach(async () => {
   const registry = new WidgetRegistry();
   viewer = new MemoryViewer('v1', data);
   registry.register(viewer);
-  dispatcher = new Dispatcher(registry);
+  dispatcher = pageDispatcher(registry);
 });
 
 test('a batch is one revision; viewer_observe and observe report it', async () => {

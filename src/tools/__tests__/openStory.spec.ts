@@ -14,9 +14,10 @@ import { KETCHER_EXTENSIONS, LIMITS, type StoryState } from '../../contract';
 import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
-import { useContents } from '../../authoring/storyFiles';
+import { useContents } from '../../resources/workspaceFiles';
 import { setStoryOpener } from '../../story/storyOpener';
-import type { ParsedStory } from '../../story/storySource';
+import type { ParsedStory } from '../../molstar/storySource';
+import { pageDispatcher } from '..';
 
 const ROOT = join(__dirname, '../../..');
 const MVSJ = readFileSync(join(ROOT, 'tests/data/1cbs.mvsj'));
@@ -48,7 +49,7 @@ beforeEach(() => {
   contents.files.set('stories/1cbs.mvsj', new Uint8Array(MVSJ));
   contents.files.set('stories/bad.mvsj', new TextEncoder().encode('{"not": "a story"}'));
   useContents(contents as never);
-  dispatcher = new Dispatcher(new WidgetRegistry());
+  dispatcher = pageDispatcher(new WidgetRegistry());
   shownAs = { ready: true, error: null };
   opened = [];
   setStoryOpener({
@@ -87,7 +88,7 @@ describe('open a Story file', () => {
   });
 
   it('a docked Story with an error is that error, naming the widget', async () => {
-    const error = { code: 'NOT_FOUND', message: 'could not load https://x/1.cif', where: '/snapshots/0/root/children/0/params/url', fix: 'Check the URL.', details: { status: 404 } };
+    const error = { code: 'NOT_FOUND' as const, message: 'could not load https://x/1.cif', where: '/snapshots/0/root/children/0/params/url', fix: 'Check the URL.', details: { status: 404 } };
     shownAs = { ready: false, error };
     const e = await failure(open({ path: 'stories/1cbs.mvsj' }));
     expect(e).toMatchObject({ code: 'NOT_FOUND', where: error.where, fix: error.fix, details: { status: 404, target: 'molspace-story-1-test', path: 'stories/1cbs.mvsj' } });

@@ -6,12 +6,11 @@
  */
 import { z } from 'zod';
 import { LIMITS, TOOLS, toolSpec, type ToolSpec } from '../../contract';
-import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
 import { MemoryStory, gate, metas } from '../../__tests__/memoryStory';
-import { PAGE_TOOLS } from '..';
-import { defineTool, defineWidgetTool } from '../tool';
+import { PAGE_TOOLS, pageDispatcher } from '..';
+import { defineTool, defineWidgetTool } from '../../dispatcher/pageTool';
 
 // ----------------------------------------------------------------- the contract of two new tools
 const STORY_BUMP_TOOL = toolSpec({
@@ -67,7 +66,7 @@ function setup() {
   const registry = new WidgetRegistry();
   const story = new MemoryStory('m1', metas(['a', 'b', 'c']));
   registry.register(story);
-  const dispatcher = new Dispatcher(registry, {
+  const dispatcher = pageDispatcher(registry, {
     contract: [...TOOLS, STORY_BUMP_TOOL, COUNT_TOOL],
     handlers: [...PAGE_TOOLS, storyBump, countWidgets]
   });
@@ -118,7 +117,7 @@ it('dispatches a new tool without a target', async () => {
 
 it('reports a page tool of the contract that has no handler as INTERNAL', async () => {
   const registry = new WidgetRegistry();
-  const dispatcher = new Dispatcher(registry, { contract: [...TOOLS, COUNT_TOOL], handlers: PAGE_TOOLS });
+  const dispatcher = pageDispatcher(registry, { contract: [...TOOLS, COUNT_TOOL], handlers: PAGE_TOOLS });
   const e = await failure(dispatcher.execute('count_widgets', {}, { source: 'agent' }));
   expect(e.code).toBe('INTERNAL');
 });
@@ -158,7 +157,7 @@ it('lets a waiting handler settle after the target queue is released; a pending 
     const now = () => ({ output: { status: answer === null ? ('pending' as const) : ('done' as const), answer }, text: answer ?? 'pending' });
     return answer === null && wait ? { ...now(), settle: async () => (await answered.promise, now()) } : now();
   });
-  const dispatcher = new Dispatcher(registry, { contract: [...TOOLS, ASK_TOOL], handlers: [...PAGE_TOOLS, ask] });
+  const dispatcher = pageDispatcher(registry, { contract: [...TOOLS, ASK_TOOL], handlers: [...PAGE_TOOLS, ask] });
   const waiting = dispatcher.execute('story_ask', { actionId: 'q' }, { source: 'agent' });
   // While it waits, the same Story's queue runs other calls (the person's own edits go on).
   const step = await dispatcher.execute('story_control', { action: 'next' }, { source: 'ui' });
@@ -178,7 +177,7 @@ it('lets a waiting handler settle after the target queue is released; a pending 
 });
 
 it('tells an agent on an empty page which tools open widgets (MCP only: no notebook cell)', async () => {
-  const dispatcher = new Dispatcher(new WidgetRegistry());
+  const dispatcher = pageDispatcher(new WidgetRegistry());
   const r = await dispatcher.execute('observe', {}, { source: 'agent' });
   expect(r.structuredContent).toMatchObject({ widgets: [], total: 0 });
   for (const tool of ['open', 'render_panel', 'ketcher_open', 'story_template_create']) {

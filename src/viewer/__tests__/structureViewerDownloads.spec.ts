@@ -6,11 +6,11 @@
  * `ui-tests/tests/storyFaults.spec.ts` covers the same guard in a real page.
  */
 import { Asset, AssetManager } from 'molstar/lib/mol-util/assets';
-import type { ResourcePolicy } from '../../story/resourcePolicy';
+import type { ResourcePolicy } from '../../resources/resourcePolicy';
 
 const asset = new AssetManager();
 let disposed = false;
-jest.mock('../molstarPlugin', () => ({
+jest.mock('../../molstar/molstarPlugin', () => ({
   DARK_BACKGROUND: 0,
   LIGHT_BACKGROUND: 0xffffff,
   createMolstarPlugin: async () => ({ managers: { asset }, dispose: () => (disposed = true) }),

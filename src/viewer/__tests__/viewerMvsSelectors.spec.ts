@@ -9,7 +9,7 @@ import { join } from 'path';
 import { initialView, planActions, type MvsData } from '../viewerActions';
 import { defaultLayers, readStructure, type StructureData } from '../structureData';
 import { fetchMvsStructure, mvsDownloads, mvsStructureOf } from '../mvsStructure';
-import { defaultResourcePolicy } from '../../story/resourcePolicy';
+import { defaultResourcePolicy } from '../../resources/resourcePolicy';
 import { ActInput, LIMITS, MolspaceError, type ViewerAction } from '../../contract';
 
 const DATA = join(__dirname, '..', '..', '..', 'tests', 'data', 'structures');
@@ -185,6 +185,6 @@ test('labels given while an MVS state is drawn are drawn in it: one label compon
   const mvs = viewToMvs(view, { url: 'arcp://x/structure.mmcif', format: 'mmcif', models: [0], background: '#ffffff' }) as any;
   const structure = mvs.root.children[0].children[0].children[0];
   expect(structure.children).toEqual([{ kind: 'component', params: { selector: { auth_comp_id: '478' } }, children: [{ kind: 'label', params: { text: 'APV' } }] }]);
-  expect(view.mvs.root.children[0].children[0].children[0]).not.toHaveProperty('children'); // the state itself is not changed
+  expect((view.mvs as any).root.children[0].children[0].children[0]).not.toHaveProperty('children'); // the state itself is not changed
   expect(MVSData.validationIssues(mvs)).toBeUndefined();
 });

@@ -13,6 +13,7 @@ import { WidgetRegistry } from '../../dispatcher/registry';
 import type { IMolspacePage } from '../../tokens';
 import { MemoryStory, metas } from '../../__tests__/memoryStory';
 import { findModelContext, startWebMcp } from '../webmcpAdapter';
+import { pageDispatcher } from '../../tools';
 
 type Registered = { name: string; annotations: { readOnlyHint: boolean }; execute(input: object): Promise<object> };
 
@@ -26,7 +27,7 @@ class FakeModelContext {
 
 function page(): { page: IMolspacePage; registry: WidgetRegistry; dispatcher: Dispatcher } {
   const registry = new WidgetRegistry();
-  const dispatcher = new Dispatcher(registry);
+  const dispatcher = pageDispatcher(registry);
   return { page: { registry, dispatcher } as unknown as IMolspacePage, registry, dispatcher };
 }
 

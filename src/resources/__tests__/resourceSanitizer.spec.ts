@@ -2,11 +2,11 @@
  * @jest-environment jsdom
  *
  * Images in rendered markdown follow the Story resource policy, after
- * JupyterLab's own sanitizer (src/render/resourceSanitizer.ts).
+ * JupyterLab's own sanitizer (src/resources/resourceSanitizer.ts).
  */
 import { Sanitizer } from '@jupyterlab/apputils/lib/sanitizer';
 import { ResourceCheckingSanitizer, withoutRefusedImages } from '../resourceSanitizer';
-import { DEFAULT_RESOURCE_HOSTS, ResourcePolicy } from '../../story/resourcePolicy';
+import { DEFAULT_RESOURCE_HOSTS, ResourcePolicy } from '../resourcePolicy';
 
 const policy: ResourcePolicy = { hosts: DEFAULT_RESOURCE_HOSTS, pageOrigin: 'http://localhost:8888' };
 

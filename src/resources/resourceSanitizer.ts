@@ -12,7 +12,7 @@
  * the policy refuses with a short text note, before the HTML reaches the page.
  */
 import type { IRenderMime, IRenderMimeRegistry } from '@jupyterlab/rendermime';
-import { ResourcePolicy, refusalOf } from '../story/resourcePolicy';
+import { ResourcePolicy, refusalOf } from './resourcePolicy';
 
 /** Elements and attributes that make the browser fetch a URL on render. */
 const FETCHING: ReadonlyArray<[string, string]> = [

@@ -4,7 +4,7 @@
  * `LIMITS.observeOutputBytes` (8 KiB) of JSON per call and pages the rest,
  * and long text is cut with a marker that says how much was cut.
  */
-import { LIMITS } from '../contract/limits';
+import { LIMITS } from './limits';
 
 const encoder = new TextEncoder();
 

@@ -20,11 +20,11 @@ import { Task } from 'molstar/lib/mol-task';
 import { Color } from 'molstar/lib/mol-util/color';
 
 import { MolspaceError } from '../contract/errors';
-import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin, disposeMolstarPlugin } from './molstarPlugin';
-import type { ParsedStory } from '../story/storySource';
-import { guardDownloads, refusedMessage, type RedirectRefusal } from '../story/resourceFetch';
-import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../story/resourcePolicy';
-import { DRAW_WAIT_MS, waitForFrame, type DrawOutcome } from './frameWait';
+import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin, disposeMolstarPlugin } from '../molstar/molstarPlugin';
+import type { ParsedStory } from '../molstar/storySource';
+import { guardDownloads, refusedMessage, type RedirectRefusal } from '../resources/resourceFetch';
+import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../resources/resourcePolicy';
+import { DRAW_WAIT_MS, waitForFrame, type DrawOutcome } from '../molstar/frameWait';
 
 /** Mol*'s text for cells whose parent failed (mol-state/state.js). */
 const PARENT_NULL = 'Parent is null';

@@ -16,9 +16,9 @@ import type {
   ToolSpec,
   WidgetKind
 } from '../contract';
-import { invalidInput } from '../dispatcher/invalidInput';
-import type { WidgetRegistry } from '../dispatcher/registry';
-import type { WidgetTarget, WidgetTargets } from '../dispatcher/widgetTarget';
+import { invalidInput } from './invalidInput';
+import type { WidgetRegistry } from './registry';
+import type { WidgetTarget, WidgetTargets } from './widgetTarget';
 
 /** The page a tool runs in, and who asked. */
 export interface ToolEnv {

@@ -1,14 +1,14 @@
 /**
  * Read tools answer within the 8 KiB read budget and page the rest; long
- * text is cut with a marker that counts what was cut (src/tools/budget.ts).
+ * text is cut with a marker that counts what was cut (src/contract/budget.ts).
  */
-import { LIMITS, type SnapshotMeta } from '../../contract';
-import { Dispatcher } from '../../dispatcher/dispatcher';
+import { LIMITS, type SnapshotMeta } from '..';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { MemoryStory } from '../../__tests__/memoryStory';
 import { cutText, jsonBytes, withinBudget } from '../budget';
-import { parseStory } from '../../story/storySource';
+import { parseStory } from '../../molstar/storySource';
 import { expectFailure } from '../../__tests__/expectFailure';
+import { pageDispatcher } from '../../tools';
 
 class LongTitledStory extends MemoryStory {
   state() {
@@ -49,7 +49,7 @@ describe('read tools within the budget', () => {
     for (let i = 0; i < 60; i++) {
       registry.register(new LongTitledStory(`m${i}`, longMetas(2)));
     }
-    const dispatcher = new Dispatcher(registry);
+    const dispatcher = pageDispatcher(registry);
     const seen: string[] = [];
     let cursor: string | undefined;
     let calls = 0;
@@ -72,7 +72,7 @@ describe('read tools within the budget', () => {
   it('story_observe pages snapshots with long descriptions within 8 KiB a call', async () => {
     const registry = new WidgetRegistry();
     registry.register(new MemoryStory('s', longMetas(30)));
-    const dispatcher = new Dispatcher(registry);
+    const dispatcher = pageDispatcher(registry);
     const keys: string[] = [];
     let offset: number | null = 0;
     while (offset !== null) {

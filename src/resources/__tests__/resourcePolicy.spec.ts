@@ -1,12 +1,12 @@
 /**
- * Where a Story may fetch from (src/story/resourcePolicy.ts), alone and
+ * Where a Story may fetch from (src/resources/resourcePolicy.ts), alone and
  * through parseStory, before anything is fetched.
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { MolspaceError } from '../../contract/errors';
 import { DEFAULT_RESOURCE_HOSTS, ResourcePolicy, refusalOf } from '../resourcePolicy';
-import { parseStory } from '../storySource';
+import { parseStory } from '../../molstar/storySource';
 
 const policy: ResourcePolicy = { hosts: DEFAULT_RESOURCE_HOSTS, pageOrigin: 'https://hub.example.org' };
 

@@ -1,13 +1,13 @@
 /**
- * Story files under the Jupyter root, read and written through JupyterLab's
- * contents manager in the page, so Jupyter's own root confinement and
+ * Files under the Jupyter root (Stories, Molfiles, panel exports), read and
+ * written through JupyterLab's contents manager in the page, so Jupyter's own root confinement and
  * authentication apply (docs/architecture.md, "Story authoring"). Paths are
  * refused before any request when they could leave the root.
  */
 import type { Contents } from '@jupyterlab/services';
 
 import { MolspaceError } from '../contract/errors';
-import { defaultResourcePolicy, type ResourcePolicy } from '../story/resourcePolicy';
+import { defaultResourcePolicy, type ResourcePolicy } from './resourcePolicy';
 
 let contents: Contents.IManager | null = null;
 let policy: ResourcePolicy | null = null;

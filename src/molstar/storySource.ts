@@ -19,8 +19,8 @@ import { Unzip } from 'molstar/lib/mol-util/zip/zip';
 import { MolspaceError } from '../contract/errors';
 import { LIMITS } from '../contract/limits';
 import { SnapshotMeta } from '../contract/story';
-import { cutText } from '../tools/budget';
-import { ResourcePolicy, defaultResourcePolicy, forbiddenError, refusedResources } from './resourcePolicy';
+import { cutText } from '../contract/budget';
+import { ResourcePolicy, defaultResourcePolicy, forbiddenError, refusedResources } from '../resources/resourcePolicy';
 
 /** Story input: exactly one of MVSJ text or MVSX archive bytes. */
 export interface StorySourceInput {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Lint, format and type checks that CI runs (scripts/test.sh); each fails the run on a finding.
 #   bash scripts/lint.sh          # check
-#   bash scripts/lint.sh --fix    # apply ruff's fixes and formatting, then check
-# Configuration: [tool.ruff] and [tool.mypy] in pyproject.toml.
+#   bash scripts/lint.sh --fix    # apply ruff's and eslint's fixes and formatting, then check
+# Configuration: [tool.ruff] and [tool.mypy] in pyproject.toml; eslint.config.mjs (TypeScript,
+# the layer rule of docs/architecture.md, "Page"); tsconfig.test.json (specs type-checked too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] && . .venv/bin/activate
@@ -10,6 +11,7 @@ cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--fix" ]; then
   ruff check --fix .
   ruff format .
+  npx eslint --fix src
 fi
 
 printf '\n== ruff check (Python lint)\n'
@@ -18,3 +20,7 @@ printf '\n== ruff format --check (Python format)\n'
 ruff format --check .
 printf '\n== mypy (Python types: molspace/)\n'
 mypy
+printf '\n== tsc (TypeScript types: src/ with its specs)\n'
+npx tsc -p tsconfig.test.json
+printf '\n== eslint (TypeScript lint; imports go down the layers, no circles)\n'
+npx eslint src

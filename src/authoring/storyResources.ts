@@ -1,7 +1,7 @@
 /**
  * `story_validate`'s resource check: every `url`/`uri` a Story's snapshots name, and whether this
  * page can fetch it (docs/architecture.md, "Story authoring"). Remote URLs go through the same
- * resource policy and guarded fetch as a Story's downloads (`../story/resourceFetch.ts`): nothing is
+ * resource policy and guarded fetch as a Story's downloads (`../resources/resourceFetch.ts`): nothing is
  * sent to a host the policy refuses. Files inside an `.mvsx` and `data:` URLs need no fetch.
  */
 import { LIMITS, type StoryIssueDoc, type StoryResource } from '../contract';

@@ -1,7 +1,7 @@
 /**
  * Files a Ketcher editor saves (`request_persist`): the extension each
  * format is written with, and the format a path's extension names. Writing
- * goes through JupyterLab's contents manager (`../authoring/storyFiles.ts`),
+ * goes through JupyterLab's contents manager (`../resources/workspaceFiles.ts`),
  * so the server's root confinement and authentication apply.
  */
 import { MolspaceError, type KetcherFormat } from '../contract';

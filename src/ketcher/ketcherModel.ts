@@ -15,7 +15,8 @@
  * `ui` `set_structure` and loaded into the other frames only, so the
  * drawing frame keeps its own undo history.
  */
-import { DOMWidgetModel, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import { DOMWidgetModel, type IBackboneModelOptions, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import type * as Backbone from 'backbone';
 import {
   LIMITS,
   LocatedError,
@@ -60,7 +61,7 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
     return 'ketcher';
   }
 
-  defaults(): any {
+  defaults(): Backbone.ObjectHash {
     return {
       ...super.defaults(),
       _model_name: 'KetcherModel',
@@ -93,7 +94,7 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
     };
   }
 
-  initialize(attributes: any, options: any): void {
+  initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
     super.initialize(attributes, options);
     this._frames = [];
     this._drawn = new Map();

@@ -59,14 +59,14 @@ export class KetcherView extends DOMWidgetView {
     this.showPersist();
   }
 
-  remove(): any {
+  remove(): void {
     if (this.frame) {
       this.model.detachFrame(this.frame);
       this.frame.dispose();
       this.frame = null;
     }
     this.model.viewRemoved(this);
-    return super.remove();
+    super.remove();
   }
 
   /** The save question (text and two buttons), or the last answer. Agent strings are set as text. */

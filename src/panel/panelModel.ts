@@ -10,7 +10,8 @@
  * {@link PanelModel.applyContent}, which waits until the views have rendered
  * the new revision and sends the state to the kernel.
  */
-import { DOMWidgetModel, DOMWidgetView, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import { DOMWidgetModel, DOMWidgetView, type IBackboneModelOptions, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import type * as Backbone from 'backbone';
 import {
   LocatedError,
   MolspaceError,
@@ -65,7 +66,7 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
     return 'inline';
   }
 
-  defaults(): any {
+  defaults(): Backbone.ObjectHash {
     return {
       ...super.defaults(),
       _model_name: 'PanelModel',
@@ -85,7 +86,7 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
     };
   }
 
-  initialize(attributes: any, options: any): void {
+  initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
     super.initialize(attributes, options);
     this._disposed = false;
     this._waiters = [];
@@ -204,7 +205,11 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
     const done = this._waiters.filter(w => w.revision === revision);
     this._waiters = this._waiters.filter(w => w.revision !== revision);
     for (const w of done) {
-      error ? w.reject(error) : w.resolve();
+      if (error) {
+        w.reject(error);
+      } else {
+        w.resolve();
+      }
     }
     if (!done.length) {
       this._sync();
@@ -316,11 +321,11 @@ export class PanelView extends DOMWidgetView {
     this.enqueue();
   }
 
-  remove(): any {
+  remove(): void {
     this.renderer?.dispose();
     this.renderer = null;
     this.model.viewRemoved(this);
-    return super.remove();
+    super.remove();
   }
 
   private identity(): void {

@@ -20,6 +20,7 @@
  * Test hooks on the root (`.molspace-panel`): `data-molspace-panel-id`,
  * `data-molspace-revision` (the revision last rendered), `data-molspace-ready`.
  */
+import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 import type { IRenderMime, IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import { MolspaceError, type LocatedError, type MoleculesContent, type PanelContent, type PanelLink, type TableContent } from '../contract';
 import { depictSmiles, type Depict } from './depictor';
@@ -170,7 +171,7 @@ export class PanelRenderer {
       content.type === 'markdown'
         ? rendermime.createModel({ data: { 'text/markdown': content.markdown }, trusted: false })
         : rendermime.createModel({
-            data: { [VEGALITE_MIME]: content.spec as any },
+            data: { [VEGALITE_MIME]: content.spec as ReadonlyPartialJSONObject },
             metadata: { [VEGALITE_MIME]: { embed_options: { actions: false } } },
             trusted: false
           });

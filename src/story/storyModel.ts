@@ -15,7 +15,8 @@
  * which advances the revision, waits for the views to draw the step, and
  * sends the new state to the kernel.
  */
-import { DOMWidgetModel, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import { DOMWidgetModel, type IBackboneModelOptions, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import type * as Backbone from 'backbone';
 import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import {
   ChangeEntry,
@@ -100,7 +101,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     return 'story';
   }
 
-  defaults(): any {
+  defaults(): Backbone.ObjectHash {
     return {
       ...super.defaults(),
       _model_name: 'StoryModel',
@@ -125,7 +126,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     };
   }
 
-  initialize(attributes: any, options: any): void {
+  initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
     super.initialize(attributes, options);
     this._parsed = null;
     this._disposed = false;

@@ -128,7 +128,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
     this.enqueue(() => this.reload());
   }
 
-  remove(): any {
+  remove(): void {
     this.removed = true;
     document.removeEventListener('visibilitychange', this.visibilityListener);
     this.unregister?.();
@@ -141,7 +141,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
     this.markdown = null;
     this.disposeViewer();
     this.model.viewRemoved(this);
-    return super.remove();
+    super.remove();
   }
 
   // ------------------------------------------------------------------- DOM

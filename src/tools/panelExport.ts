@@ -1,7 +1,7 @@
 /**
  * `panel_export`: a panel's content written as a file under the Jupyter root
  * through JupyterLab's contents manager, with the path rules of Story files
- * (`../authoring/storyFiles.ts`: FORBIDDEN for absolute, `~`, URL and `..`
+ * (`../resources/workspaceFiles.ts`: FORBIDDEN for absolute, `~`, URL and `..`
  * paths and for an existing file without `overwrite`; UNSUPPORTED_FORMAT at
  * `/path` for an ending other than the panel type's).
  */

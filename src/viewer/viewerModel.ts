@@ -13,7 +13,8 @@
  * the view goes through the Dispatcher (`act`) and lands in
  * {@link ViewerModel.applyView}.
  */
-import { DOMWidgetModel, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import { DOMWidgetModel, type IBackboneModelOptions, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import type * as Backbone from 'backbone';
 import {
   ChangeEntry,
   ChangeSource,
@@ -110,7 +111,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     return 'viewer';
   }
 
-  defaults(): any {
+  defaults(): Backbone.ObjectHash {
     return {
       ...super.defaults(),
       _model_name: 'ViewerModel',
@@ -139,7 +140,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     };
   }
 
-  initialize(attributes: any, options: any): void {
+  initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
     super.initialize(attributes, options);
     this._parsed = null;
     this._mvsData = new Map();

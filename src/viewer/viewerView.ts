@@ -108,14 +108,14 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView, ViewerD
     this.enqueue(() => this.start());
   }
 
-  remove(): any {
+  remove(): void {
     this.removed = true;
     this.unregister?.();
     this.resizeObserver?.disconnect();
     this.viewer?.dispose();
     this.viewer = null;
     this.model.viewRemoved(this);
-    return super.remove();
+    super.remove();
   }
 
   // -------------------------------------------------------------- LiveViewerView

@@ -52,7 +52,7 @@ function staticGraph(entry: string): { local: Set<string>; packages: Set<string>
       }
     }
   };
-  visit(path.join(SRC, 'index.ts'));
+  visit(entry);
   return { local, packages };
 }
 

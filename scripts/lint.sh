@@ -2,7 +2,7 @@
 # Lint, format and type checks that CI runs (scripts/test.sh); each fails the run on a finding.
 #   bash scripts/lint.sh          # check
 #   bash scripts/lint.sh --fix    # apply ruff's and eslint's fixes and formatting, then check
-# Configuration: [tool.ruff] and [tool.mypy] in pyproject.toml; eslint.config.mjs (TypeScript,
+# Configuration: [tool.ruff] and [tool.mypy] in pyproject.toml; .prettierrc.json; eslint.config.mjs (TypeScript,
 # the layer rule of docs/architecture.md, "Page"); tsconfig.test.json (specs type-checked too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,7 @@ if [ "${1:-}" = "--fix" ]; then
   ruff check --fix .
   ruff format .
   npx eslint --fix src
+  npx prettier --write --log-level warn 'src/**/*.ts'
 fi
 
 printf '\n== ruff check (Python lint)\n'
@@ -22,5 +23,7 @@ printf '\n== mypy (Python types: molspace/)\n'
 mypy
 printf '\n== tsc (TypeScript types: src/ with its specs)\n'
 npx tsc -p tsconfig.test.json
+printf '\n== prettier --check (TypeScript format: src/, .prettierrc.json)\n'
+npx prettier --check --log-level warn 'src/**/*.ts'
 printf '\n== eslint (TypeScript lint; imports go down the layers, no circles)\n'
 npx eslint src

@@ -54,7 +54,6 @@ export function lastOpen(): string | null {
   return open.length ? open[open.length - 1][0] : null;
 }
 
-
 /**
  * Show the docked widget `targetId` if it sits in a hidden tab (its tab is
  * selected; the person's focus stays where it is): a panel link the person

@@ -74,17 +74,25 @@ const widgetsPlugin: JupyterFrontEndPlugin<void> = {
       name: MODULE_NAME,
       version: MODULE_VERSION,
       exports: async () => {
-        const [page, { storyModelClass }, { StoryView }, { panelModelClass, PanelView }, { viewerModelClass }, { ViewerView }, { ketcherModelClass }, { KetcherView }] =
-          await Promise.all([
-            molspace.page(),
-            import('./story/storyModel'),
-            import('./story/storyView'),
-            import('./panel/panelModel'),
-            import('./viewer/viewerModel'),
-            import('./viewer/viewerView'),
-            import('./ketcher/ketcherModel'),
-            import('./ketcher/ketcherView')
-          ]);
+        const [
+          page,
+          { storyModelClass },
+          { StoryView },
+          { panelModelClass, PanelView },
+          { viewerModelClass },
+          { ViewerView },
+          { ketcherModelClass },
+          { KetcherView }
+        ] = await Promise.all([
+          molspace.page(),
+          import('./story/storyModel'),
+          import('./story/storyView'),
+          import('./panel/panelModel'),
+          import('./viewer/viewerModel'),
+          import('./viewer/viewerView'),
+          import('./ketcher/ketcherModel'),
+          import('./ketcher/ketcherView')
+        ]);
         return {
           StoryModel: storyModelClass(page),
           StoryView,
@@ -102,7 +110,8 @@ const widgetsPlugin: JupyterFrontEndPlugin<void> = {
 
 const activityPlugin: JupyterFrontEndPlugin<void> = {
   id: 'molspace:activity',
-  description: 'Shows what agents, cells and buttons did in this page (side panel and status bar), and offers the tools to in-browser agents (WebMCP).',
+  description:
+    'Shows what agents, cells and buttons did in this page (side panel and status bar), and offers the tools to in-browser agents (WebMCP).',
   autoStart: true,
   requires: [IMolspace],
   optional: [IStatusBar],
@@ -144,7 +153,7 @@ const bridgePlugin: JupyterFrontEndPlugin<void> = {
 
 const panelsPlugin: JupyterFrontEndPlugin<void> = {
   id: 'molspace:panels',
-  description: 'Docks report panels (render_panel) in the main area, rendered by JupyterLab\'s rendermime.',
+  description: "Docks report panels (render_panel) in the main area, rendered by JupyterLab's rendermime.",
   autoStart: true,
   requires: [IMolspace],
   optional: [IRenderMimeRegistry],
@@ -155,7 +164,6 @@ const panelsPlugin: JupyterFrontEndPlugin<void> = {
       .catch(e => console.error('molspace: docked panels are unavailable.', e));
   }
 };
-
 
 const authoringPlugin: JupyterFrontEndPlugin<void> = {
   id: 'molspace:authoring',

@@ -35,4 +35,7 @@ export interface IMolspace {
   page(): Promise<IMolspacePage>;
 }
 
-export const IMolspace = new Token<IMolspace>('molspace:IMolspace', 'The molspace page services: widget registry, Dispatcher, viewer budget.');
+export const IMolspace = new Token<IMolspace>(
+  'molspace:IMolspace',
+  'The molspace page services: widget registry, Dispatcher, viewer budget.'
+);

@@ -27,9 +27,7 @@ interface Case {
   zodOnly?: boolean;
 }
 
-const fixtures: { cases: Case[] } = JSON.parse(
-  readFileSync(join(__dirname, '../../tests/fixtures/contract/tool-inputs.json'), 'utf8')
-);
+const fixtures: { cases: Case[] } = JSON.parse(readFileSync(join(__dirname, '../../tests/fixtures/contract/tool-inputs.json'), 'utf8'));
 
 describe('contract fixtures through zod', () => {
   it.each(fixtures.cases.map(c => [`${c.tool} ${JSON.stringify(c.args)}`, c] as const))('%s', (_name, c) => {

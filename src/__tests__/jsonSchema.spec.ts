@@ -27,10 +27,7 @@ function full(t: z.ZodType, io: 'input' | 'output'): object {
 function objectPaths(v: unknown, path: (string | number)[] = []): (string | number)[][] {
   if (typeof v !== 'object' || v === null) return [];
   const here = Array.isArray(v) ? [] : [path];
-  return [
-    ...here,
-    ...Object.entries(v).flatMap(([k, x]) => objectPaths(x, [...path, Array.isArray(v) ? Number(k) : k]))
-  ];
+  return [...here, ...Object.entries(v).flatMap(([k, x]) => objectPaths(x, [...path, Array.isArray(v) ? Number(k) : k]))];
 }
 
 function withExtraKey(v: unknown, path: (string | number)[]): unknown {
@@ -62,13 +59,11 @@ describe('compact tool schemas', () => {
     }
   );
 
-  it.each(TOOLS.map(t => [t.name, t] as const))('%s: smaller than zod\'s own output, still an object at the root', (_n, t) => {
+  it.each(TOOLS.map(t => [t.name, t] as const))("%s: smaller than zod's own output, still an object at the root", (_n, t) => {
     for (const io of ['input', 'output'] as const) {
       const compact = compactJsonSchema(io === 'input' ? t.input : t.output, io);
       expect(compact.type).toBe('object');
-      expect(JSON.stringify(compact).length).toBeLessThanOrEqual(
-        JSON.stringify(full(io === 'input' ? t.input : t.output, io)).length
-      );
+      expect(JSON.stringify(compact).length).toBeLessThanOrEqual(JSON.stringify(full(io === 'input' ? t.input : t.output, io)).length);
     }
   });
 
@@ -103,7 +98,7 @@ describe('listed (brief) tool schemas', () => {
     for (const args of calls) expect([JSON.stringify(args), listed(args)]).toEqual([JSON.stringify(args), true]);
   });
 
-  it('folds a tagged union into one object whose description names each tag\'s fields', () => {
+  it("folds a tagged union into one object whose description names each tag's fields", () => {
     const Op = z.discriminatedUnion('op', [
       z.object({ op: z.literal('paint'), color: z.string(), width: z.number().optional() }).strict(),
       z.object({ op: z.literal('wipe') }).strict()

@@ -83,7 +83,14 @@ export class MemoryStory implements StoryTarget {
 
 /** Snapshot metadata for these keys (titles are the keys in capitals). */
 export const metas = (keys: string[]): SnapshotMeta[] =>
-  keys.map((key, index) => ({ index, key, title: key.toUpperCase(), description: '', linger_duration_ms: 1000, transition_duration_ms: null }));
+  keys.map((key, index) => ({
+    index,
+    key,
+    title: key.toUpperCase(),
+    description: '',
+    linger_duration_ms: 1000,
+    transition_duration_ms: null
+  }));
 
 /** A promise and the function that resolves it. */
 export function gate(): { promise: Promise<void>; open: () => void } {

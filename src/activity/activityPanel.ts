@@ -29,7 +29,10 @@ export class ActivityPanel extends Widget {
 
     const bar = document.createElement('div');
     bar.className = 'molspace-activity-filters';
-    this._source = select('Source', SOURCES.map(s => [s ?? '', s ?? 'all sources']));
+    this._source = select(
+      'Source',
+      SOURCES.map(s => [s ?? '', s ?? 'all sources'])
+    );
     this._target = select('Widget', [['', 'all widgets']]);
     bar.append(this._source, this._target);
 
@@ -136,9 +139,7 @@ function option(value: string, text: string): HTMLOptionElement {
 
 /** Scroll to the widget with this model id and highlight it briefly. */
 function revealWidget(modelId: string): void {
-  const el = [...document.querySelectorAll<HTMLElement>('[data-molspace-model]')].find(
-    n => n.dataset.molspaceModel === modelId
-  );
+  const el = [...document.querySelectorAll<HTMLElement>('[data-molspace-model]')].find(n => n.dataset.molspaceModel === modelId);
   if (!el) {
     return;
   }

@@ -127,9 +127,7 @@ export function mvsNodeKinds(): Record<string, MvsNodeKind> {
             type: 'union',
             discriminator: n.params.discriminator ?? '',
             description: n.params.discriminatorDescription ?? '',
-            cases: Object.fromEntries(
-              Object.entries(n.params.cases ?? {}).map(([c, s]) => [c, fieldsOf(s.fields)])
-            )
+            cases: Object.fromEntries(Object.entries(n.params.cases ?? {}).map(([c, s]) => [c, fieldsOf(s.fields)]))
           };
     out[kind] = {
       description: n.description ?? '',
@@ -145,11 +143,7 @@ export function mvsNodeKinds(): Record<string, MvsNodeKind> {
 }
 
 /** Build the whole reference; metadata fields come from Mol*'s declarations (read by the emit script). */
-export function buildMvsSchema(opts: {
-  molstar: string;
-  snapshotMetadata: MetadataField[];
-  globalMetadata: MetadataField[];
-}): MvsSchema {
+export function buildMvsSchema(opts: { molstar: string; snapshotMetadata: MetadataField[]; globalMetadata: MetadataField[] }): MvsSchema {
   return {
     mvsSpec: String(MVSData.SupportedVersion),
     molstar: opts.molstar,

@@ -141,20 +141,32 @@ export async function readAssets(assets: readonly PlannedAsset[]): Promise<{ fil
   for (const a of assets) {
     const size = await fileSize(a.path, a.where);
     if (size > limit) {
-      throw new MolspaceError('TOO_LARGE', `Asset "${a.path}" is ${size} bytes; the limit is ${mib}.`, a.where, 'Reference a file this large by https URL instead of packing it, or pack a smaller file (e.g. the chains you show).', {
-        path: a.path,
-        bytes: size,
-        limit
-      });
+      throw new MolspaceError(
+        'TOO_LARGE',
+        `Asset "${a.path}" is ${size} bytes; the limit is ${mib}.`,
+        a.where,
+        'Reference a file this large by https URL instead of packing it, or pack a smaller file (e.g. the chains you show).',
+        {
+          path: a.path,
+          bytes: size,
+          limit
+        }
+      );
     }
     sizes.push(size);
   }
   const total = sizes.reduce((x, y) => x + y, 0);
   if (total > limit) {
-    throw new MolspaceError('TOO_LARGE', `The assets are ${total} bytes together; the limit of the unpacked archive is ${mib}.`, '/assets', 'Pack fewer or smaller files; reference the rest by https URL.', {
-      bytes: total,
-      limit
-    });
+    throw new MolspaceError(
+      'TOO_LARGE',
+      `The assets are ${total} bytes together; the limit of the unpacked archive is ${mib}.`,
+      '/assets',
+      'Pack fewer or smaller files; reference the rest by https URL.',
+      {
+        bytes: total,
+        limit
+      }
+    );
   }
   const files: Record<string, Uint8Array> = {};
   for (const a of assets) {

@@ -61,9 +61,7 @@ export function storyboardToMvs(doc: Record<string, unknown>): { mvs: Record<str
   const issues: StoryIssue[] = [];
   for (const field of Object.keys(doc)) {
     if (!STORYBOARD_FIELDS.has(field)) {
-      issues.push(
-        issue(null, null, field, `Unknown storyboard field "${field}".`, `Use only ${[...STORYBOARD_FIELDS].join(', ')}.`)
-      );
+      issues.push(issue(null, null, field, `Unknown storyboard field "${field}".`, `Use only ${[...STORYBOARD_FIELDS].join(', ')}.`));
     }
   }
   if (doc.title !== undefined && typeof doc.title !== 'string') {
@@ -71,23 +69,17 @@ export function storyboardToMvs(doc: Record<string, unknown>): { mvs: Record<str
   }
   const steps = Array.isArray(doc.steps) ? doc.steps : [];
   if (!Array.isArray(doc.steps)) {
-    issues.push(
-      issue(null, null, 'steps', '"steps" must be an array of steps.', 'Give "steps": [{key, title, description, root}, ...].')
-    );
+    issues.push(issue(null, null, 'steps', '"steps" must be an array of steps.', 'Give "steps": [{key, title, description, root}, ...].'));
   }
   const snapshots = steps.map((step, i) => {
     if (!isObject(step)) {
-      issues.push(
-        issue(i, null, '', 'A step must be an object {key, title, description, root}.', 'Replace the step with an object.')
-      );
+      issues.push(issue(i, null, '', 'A step must be an object {key, title, description, root}.', 'Replace the step with an object.'));
       return { root: { kind: 'root' }, metadata: { key: `step-${i}`, linger_duration_ms: DEFAULT_LINGER_MS } };
     }
     const key = typeof step.key === 'string' ? step.key : null;
     for (const field of Object.keys(step)) {
       if (!STEP_FIELDS.has(field)) {
-        issues.push(
-          issue(i, key, field, `Unknown step field "${field}".`, `Use only ${[...STEP_FIELDS].join(', ')}.`)
-        );
+        issues.push(issue(i, key, field, `Unknown step field "${field}".`, `Use only ${[...STEP_FIELDS].join(', ')}.`));
       }
     }
     if (step.key === undefined) {

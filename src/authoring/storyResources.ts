@@ -40,7 +40,14 @@ export function storyResources(mvs: Record<string, unknown>): Pick<StoryResource
  */
 export async function checkStoryResources(
   mvs: Record<string, unknown>,
-  options: { format: 'mvsj' | 'mvsx'; valid: boolean; check: boolean; policy: ResourcePolicy; until: number; keys: (index: number) => string | null },
+  options: {
+    format: 'mvsj' | 'mvsx';
+    valid: boolean;
+    check: boolean;
+    policy: ResourcePolicy;
+    until: number;
+    keys: (index: number) => string | null;
+  },
   fetchImpl?: FetchLike
 ): Promise<{ resources: StoryResource[]; issues: StoryIssueDoc[] }> {
   const found = storyResources(mvs);
@@ -69,12 +76,23 @@ export async function checkStoryResources(
       if (options.format === 'mvsx' && options.valid) {
         return { ...r, source: 'archive', status: 'reachable', httpStatus: null, reason: null };
       }
-      const reason = options.format === 'mvsj' ? 'an .mvsj file holds no files: it needs an .mvsx archive' : 'not checked: the Story has issues (see issues)';
-      return { ...r, source: options.format === 'mvsx' ? 'archive' : 'relative', status: options.format === 'mvsj' ? 'unreachable' : 'not-checked', httpStatus: null, reason };
+      const reason =
+        options.format === 'mvsj'
+          ? 'an .mvsj file holds no files: it needs an .mvsx archive'
+          : 'not checked: the Story has issues (see issues)';
+      return {
+        ...r,
+        source: options.format === 'mvsx' ? 'archive' : 'relative',
+        status: options.format === 'mvsj' ? 'unreachable' : 'not-checked',
+        httpStatus: null,
+        reason
+      };
     }
     const p = probed.get(r.url);
     if (!p) {
-      const reason = options.check ? `not checked: only the first ${LIMITS.storyResourcesListed} URLs are fetched, within the call's time` : 'not checked (checkResources: false)';
+      const reason = options.check
+        ? `not checked: only the first ${LIMITS.storyResourcesListed} URLs are fetched, within the call's time`
+        : 'not checked (checkResources: false)';
       return { ...r, source: 'remote', status: 'not-checked', httpStatus: null, reason };
     }
     if (p.status === 'unreachable') {

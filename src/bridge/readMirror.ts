@@ -54,7 +54,11 @@ function isEvented(x: unknown): x is Evented {
 
 /** Arguments with sorted keys: one key per (tool, arguments). */
 export function readKey(tool: string, args: Record<string, unknown>): string {
-  const sorted = Object.fromEntries(Object.keys(args).sort().map(k => [k, args[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(args)
+      .sort()
+      .map(k => [k, args[k]])
+  );
   return `${tool} ${JSON.stringify(sorted)}`;
 }
 

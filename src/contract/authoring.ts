@@ -13,11 +13,9 @@ import type { ToolArgs, ToolSpec } from './toolSpec';
 import type { WidgetKind } from './workspace';
 
 /** Declare one tool (a local copy of `toolSpec`: `./tools` imports this module). */
-function toolSpec<
-  I extends z.ZodType<ToolArgs>,
-  O extends z.ZodType<Record<string, unknown>>,
-  K extends WidgetKind | null
->(spec: ToolSpec<I, O, K>): ToolSpec<I, O, K> {
+function toolSpec<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<string, unknown>>, K extends WidgetKind | null>(
+  spec: ToolSpec<I, O, K>
+): ToolSpec<I, O, K> {
   return spec;
 }
 
@@ -41,9 +39,7 @@ export const ParamDoc = z.object({
 /** The Story an authoring tool takes: checked by validation (located issues), not by the input schema. */
 export const StoryDocument = z
   .record(z.string(), z.unknown())
-  .describe(
-    'Storyboard {title, steps: [{key, title, description, root}]} or multi-state MVS; root: see story_schema.'
-  );
+  .describe('Storyboard {title, steps: [{key, title, description, root}]} or multi-state MVS; root: see story_schema.');
 
 /** Where a Story file goes: a path under the Jupyter root. */
 export const StoryPath = z
@@ -87,18 +83,8 @@ const storyShape = {
 // ---------------------------------------------------------------- story_schema
 export const StorySchemaInput = z
   .object({
-    node: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe('An MVS node kind, e.g. "representation"; omit for the overview.'),
-    case: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe('With a union node kind: the case whose params to list, e.g. "cartoon".')
+    node: z.string().min(1).max(64).optional().describe('An MVS node kind, e.g. "representation"; omit for the overview.'),
+    case: z.string().min(1).max(64).optional().describe('With a union node kind: the case whose params to list, e.g. "cartoon".')
   })
   .strict();
 
@@ -118,7 +104,7 @@ export const StorySchemaOutput = z.object({
       description: z.string(),
       parents: z.array(z.string()).nullable().describe('Allowed parent kinds; null: any.'),
       children: z.array(z.string()),
-      params: z.array(ParamDoc).describe('Simple kinds: all params; union kinds: the chosen case\'s.'),
+      params: z.array(ParamDoc).describe("Simple kinds: all params; union kinds: the chosen case's."),
       discriminator: z
         .object({
           name: z.string(),
@@ -126,7 +112,7 @@ export const StorySchemaOutput = z.object({
           cases: z.array(z.object({ value: z.string(), params: z.array(z.string()) }))
         })
         .nullable()
-        .describe('Union kinds: the param that selects the rest, and each case\'s param names.'),
+        .describe("Union kinds: the param that selects the rest, and each case's param names."),
       case: z.string().nullable()
     })
     .nullable()
@@ -186,9 +172,7 @@ export const StoryCreateInput = z
       .array(StoryAsset)
       .max(LIMITS.storyAssets)
       .default([])
-      .describe(
-        '.mvsx: files under the root packed as assets/<name>; a url equal to one\'s path is rewritten.'
-      )
+      .describe(".mvsx: files under the root packed as assets/<name>; a url equal to one's path is rewritten.")
   })
   .strict();
 
@@ -251,11 +235,7 @@ export const StoryTemplateCreateInput = z
       .record(z.string(), z.union([z.string(), z.number()]))
       .default({})
       .describe('Values of the declared variables (strings).'),
-    assets: z
-      .array(StoryAsset)
-      .max(LIMITS.storyAssets)
-      .default([])
-      .describe('.mvsx only: files under the root to pack, as story_create.'),
+    assets: z.array(StoryAsset).max(LIMITS.storyAssets).default([]).describe('.mvsx only: files under the root to pack, as story_create.'),
     dryRun: z.boolean().default(false).describe('Fill only: return the document, write nothing.'),
     offset: z.number().int().min(0).default(0).describe('dryRun: nextOffset of the previous page.')
   })
@@ -281,9 +261,7 @@ export const StoryEditInput = z
       .min(1)
       .optional()
       .describe('replace: the key of the step to replace; insert: the step to insert after (omit: at the end).'),
-    step: z
-      .record(z.string(), z.unknown())
-      .describe('A storyboard step {key, title, description, root}.'),
+    step: z.record(z.string(), z.unknown()).describe('A storyboard step {key, title, description, root}.'),
     expectedRevision,
     actionId
   })
@@ -308,8 +286,7 @@ const writes = { readOnlyHint: false, destructiveHint: true, idempotentHint: fal
 
 export const STORY_SCHEMA_TOOL = gatewayToolSpec({
   name: 'story_schema',
-  description:
-    "MVS reference of the bundled Mol*: node kinds and rules; with node, its parents, children, params.",
+  description: 'MVS reference of the bundled Mol*: node kinds and rules; with node, its parents, children, params.',
   guide:
     'MolViewSpec reference from the bundled Mol*: without `node`, the node kinds, tree rules and ' +
     'snapshot metadata; with `node`, its parents, children and params (type, required, default).',
@@ -324,11 +301,10 @@ export const STORY_SCHEMA_TOOL = gatewayToolSpec({
 
 export const STORY_VALIDATE_TOOL = toolSpec({
   name: 'story_validate',
-  description:
-    "Check a Story (inline, or a file under the root): every issue located, with a fix.",
+  description: 'Check a Story (inline, or a file under the root): every issue located, with a fix.',
   guide:
-    'Check a Story (inline document or a file under the Jupyter root) with Mol*\'s MVS validation ' +
-    'and molspace\'s checks; lists every issue at once, each located, with a fix.',
+    "Check a Story (inline document or a file under the Jupyter root) with Mol*'s MVS validation " +
+    "and molspace's checks; lists every issue at once, each located, with a fix.",
   runs: 'page',
   input: StoryValidateInput,
   output: StoryValidateOutput,
@@ -340,8 +316,7 @@ export const STORY_VALIDATE_TOOL = toolSpec({
 
 export const STORY_CREATE_TOOL = toolSpec({
   name: 'story_create',
-  description:
-    "Validate and write a Story under the root (.mvsj, or .mvsx with assets); open shows it.",
+  description: 'Validate and write a Story under the root (.mvsj, or .mvsx with assets); open shows it.',
   guide:
     'Validate a Story (as story_validate) and write it as .mvsj, or as .mvsx with `assets` packed in, ' +
     'under the Jupyter root; refuses to overwrite unless `overwrite`; `open` shows it.',
@@ -400,10 +375,9 @@ export const STORY_CREATE_TOOL = toolSpec({
 
 export const STORY_TEMPLATE_LIST_TOOL = gatewayToolSpec({
   name: 'story_template_list',
-  description:
-    "Story templates: ids, variables, steps (purpose, evidence), caveats.",
+  description: 'Story templates: ids, variables, steps (purpose, evidence), caveats.',
   guide:
-    'Story templates: id, variables, each step\'s purpose and expected evidence, caveats; with ' +
+    "Story templates: id, variables, each step's purpose and expected evidence, caveats; with " +
     '`template`, its steps. Templates are starting points: contacts and claims come from your calculations.',
   runs: 'gateway',
   input: StoryTemplateListInput,
@@ -416,12 +390,11 @@ export const STORY_TEMPLATE_LIST_TOOL = gatewayToolSpec({
 
 export const STORY_TEMPLATE_CREATE_TOOL = toolSpec({
   name: 'story_template_create',
-  description:
-    "Fill a template's variables and create the Story as story_create does (assets too); dryRun: fill only.",
+  description: "Fill a template's variables and create the Story as story_create does (assets too); dryRun: fill only.",
   guide:
-    'Fill a template\'s variables (string values only, bounded) and create the Story as story_create does. ' +
+    "Fill a template's variables (string values only, bounded) and create the Story as story_create does. " +
     'A *_url may name a file under the root: list it in assets and write an .mvsx, and it is packed and the ' +
-    'reference rewritten (story_create\'s rule). dryRun: true writes nothing and returns the filled document ' +
+    "reference rewritten (story_create's rule). dryRun: true writes nothing and returns the filled document " +
     'as JSON text in `document`, paged by offset/nextOffset within the read budget; path is then not needed.',
   examples: [
     {
@@ -450,8 +423,7 @@ export const STORY_TEMPLATE_CREATE_TOOL = toolSpec({
 
 export const STORY_EDIT_TOOL = toolSpec({
   name: 'story_edit',
-  description:
-    "Replace or insert one step of a shown .mvsj Story, by key.",
+  description: 'Replace or insert one step of a shown .mvsj Story, by key.',
   guide:
     'Replace or insert one step of a shown Story (.mvsj source) by key; validated like story_create, ' +
     'then shown at that step. Pass expectedRevision to fail with REVISION_CONFLICT if it changed.',

@@ -36,11 +36,7 @@ export const LocatedError = z
   .object({
     code: ErrorCode,
     message: z.string().min(1).describe('What failed, in one sentence.'),
-    where: z
-      .string()
-      .describe(
-        'Where it failed: a JSON pointer into the arguments, a widget id, a snapshot key or a URL.'
-      ),
+    where: z.string().describe('Where it failed: a JSON pointer into the arguments, a widget id, a snapshot key or a URL.'),
     fix: z.string().min(1).describe('What would make the call succeed.'),
     details: z.record(z.string(), z.unknown()).default({})
   })
@@ -56,13 +52,7 @@ export class MolspaceError extends Error {
   readonly fix: string;
   readonly details: Record<string, unknown>;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    where: string,
-    fix: string,
-    details: Record<string, unknown> = {}
-  ) {
+  constructor(code: ErrorCode, message: string, where: string, fix: string, details: Record<string, unknown> = {}) {
     super(message);
     this.name = 'MolspaceError';
     this.code = code;

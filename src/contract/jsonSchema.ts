@@ -239,7 +239,6 @@ function brief(s: JsonSchema, depth: number): JsonSchema {
   };
 }
 
-
 function unmark(s: JsonSchema): JsonSchema {
   const { [FOLDED]: _f, ...rest } = s;
   return mapChildren(rest, c => unmark(c));

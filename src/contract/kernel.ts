@@ -36,8 +36,5 @@ export const KernelControl = z
 export type KernelControl = z.infer<typeof KernelControl>;
 
 /** The page's answer to one `control`. */
-export const KernelResult = z.union([
-  z.object({ ...RESULT_OK_FIELDS, requestId }),
-  z.object({ ...RESULT_FAILED_FIELDS, requestId })
-]);
+export const KernelResult = z.union([z.object({ ...RESULT_OK_FIELDS, requestId }), z.object({ ...RESULT_FAILED_FIELDS, requestId })]);
 export type KernelResult = z.infer<typeof KernelResult>;

@@ -78,9 +78,7 @@ export const KetcherControlInput = z
       .max(LIMITS.ketcherInlineBytes) // a longer string is over the byte limit too; bytes are checked by the tool
       .optional()
       .describe(`set_structure: SMILES, Molfile V2000/V3000, KET or SDF text, at most ${LIMITS.ketcherInlineBytes} bytes.`),
-    format: KetcherFormat.optional().describe(
-      'set_structure: of value (default detected); get_structure, request_persist: written.'
-    ),
+    format: KetcherFormat.optional().describe('set_structure: of value (default detected); get_structure, request_persist: written.'),
     atoms: z
       .array(z.number().int().min(0))
       .max(LIMITS.ketcherHighlightAtoms)
@@ -140,8 +138,7 @@ function ketcherTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<s
 
 export const KETCHER_CONTROL_TOOL = ketcherTool({
   name: 'ketcher_control',
-  description:
-    "Drive a Ketcher editor: set, clear, highlight, get; request_persist saves once the person confirms.",
+  description: 'Drive a Ketcher editor: set, clear, highlight, get; request_persist saves once the person confirms.',
   guide:
     'Drive a Ketcher chemical editor: set_structure, clear_structure, highlight_atoms, get_structure, ' +
     'request_persist (saves only after the person confirms: status pending until then; waitMs waits). ' +
@@ -155,7 +152,13 @@ export const KETCHER_CONTROL_TOOL = ketcherTool({
   runs: 'page',
   input: KetcherControlInput,
   output: KetcherControlOutput,
-  annotations: { title: 'Control a Ketcher editor', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: 'Control a Ketcher editor',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false
+  },
   target: 'ketcher',
   mutating: true,
   errors: ['NOT_FOUND', 'STALE_TARGET', 'REVISION_CONFLICT', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'FORBIDDEN']

@@ -53,7 +53,13 @@ const LinkTarget = z.string().min(1).max(128);
 export const PanelLink = z
   .discriminatedUnion('op', [
     z.object({ op: z.literal('focus'), viewer: LinkTarget.describe('Viewer widget id.'), selector: ComponentSelector }).strict(),
-    z.object({ op: z.literal('goto'), story: LinkTarget.describe('Story widget id.'), key: z.string().min(1).max(200).describe('Snapshot key.') }).strict()
+    z
+      .object({
+        op: z.literal('goto'),
+        story: LinkTarget.describe('Story widget id.'),
+        key: z.string().min(1).max(200).describe('Snapshot key.')
+      })
+      .strict()
   ])
   .describe('Click: focus selector in a Viewer, or go to a Story step.');
 export type PanelLink = z.infer<typeof PanelLink>;
@@ -65,9 +71,7 @@ export const TableContent = z
     columns: z.array(TableColumn).min(1),
     rows: z
       .array(z.array(TableCell))
-      .describe(
-        `Cells in column order; at most ${LIMITS.panelTableRows} rows, ${LIMITS.panelTableCells} cells.`
-      ),
+      .describe(`Cells in column order; at most ${LIMITS.panelTableRows} rows, ${LIMITS.panelTableCells} cells.`),
     links: z.array(PanelLink.nullable()).optional().describe('Per row, by index (null: none); at most one per row.')
   })
   .strict();
@@ -78,9 +82,7 @@ export const ChartContent = z
     type: z.literal('chart'),
     spec: z
       .record(z.string(), z.unknown())
-      .describe(
-        `Vega-Lite v5 spec, data inline (data.values, at most ${LIMITS.panelChartDataValues}).`
-      )
+      .describe(`Vega-Lite v5 spec, data inline (data.values, at most ${LIMITS.panelChartDataValues}).`)
   })
   .strict();
 
@@ -159,12 +161,7 @@ export type PanelState = z.infer<typeof PanelState>;
 export const PANEL_UPDATE_FIELDS = {
   title: z.string().max(LIMITS.panelTitleChars).optional().describe('Panel title; default: kept, or the type.'),
   content: PanelContent,
-  expectedRevision: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('Fail with REVISION_CONFLICT unless the panel is at this revision.'),
+  expectedRevision: z.number().int().min(0).optional().describe('Fail with REVISION_CONFLICT unless the panel is at this revision.'),
   actionId: z
     .string()
     .min(1)
@@ -178,9 +175,7 @@ export const RenderPanelInput = z
     pageId: z.string().min(1).optional().describe('Page to run in; default: the most recently focused page.'),
     target: z.string().min(1).optional().describe('Widget id of an existing panel (from observe).'),
     panelId: PanelId.optional().describe('Panel to create or replace; default: a new id.'),
-    placement: PanelPlacement.optional().describe(
-      'New panels are docked; inline ones come from cells.'
-    ),
+    placement: PanelPlacement.optional().describe('New panels are docked; inline ones come from cells.'),
     dock,
     ...PANEL_UPDATE_FIELDS
   })
@@ -198,12 +193,11 @@ export type RenderPanelOutput = z.infer<typeof RenderPanelOutput>;
 
 export const RENDER_PANEL_TOOL: ToolSpec<typeof RenderPanelInput, typeof RenderPanelOutput, 'panel'> = {
   name: 'render_panel',
-  description:
-    "Show markdown, a table, a Vega-Lite chart or a molecule grid in a docked panel, or replace one by panelId.",
+  description: 'Show markdown, a table, a Vega-Lite chart or a molecule grid in a docked panel, or replace one by panelId.',
   guide:
     'Show one bounded artifact (markdown, table, Vega-Lite chart with inline data, or a molecule grid from SMILES, SDF, CSV or TSV) in a ' +
     `panel docked in JupyterLab (at most ${LIMITS.dockedPanels} per page), or replace the ` +
-    'content of a panel by panelId/target (docked or a cell\'s inline one). Rendered by ' +
+    "content of a panel by panelId/target (docked or a cell's inline one). Rendered by " +
     "JupyterLab's sanitizing rendermime; no script runs. Returns once rendered.",
   examples: [
     { panelId: 'notes', content: { type: 'markdown', markdown: '## Findings\nThe ligand sits in the **S1** pocket.' } },
@@ -213,7 +207,10 @@ export const RENDER_PANEL_TOOL: ToolSpec<typeof RenderPanelInput, typeof RenderP
       content: {
         type: 'table',
         columns: [{ name: 'residue' }, { name: 'distance', type: 'number', unit: 'Å' }],
-        rows: [['ASP 25', 2.9], ['GLY 27', 3.4]],
+        rows: [
+          ['ASP 25', 2.9],
+          ['GLY 27', 3.4]
+        ],
         links: [
           { op: 'focus', viewer: '<viewer id from observe>', selector: { auth_asym_id: 'A', auth_seq_id: 25 } },
           { op: 'goto', story: '<story id from observe>', key: 'binding-site' }
@@ -225,7 +222,12 @@ export const RENDER_PANEL_TOOL: ToolSpec<typeof RenderPanelInput, typeof RenderP
         type: 'chart',
         spec: {
           $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-          data: { values: [{ t: 0, e: -1.2 }, { t: 1, e: -1.5 }] },
+          data: {
+            values: [
+              { t: 0, e: -1.2 },
+              { t: 1, e: -1.5 }
+            ]
+          },
           mark: 'line',
           encoding: { x: { field: 't', type: 'quantitative' }, y: { field: 'e', type: 'quantitative' } }
         }

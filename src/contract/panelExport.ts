@@ -20,7 +20,7 @@ export const PANEL_EXPORT_EXTENSIONS: Readonly<Record<PanelType, string>> = {
 export const PanelExportInput = z
   .object({
     pageId: z.string().min(1).optional().describe('Page to run in; default: the most recently focused page.'),
-    target: z.string().min(1).optional().describe('Panel widget id (a docked panel\'s is its panelId); default: the most recent panel.'),
+    target: z.string().min(1).optional().describe("Panel widget id (a docked panel's is its panelId); default: the most recent panel."),
     path: z.string().min(1).max(1024).describe('File under the Jupyter root: .md, .csv, .vl.json by panel type.'),
     overwrite: z.boolean().default(false).describe('Replace an existing file.')
   })
@@ -38,8 +38,7 @@ export type PanelExportOutput = z.infer<typeof PanelExportOutput>;
 
 export const PANEL_EXPORT_TOOL: ToolSpec<typeof PanelExportInput, typeof PanelExportOutput, 'panel'> = {
   name: 'panel_export',
-  description:
-    "Write a panel's content as a file under the root (.md, .csv or .vl.json).",
+  description: "Write a panel's content as a file under the root (.md, .csv or .vl.json).",
   guide:
     "Write a panel's content as a file under the Jupyter root (markdown .md, table .csv, chart .vl.json, " +
     'molecule grid .csv). No "..", absolute paths or overwriting unless overwrite.',

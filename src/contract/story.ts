@@ -15,17 +15,9 @@ export const SnapshotMeta = z.object({
   index: z.number().int().min(0).describe('0-based position in the Story.'),
   key: z.string().describe('Unique snapshot key (MVS snapshot metadata `key`).'),
   title: z.string().describe('Step title; empty when the snapshot has none.'),
-  description: z
-    .string()
-    .describe(
-      `Markdown description, at most ${LIMITS.descriptionChars} characters.`
-    ),
+  description: z.string().describe(`Markdown description, at most ${LIMITS.descriptionChars} characters.`),
   linger_duration_ms: z.number().min(0).describe('Time the step stays when playing, ms.'),
-  transition_duration_ms: z
-    .number()
-    .min(0)
-    .nullable()
-    .describe('Camera transition into the step, ms; null when unset.')
+  transition_duration_ms: z.number().min(0).nullable().describe('Camera transition into the step, ms; null when unset.')
 });
 export type SnapshotMeta = z.infer<typeof SnapshotMeta>;
 

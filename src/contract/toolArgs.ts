@@ -5,11 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
 
-export const pageId = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Page to run in; default: the most recently focused JupyterLab page.');
+export const pageId = z.string().min(1).optional().describe('Page to run in; default: the most recently focused JupyterLab page.');
 
 export const target = z
   .string()
@@ -37,13 +33,7 @@ export const expectedRevision = z
  * "pending"`. Bounded by `LIMITS.personWaitMs` (well under the gateway's
  * default `call_timeout` of 30 s) and by the call's own deadline.
  */
-export const waitMs = z
-  .number()
-  .int()
-  .min(0)
-  .max(LIMITS.personWaitMs)
-  .default(0)
-  .describe(`ms to wait for the person's answer.`);
+export const waitMs = z.number().int().min(0).max(LIMITS.personWaitMs).default(0).describe(`ms to wait for the person's answer.`);
 
 /** Where a new docked widget goes (`open`, `ketcher_open`, `render_panel`); see `src/dockedTab.ts`. */
 export const DockPlacement = z

@@ -87,11 +87,9 @@ export interface ToolSpec<
 }
 
 /** Declare one tool; keeps the literal types of its schemas and target kind. */
-export function toolSpec<
-  I extends z.ZodType<ToolArgs>,
-  O extends z.ZodType<Record<string, unknown>>,
-  K extends WidgetKind | null
->(spec: ToolSpec<I, O, K>): ToolSpec<I, O, K> {
+export function toolSpec<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<string, unknown>>, K extends WidgetKind | null>(
+  spec: ToolSpec<I, O, K>
+): ToolSpec<I, O, K> {
   return spec;
 }
 
@@ -106,9 +104,6 @@ export const GATEWAY_TOOL_ERRORS: readonly ErrorCode[] = ['INVALID_INPUT', 'INTE
 
 /** Every error code `spec` can return, in {@link ERROR_CODES} order. */
 export function errorCodesOf(spec: ToolSpec): ErrorCode[] {
-  const codes = new Set<ErrorCode>([
-    ...(spec.runs === 'page' ? PAGE_TOOL_ERRORS : GATEWAY_TOOL_ERRORS),
-    ...spec.errors
-  ]);
+  const codes = new Set<ErrorCode>([...(spec.runs === 'page' ? PAGE_TOOL_ERRORS : GATEWAY_TOOL_ERRORS), ...spec.errors]);
   return ERROR_CODES.filter(c => codes.has(c));
 }

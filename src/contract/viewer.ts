@@ -152,7 +152,9 @@ export const ViewerComposition = z.object({
   ligands: z.array(LigandInfo).describe(`At most ${LIMITS.viewerLigandsListed}.`),
   waters: z.number().int().min(0).describe('Water residues of model 0.'),
   shownModels: z.array(z.number().int().min(0)).describe('Model indices drawn.'),
-  dropped: z.array(z.string()).describe('What the file carries that the Viewer does not draw (PDBQT charges and atom types, extended XYZ properties).')
+  dropped: z
+    .array(z.string())
+    .describe('What the file carries that the Viewer does not draw (PDBQT charges and atom types, extended XYZ properties).')
 });
 export type ViewerComposition = z.infer<typeof ViewerComposition>;
 
@@ -252,8 +254,14 @@ export const ViewerAction = z.discriminatedUnion('op', [
     .describe('Draw an MVS state (checked as a Story) instead of the layers; later selectors match its structure. null: back.'),
   z.object({ op: z.literal('reset_camera') }).strict(),
   z.object({ op: z.literal('set_background'), color: HexColor }).strict(),
-  z.object({ op: z.literal('undo') }).strict().describe('Alone in its batch.'),
-  z.object({ op: z.literal('redo') }).strict().describe('Alone in its batch.'),
+  z
+    .object({ op: z.literal('undo') })
+    .strict()
+    .describe('Alone in its batch.'),
+  z
+    .object({ op: z.literal('redo') })
+    .strict()
+    .describe('Alone in its batch.'),
   z
     .object({
       op: z.literal('screenshot'),
@@ -275,9 +283,7 @@ export const ACT_FIELDS = {
 };
 
 /** The kernel's `control` message of a Viewer (`molspace.Viewer.act`, `focus`, ...): `act` without `pageId` and `target`. */
-export const ViewerKernelControl = z
-  .object({ type: z.literal('control'), requestId: z.string().min(1).max(128), ...ACT_FIELDS })
-  .strict();
+export const ViewerKernelControl = z.object({ type: z.literal('control'), requestId: z.string().min(1).max(128), ...ACT_FIELDS }).strict();
 
 // ---------------------------------------------------------------- tools
 
@@ -288,12 +294,7 @@ export const ViewerObserveInput = z
   .object({
     pageId,
     target,
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .default(0)
-      .describe('Skip this many models, chains, ligands: a previous `nextOffset`.')
+    offset: z.number().int().min(0).default(0).describe('Skip this many models, chains, ligands: a previous `nextOffset`.')
   })
   .strict();
 export const ViewerObserveOutput = z.object({
@@ -357,8 +358,7 @@ function viewerTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<st
 
 export const VIEWER_OBSERVE_TOOL = viewerTool({
   name: 'viewer_observe',
-  description:
-    "A Viewer's composition (models, chains, ligands, counts), what is shown, the camera; bounded.",
+  description: "A Viewer's composition (models, chains, ligands, counts), what is shown, the camera; bounded.",
   guide:
     'One structure Viewer: state, bounded composition (models, chains with auth/label ids, residue and atom ' +
     'counts, polymer types, ligands, waters), what is shown, focused, selected, and the camera. No raw structure text.',
@@ -374,8 +374,7 @@ export const VIEWER_OBSERVE_TOOL = viewerTool({
 
 export const ACT_TOOL = viewerTool({
   name: 'act',
-  description:
-    "Typed operations on a Viewer as one revision (all or none), returning once drawn.",
+  description: 'Typed operations on a Viewer as one revision (all or none), returning once drawn.',
   guide:
     'Typed operations on a Viewer, applied in order as one revision (all or none), returning once drawn; ' +
     'undo/redo take back or redo one batch; screenshot adds image content (512 px JPEG default). A selector matching nothing: NOT_FOUND.',
@@ -387,7 +386,17 @@ export const ACT_TOOL = viewerTool({
         { op: 'set_color', selector: { auth_asym_id: 'A', beg_auth_seq_id: 25, end_auth_seq_id: 30 }, color: '#ff0000' }
       ]
     },
-    { actions: [{ op: 'highlight', selector: [{ auth_asym_id: 'A', auth_seq_id: 25 }, { auth_asym_id: 'B', auth_seq_id: 25 }] }] },
+    {
+      actions: [
+        {
+          op: 'highlight',
+          selector: [
+            { auth_asym_id: 'A', auth_seq_id: 25 },
+            { auth_asym_id: 'B', auth_seq_id: 25 }
+          ]
+        }
+      ]
+    },
     { actions: [{ op: 'set_transparency', selector: 'polymer', value: 0.6 }] },
     {
       actions: [
@@ -422,11 +431,22 @@ export const OPEN_TOOL = viewerTool({
     '(read through the contents API), inline text with a format, a PDB ID (allow-listed mirrors, capped), ' +
     "one MVS state, or a Ketcher editor's molecule in 3D; a .mvsj/.mvsx path docks that Story. " +
     'Returns once loaded, with its composition.',
-  examples: [{ path: 'data/1hpv.pdb', title: 'HIV-1 protease' }, { path: 'stories/1cbs.mvsx' }, { pdbId: '1cbs' }, { text: 'HETATM    1  O   HOH A   1       0.000   0.000   0.000  1.00  0.00           O', format: 'pdb' }],
+  examples: [
+    { path: 'data/1hpv.pdb', title: 'HIV-1 protease' },
+    { path: 'stories/1cbs.mvsx' },
+    { pdbId: '1cbs' },
+    { text: 'HETATM    1  O   HOH A   1       0.000   0.000   0.000  1.00  0.00           O', format: 'pdb' }
+  ],
   runs: 'page',
   input: OpenInput,
   output: OpenOutput,
-  annotations: { title: 'Open a structure or Story', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: 'Open a structure or Story',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false
+  },
   target: null,
   mutating: true,
   errors: ['NOT_FOUND', 'STALE_TARGET', 'FORBIDDEN', 'VALIDATION_FAILED', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'TIMEOUT']

@@ -303,17 +303,20 @@ export class Dispatcher {
         { tool }
       );
     }
-    throw new MolspaceError(
-      'NOT_FOUND',
-      `No page operation named "${tool}".`,
-      '/tool',
-      `Use one of: ${pageTools.join(', ')}.`,
-      { tool, tools: pageTools }
-    );
+    throw new MolspaceError('NOT_FOUND', `No page operation named "${tool}".`, '/tool', `Use one of: ${pageTools.join(', ')}.`, {
+      tool,
+      tools: pageTools
+    });
   }
 
   private _env(options: DispatchOptions) {
-    return { source: options.source, context: options.context, registry: this.registry, lastAction: this._lastAction, deadline: options.deadline };
+    return {
+      source: options.source,
+      context: options.context,
+      registry: this.registry,
+      lastAction: this._lastAction,
+      deadline: options.deadline
+    };
   }
 
   /** Run a mutating call after earlier calls on the same target, so a revision check and its change are atomic. */

@@ -6,16 +6,7 @@
  * own work.
  */
 import type { z } from 'zod';
-import type {
-  CallContext,
-  ChangeEntry,
-  ChangeSource,
-  LastAction,
-  ResultImage,
-  ToolArgs,
-  ToolSpec,
-  WidgetKind
-} from '../contract';
+import type { CallContext, ChangeEntry, ChangeSource, LastAction, ResultImage, ToolArgs, ToolSpec, WidgetKind } from '../contract';
 import { invalidInput } from './invalidInput';
 import type { WidgetRegistry } from './registry';
 import type { WidgetTarget, WidgetTargets } from './widgetTarget';
@@ -158,11 +149,11 @@ export function defineTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Re
  *   person may send more than the contract's input (emitted for agents and cells) allows, e.g. a
  *   drawing larger than an agent's inline limit; same output type as `spec.input`.
  */
-export function defineWidgetTool<
-  I extends z.ZodType<ToolArgs>,
-  O extends z.ZodType<Record<string, unknown>>,
-  K extends WidgetKind
->(spec: ToolSpec<I, O, K>, handler: ToolHandler<I, O, WidgetTargets[K]>, options: { uiInput?: I } = {}): PageTool {
+export function defineWidgetTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<string, unknown>>, K extends WidgetKind>(
+  spec: ToolSpec<I, O, K>,
+  handler: ToolHandler<I, O, WidgetTargets[K]>,
+  options: { uiInput?: I } = {}
+): PageTool {
   return {
     spec,
     parse(rawArgs, source) {

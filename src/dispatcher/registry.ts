@@ -124,7 +124,13 @@ export class WidgetRegistry {
         `Widget "${id}" is no longer in this page: ${retired}.`,
         where,
         'Call observe for the widgets that exist now and use one of their ids; to bring this one back, display it again from its cell.',
-        { target: id, reason: retired, live: this.list().slice(0, 20).map(t => t.targetId) }
+        {
+          target: id,
+          reason: retired,
+          live: this.list()
+            .slice(0, 20)
+            .map(t => t.targetId)
+        }
       );
     }
     if (!target) {
@@ -133,7 +139,12 @@ export class WidgetRegistry {
         `No widget with id "${id}" in this page.`,
         where,
         'Call observe and use a widget id it lists; a widget of a restarted kernel has a new id.',
-        { target: id, known: this.list().slice(0, 20).map(t => t.targetId) }
+        {
+          target: id,
+          known: this.list()
+            .slice(0, 20)
+            .map(t => t.targetId)
+        }
       );
     }
     if (!isTargetOfKind(target, kind)) {

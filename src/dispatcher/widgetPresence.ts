@@ -20,8 +20,7 @@ export interface PresenceModel {
   once(event: string, callback: () => void): unknown;
 }
 
-export const LEFT_NOT_DISPLAYED =
-  'it is displayed nowhere now (its output was cleared, its cell re-run or its notebook closed)';
+export const LEFT_NOT_DISPLAYED = 'it is displayed nowhere now (its output was cleared, its cell re-run or its notebook closed)';
 export const LEFT_CLOSED = 'it was closed (its kernel restarted or shut down, or the widget was closed from its cell)';
 export const LEFT_KERNEL = 'its kernel restarted or shut down; run its cell again';
 

@@ -66,10 +66,16 @@ export class KernelChannel {
     let answer: KernelResult;
     try {
       if (!allowed.includes(tool)) {
-        throw new MolspaceError('INVALID_INPUT', `This widget's kernel channel does not run ${tool}.`, '/tool', `Name one of: ${allowed.join(', ')}.`, {
-          tool,
-          tools: allowed
-        });
+        throw new MolspaceError(
+          'INVALID_INPUT',
+          `This widget's kernel channel does not run ${tool}.`,
+          '/tool',
+          `Name one of: ${allowed.join(', ')}.`,
+          {
+            tool,
+            tools: allowed
+          }
+        );
       }
       const options: DispatchOptions = { source: 'kernel' };
       if (applied) {

@@ -23,10 +23,7 @@ export const DepictRequest = z.object({
 export type DepictRequest = z.infer<typeof DepictRequest>;
 
 /** One depiction: an SVG as base64, or Indigo's message for a SMILES it cannot read. */
-export const Depiction = z.union([
-  z.object({ svg: z.string().min(1), error: z.null() }),
-  z.object({ svg: z.null(), error: z.string() })
-]);
+export const Depiction = z.union([z.object({ svg: z.string().min(1), error: z.null() }), z.object({ svg: z.null(), error: z.string() })]);
 export type Depiction = z.infer<typeof Depiction>;
 
 /** Frame → page: the depictions of one request, in its order. */

@@ -14,7 +14,10 @@ import { KetcherView } from './ketcherView';
 
 /** The opener of this page: main-area docking. */
 export function dockedKetcherOpener(app: JupyterFrontEnd, page: IMolspacePage): KetcherOpener {
-  const ModelClass = ketcherModelClass(page) as unknown as new (attrs: Record<string, unknown>, options: Record<string, unknown>) => KetcherModel;
+  const ModelClass = ketcherModelClass(page) as unknown as new (
+    attrs: Record<string, unknown>,
+    options: Record<string, unknown>
+  ) => KetcherModel;
   return {
     async open({ value, format, title, placement }) {
       const id = dockedId('ketcher');

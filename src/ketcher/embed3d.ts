@@ -34,9 +34,15 @@ export async function embed3d(molfile: string, where: string, settings = ServerC
   try {
     response = await ServerConnection.makeRequest(url, { method: 'POST', body: JSON.stringify({ molfile }) }, settings);
   } catch (e) {
-    throw new MolspaceError('INTERNAL', `The server's 3D endpoint could not be reached: ${String(e)}.`, where, 'Check that the Jupyter server is running, then retry.', {
-      url
-    });
+    throw new MolspaceError(
+      'INTERNAL',
+      `The server's 3D endpoint could not be reached: ${String(e)}.`,
+      where,
+      'Check that the Jupyter server is running, then retry.',
+      {
+        url
+      }
+    );
   }
   const body: unknown = await response.json().catch(() => null);
   if (response.ok && body && typeof (body as Embedded).sdf === 'string') {

@@ -15,7 +15,6 @@ export { KetcherFormat };
 /** Marks molspace's frame messages among any other `postMessage` traffic. */
 export const FRAME_TAG = 'molspace-ketcher/1';
 
-
 /** What one editor holds now, as the frame reports it after a change. */
 export const EditorSnapshot = z.object({
   /** KET (Ketcher's JSON format): the editor's full state, what views exchange. */
@@ -36,7 +35,13 @@ export const FrameRequest = z.discriminatedUnion('op', [
   z.object({ tag: z.literal(FRAME_TAG), id: z.number(), op: z.literal('set'), value: z.string(), format: KetcherFormat.nullable() }),
   z.object({ tag: z.literal(FRAME_TAG), id: z.number(), op: z.literal('get'), format: KetcherFormat }),
   z.object({ tag: z.literal(FRAME_TAG), id: z.number(), op: z.literal('snapshot') }),
-  z.object({ tag: z.literal(FRAME_TAG), id: z.number(), op: z.literal('highlight'), atoms: z.array(z.number().int().min(0)), color: z.string() })
+  z.object({
+    tag: z.literal(FRAME_TAG),
+    id: z.number(),
+    op: z.literal('highlight'),
+    atoms: z.array(z.number().int().min(0)),
+    color: z.string()
+  })
 ]);
 export type FrameRequest = z.infer<typeof FrameRequest>;
 /** A request without its envelope, as the parent writes it. */

@@ -34,8 +34,14 @@ export function persistFormat(path: string, given: KetcherFormat | undefined): K
     }
   }
   const all = [...new Set(Object.values(KETCHER_EXTENSIONS).flat())];
-  throw new MolspaceError('UNSUPPORTED_FORMAT', `"${path}" does not end with a chemical file extension.`, '/path', `Name the file with one of ${all.join(', ')}, or pass format.`, {
-    path,
-    extensions: all
-  });
+  throw new MolspaceError(
+    'UNSUPPORTED_FORMAT',
+    `"${path}" does not end with a chemical file extension.`,
+    '/path',
+    `Name the file with one of ${all.join(', ')}, or pass format.`,
+    {
+      path,
+      extensions: all
+    }
+  );
 }

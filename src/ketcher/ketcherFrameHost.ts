@@ -99,9 +99,15 @@ export class KetcherFrame {
       const timer = setTimeout(() => {
         this._pending.delete(id);
         reject(
-          new MolspaceError('TIMEOUT', `The Ketcher editor did not answer "${op.op}" within ${FRAME_REQUEST_MS / 1000} s.`, where, 'Retry; if it persists, reload the editor.', {
-            op: op.op
-          })
+          new MolspaceError(
+            'TIMEOUT',
+            `The Ketcher editor did not answer "${op.op}" within ${FRAME_REQUEST_MS / 1000} s.`,
+            where,
+            'Retry; if it persists, reload the editor.',
+            {
+              op: op.op
+            }
+          )
         );
       }, FRAME_REQUEST_MS);
       this._pending.set(id, { resolve: v => resolve(v as T), reject, timer });
@@ -157,7 +163,10 @@ export class KetcherFrame {
       this._started = null;
       started?.resolve({ ketcher: e.data.ketcher, indigo: e.data.indigo, snapshot: e.data.snapshot });
     } else if (e.data.event === 'failed') {
-      this._fail(`The Ketcher editor failed to start: ${e.data.error}.`, 'Reload the page; check the browser console for the editor frame.');
+      this._fail(
+        `The Ketcher editor failed to start: ${e.data.error}.`,
+        'Reload the page; check the browser console for the editor frame.'
+      );
     } else {
       this._onChanged(e.data.snapshot);
     }
@@ -168,5 +177,11 @@ export class KetcherFrame {
 export class FrameError extends Error {}
 
 function closed(where: string): MolspaceError {
-  return new MolspaceError('STALE_TARGET', 'The Ketcher editor view was closed.', where, 'Call observe to list the editors that exist now.', {});
+  return new MolspaceError(
+    'STALE_TARGET',
+    'The Ketcher editor view was closed.',
+    where,
+    'Call observe to list the editors that exist now.',
+    {}
+  );
 }

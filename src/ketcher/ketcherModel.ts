@@ -175,7 +175,11 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
     await Promise.all(
       this._frames
         .filter(f => f !== origin)
-        .map(f => f.request({ op: 'set', value: snapshot.ket, format: 'ket' }, '/value').catch(e => console.warn('molspace: a Ketcher view did not take the new structure', e)))
+        .map(f =>
+          f
+            .request({ op: 'set', value: snapshot.ket, format: 'ket' }, '/value')
+            .catch(e => console.warn('molspace: a Ketcher view did not take the new structure', e))
+        )
     );
     const revision = this.get('structure_revision') + 1;
     const entry: ChangeEntry = { revision, source, summary };
@@ -303,7 +307,11 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
         this.set({ ketcher_version: ready.ketcher });
         try {
           if (first && this.get('ket') === '' && this.get('_initial')) {
-            const snapshot = await this._request<EditorSnapshot>(frame, { op: 'set', value: this.get('_initial'), format: this.get('_initial_format') }, '/value');
+            const snapshot = await this._request<EditorSnapshot>(
+              frame,
+              { op: 'set', value: this.get('_initial'), format: this.get('_initial_format') },
+              '/value'
+            );
             this._setSnapshot(snapshot, { error: null });
           } else if (this.get('ket')) {
             await frame.request({ op: 'set', value: this.get('ket'), format: 'ket' }, '/value');
@@ -405,7 +413,15 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
   }
 
   private _setSnapshot(s: EditorSnapshot, extra: Record<string, unknown>): void {
-    this.set({ ket: s.ket, smiles: s.smiles ?? '', molfile: s.molfile ?? '', atoms: s.atoms, bonds: s.bonds, formula: s.formula, ...extra });
+    this.set({
+      ket: s.ket,
+      smiles: s.smiles ?? '',
+      molfile: s.molfile ?? '',
+      atoms: s.atoms,
+      bonds: s.bonds,
+      formula: s.formula,
+      ...extra
+    });
     this.set({ summary: this.describe() });
     this._sync();
   }

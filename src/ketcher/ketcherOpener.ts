@@ -31,4 +31,3 @@ export function ketcherOpener(): KetcherOpener {
   }
   return current;
 }
-

@@ -39,7 +39,11 @@ export class KetcherView extends DOMWidgetView {
     this.model.viewShown(this);
     this.el.addEventListener('pointerdown', () => this.model.touch(), true);
     frame.node.addEventListener('focus', () => this.model.touch());
-    this.listenTo(this.model, 'change:summary change:error change:persist change:ready change:structure_revision change:interaction_revision', () => this.update());
+    this.listenTo(
+      this.model,
+      'change:summary change:error change:persist change:ready change:structure_revision change:interaction_revision',
+      () => this.update()
+    );
     this.listenTo(this.model, 'persist:waiting', () => this.showPersist());
     this.update();
   }
@@ -53,7 +57,9 @@ export class KetcherView extends DOMWidgetView {
       this.status.textContent = `${state.title} · ${this.model.describe().replace(/^Ketcher editor: /, '')}`;
     }
     if (this.errorNode) {
-      this.errorNode.textContent = state.error ? `${state.error.code} at ${state.error.where}: ${state.error.message} Fix: ${state.error.fix}` : '';
+      this.errorNode.textContent = state.error
+        ? `${state.error.code} at ${state.error.where}: ${state.error.message} Fix: ${state.error.fix}`
+        : '';
       this.errorNode.hidden = state.error === null;
     }
     this.showPersist();

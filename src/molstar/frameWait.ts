@@ -43,11 +43,7 @@ export type VisibilitySource = Pick<Document, 'visibilityState' | 'addEventListe
  *   hidden or when it becomes hidden while waiting; `'timed-out'` after
  *   `timeoutMs` without a frame; `'no-canvas'` when there is no canvas.
  */
-export function waitForFrame(
-  canvas3d: FrameSource | undefined,
-  timeoutMs: number,
-  doc: VisibilitySource = document
-): Promise<DrawOutcome> {
+export function waitForFrame(canvas3d: FrameSource | undefined, timeoutMs: number, doc: VisibilitySource = document): Promise<DrawOutcome> {
   if (!canvas3d) {
     return Promise.resolve('no-canvas');
   }

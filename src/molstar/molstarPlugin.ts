@@ -133,7 +133,15 @@ export async function createMolstarPlugin(host: HTMLElement, dark: boolean): Pro
       context?.dispose();
       container = document.createElement('div');
       container.className = 'molspace-molstar-container';
-      Object.assign(container.style, { position: 'absolute', left: '0', top: '0', right: '0', bottom: '0', userSelect: 'none', touchAction: 'manipulation' });
+      Object.assign(container.style, {
+        position: 'absolute',
+        left: '0',
+        top: '0',
+        right: '0',
+        bottom: '0',
+        userSelect: 'none',
+        touchAction: 'manipulation'
+      });
       context = newCanvas3dContext(plugin, container);
     }
     contextOwner.set(context, plugin);

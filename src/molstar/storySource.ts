@@ -69,8 +69,7 @@ const URI_PARAMS = ['url', 'uri'] as const;
 /** Base used to resolve archive-relative paths, exactly as Mol*'s `loadMVSX` does (`arcp://<id>/<path>`). */
 const ARCHIVE_BASE = 'arcp://molspace-archive/';
 
-const FIX_GENERIC =
-  'Fix the listed issues in the Story (see details.issues) and load it again.';
+const FIX_GENERIC = 'Fix the listed issues in the Story (see details.issues) and load it again.';
 
 /**
  * Parse and validate a Story, then check where it would fetch from.
@@ -82,10 +81,7 @@ const FIX_GENERIC =
  *   (every issue in `details.issues`, see {@link StoryIssue}), `FORBIDDEN`
  *   (a URL the policy refuses, checked before anything is fetched).
  */
-export async function parseStory(
-  src: StorySourceInput,
-  policy: ResourcePolicy = defaultResourcePolicy()
-): Promise<ParsedStory> {
+export async function parseStory(src: StorySourceInput, policy: ResourcePolicy = defaultResourcePolicy()): Promise<ParsedStory> {
   const story = await parseStorySource(src);
   const refused = refusedResources(story.data.snapshots, policy);
   if (refused.length > 0) {
@@ -222,11 +218,7 @@ function looksLikeMvs(raw: unknown): raw is Record<string, unknown> {
 }
 
 /** Validate and normalize raw MVS JSON into a {@link ParsedStory}. */
-function buildStory(
-  raw: unknown,
-  format: 'mvsj' | 'mvsx',
-  archiveUrls: Set<string> | null
-): ParsedStory {
+function buildStory(raw: unknown, format: 'mvsj' | 'mvsx', archiveUrls: Set<string> | null): ParsedStory {
   if (!looksLikeMvs(raw)) {
     throw new MolspaceError(
       'UNSUPPORTED_FORMAT',
@@ -236,8 +228,7 @@ function buildStory(
     );
   }
   const issues: StoryIssue[] = [];
-  const global = (path: string, message: string) =>
-    issues.push(located(null, null, path, message));
+  const global = (path: string, message: string) => issues.push(located(null, null, path, message));
 
   const metadata = raw.metadata as Record<string, unknown>;
   if (typeof metadata.version !== 'string') {
@@ -346,40 +337,24 @@ function checkMetadata(
   }
   const linger = md.linger_duration_ms;
   if (typeof linger !== 'number' || !Number.isFinite(linger) || linger < 0) {
-    add(
-      'metadata/linger_duration_ms',
-      `linger_duration_ms must be a finite number ≥ 0 (ms), not ${JSON.stringify(linger ?? null)}.`
-    );
+    add('metadata/linger_duration_ms', `linger_duration_ms must be a finite number ≥ 0 (ms), not ${JSON.stringify(linger ?? null)}.`);
   }
   if (md.transition_duration_ms === null) {
     delete md.transition_duration_ms;
   }
   const tr = md.transition_duration_ms;
   if (tr !== undefined && (typeof tr !== 'number' || !Number.isFinite(tr) || tr < 0)) {
-    add(
-      'metadata/transition_duration_ms',
-      `transition_duration_ms must be a finite number ≥ 0 (ms) when set, not ${JSON.stringify(tr)}.`
-    );
+    add('metadata/transition_duration_ms', `transition_duration_ms must be a finite number ≥ 0 (ms) when set, not ${JSON.stringify(tr)}.`);
   }
   if (md.title !== undefined && typeof md.title !== 'string') {
     add('metadata/title', 'Snapshot title must be a string.');
   }
   if (md.description !== undefined && typeof md.description !== 'string') {
     add('metadata/description', 'Snapshot description must be a string.');
-  } else if (
-    typeof md.description === 'string' &&
-    md.description.length > LIMITS.storySourceDescriptionChars
-  ) {
-    add(
-      'metadata/description',
-      `Description is ${md.description.length} characters; the limit is ${LIMITS.storySourceDescriptionChars}.`
-    );
+  } else if (typeof md.description === 'string' && md.description.length > LIMITS.storySourceDescriptionChars) {
+    add('metadata/description', `Description is ${md.description.length} characters; the limit is ${LIMITS.storySourceDescriptionChars}.`);
   }
-  if (
-    md.description_format !== undefined &&
-    md.description_format !== 'markdown' &&
-    md.description_format !== 'plaintext'
-  ) {
+  if (md.description_format !== undefined && md.description_format !== 'markdown' && md.description_format !== 'plaintext') {
     add('metadata/description_format', 'description_format must be "markdown" or "plaintext".');
   }
 }
@@ -443,11 +418,7 @@ function checkTree(
 }
 
 /** Children must be arrays of objects (Mol*'s validator would throw otherwise). */
-function checkShape(
-  node: Record<string, unknown>,
-  path: string,
-  add: (path: string, message: string) => void
-): boolean {
+function checkShape(node: Record<string, unknown>, path: string, add: (path: string, message: string) => void): boolean {
   const children = node.children;
   if (children === undefined) {
     return true;
@@ -562,10 +533,7 @@ function walkResources(
           break;
         case 'relative':
           if (format === 'mvsj' || archiveUrls === null) {
-            add(
-              at,
-              `Relative URL "${shown}" needs an .mvsx archive that contains it; .mvsj may reference only http(s): or data: URLs.`
-            );
+            add(at, `Relative URL "${shown}" needs an .mvsx archive that contains it; .mvsj may reference only http(s): or data: URLs.`);
           } else if (value.split(/[\\/]/).includes('..')) {
             add(at, `Archive path "${shown}" leaves the archive ("..").`);
           } else {

@@ -85,9 +85,7 @@ export class ViewerBudget {
   async reserve(handle: ViewerHandle): Promise<() => void> {
     for (;;) {
       await this.enforce(handle);
-      const others = [...this.handles].filter(
-        h => h !== handle && (h.isLive || this.starting.has(h)) && !this.parking.has(h)
-      ).length;
+      const others = [...this.handles].filter(h => h !== handle && (h.isLive || this.starting.has(h)) && !this.parking.has(h)).length;
       if (others < this.maxLive || this.starting.size === 0) {
         break;
       }

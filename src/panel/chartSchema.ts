@@ -51,7 +51,15 @@ export function vegaLiteIssue(spec: unknown): ChartIssue | null {
   }
   const errors = check.errors ?? [];
   if (errors.length === 0) {
-    return { path: '', property: null, keyword: 'schema', message: 'not a Vega-Lite spec', fix: 'Pass a Vega-Lite v5 spec.', allowed: null, schemaVersion: SCHEMA_VERSION };
+    return {
+      path: '',
+      property: null,
+      keyword: 'schema',
+      message: 'not a Vega-Lite spec',
+      fix: 'Pass a Vega-Lite v5 spec.',
+      allowed: null,
+      schemaVersion: SCHEMA_VERSION
+    };
   }
   const best = errors.reduce((a, b) => (rank(b) > rank(a) ? b : a));
   const params = best.params as Record<string, unknown>;

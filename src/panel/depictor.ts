@@ -49,7 +49,10 @@ class DepictFrame {
     let started: { resolve: () => void; reject: (e: Error) => void };
     this._ready = new Promise<void>((resolve, reject) => (started = { resolve, reject }));
     this._ready.catch(() => undefined);
-    const timer = setTimeout(() => started.reject(new Error(`the depiction engine did not start within ${DEPICT_START_MS / 1000} s`)), DEPICT_START_MS);
+    const timer = setTimeout(
+      () => started.reject(new Error(`the depiction engine did not start within ${DEPICT_START_MS / 1000} s`)),
+      DEPICT_START_MS
+    );
     window.addEventListener('message', (event: MessageEvent) => {
       if (event.source !== this._node.contentWindow || event.origin !== window.location.origin) {
         return;

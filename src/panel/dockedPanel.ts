@@ -6,14 +6,7 @@
 import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 import type { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
-import {
-  MolspaceError,
-  type ChangeEntry,
-  type ChangeSource,
-  type LocatedError,
-  type PanelContent,
-  type PanelState
-} from '../contract';
+import { MolspaceError, type ChangeEntry, type ChangeSource, type LocatedError, type PanelContent, type PanelState } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import type { OpenMolecule } from './moleculeGrid';
 import type { ExportPanel } from './exportFromUi';
@@ -139,9 +132,15 @@ export class DockedPanel implements PanelTarget {
 
   async applyContent(update: PanelUpdate, source: ChangeSource, summary: string): Promise<ChangeEntry> {
     if (this.widget.isDisposed) {
-      throw new MolspaceError('STALE_TARGET', `Panel ${this.panelId} was closed.`, '/panelId', 'Call render_panel again to open a new one.', {
-        panelId: this.panelId
-      });
+      throw new MolspaceError(
+        'STALE_TARGET',
+        `Panel ${this.panelId} was closed.`,
+        '/panelId',
+        'Call render_panel again to open a new one.',
+        {
+          panelId: this.panelId
+        }
+      );
     }
     this._revision += 1;
     const entry: ChangeEntry = { revision: this._revision, source, summary };

@@ -74,9 +74,14 @@ function readTable(file: MoleculeFile, where: string): Read[] {
     const named = file[arg];
     if (named !== undefined) {
       if (!fields.includes(named)) {
-        throw refuse(`${arg} "${named}" is not a column of the ${kind}.`, `${where}/${arg}`, `Use one of: ${fields.slice(0, 20).join(', ')}.`, {
-          columns: fields.slice(0, 50)
-        });
+        throw refuse(
+          `${arg} "${named}" is not a column of the ${kind}.`,
+          `${where}/${arg}`,
+          `Use one of: ${fields.slice(0, 20).join(', ')}.`,
+          {
+            columns: fields.slice(0, 50)
+          }
+        );
       }
       return named;
     }
@@ -110,7 +115,12 @@ function readSdf(file: MoleculeFile, where: string): Read[] {
   const text = file.text.replace(/\r\n/g, '\n');
   const { molecules } = parseSdf(text, { dynamicTyping: false, eol: '\n' });
   if (molecules.length === 0) {
-    throw refuse('The SDF has no record with a molfile.', `${where}/text`, 'Pass SDF text: molfile, data fields, "$$$$" after each record.', {});
+    throw refuse(
+      'The SDF has no record with a molfile.',
+      `${where}/text`,
+      'Pass SDF text: molfile, data fields, "$$$$" after each record.',
+      {}
+    );
   }
   if (molecules.length > LIMITS.panelMolecules) {
     throw tooMany(molecules.length, `${where}/text`, 'records');
@@ -183,10 +193,15 @@ export async function resolveMoleculeFile(grid: MoleculesContent, where: string,
     read.forEach((r, i) => {
       const c = converted[i];
       if (!c || c.smiles === null) {
-        throw refuse(`${r.label}: Indigo cannot read its molfile (${c?.error ?? 'no answer'}).`, `${at}/text`, 'Fix or remove that record.', {
-          record: i + 1,
-          error: c?.error ?? null
-        });
+        throw refuse(
+          `${r.label}: Indigo cannot read its molfile (${c?.error ?? 'no answer'}).`,
+          `${at}/text`,
+          'Fix or remove that record.',
+          {
+            record: i + 1,
+            error: c?.error ?? null
+          }
+        );
       }
       r.smiles = c.smiles;
     });
@@ -199,10 +214,15 @@ export async function resolveMoleculeFile(grid: MoleculesContent, where: string,
     const checked = GridMolecule.safeParse(molecule);
     if (!checked.success) {
       const issue = checked.error.issues[0];
-      throw refuse(`${r.label}: ${issue.path.join('/')}: ${issue.message}.`, `${at}/text`, 'Use field names of at most 200 characters and text or number values.', {
-        record: i + 1,
-        path: issue.path.map(String)
-      });
+      throw refuse(
+        `${r.label}: ${issue.path.join('/')}: ${issue.message}.`,
+        `${at}/text`,
+        'Use field names of at most 200 characters and text or number values.',
+        {
+          record: i + 1,
+          path: issue.path.map(String)
+        }
+      );
     }
     return checked.data;
   });
@@ -217,7 +237,11 @@ export async function resolveMoleculeFile(grid: MoleculesContent, where: string,
       throw error;
     }
     const label = read[Number(index)].label;
-    throw new MolspaceError(error.code, `${label}: ${error.message}`, `${at}/text`, error.fix, { ...error.details, record: Number(index) + 1, molecule: error.where });
+    throw new MolspaceError(error.code, `${label}: ${error.message}`, `${at}/text`, error.fix, {
+      ...error.details,
+      record: Number(index) + 1,
+      molecule: error.where
+    });
   }
   return resolved;
 }

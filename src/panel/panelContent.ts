@@ -44,13 +44,11 @@ export async function checkPanelContent(content: PanelContent, where = '/content
 }
 
 function tooLarge(what: string, size: number, limit: keyof typeof LIMITS, where: string, fix: string): MolspaceError {
-  return new MolspaceError(
-    'TOO_LARGE',
-    `${what} is ${size}, over the limit of ${LIMITS[limit]} (${limit}).`,
-    where,
-    fix,
-    { limit, max: LIMITS[limit], size }
-  );
+  return new MolspaceError('TOO_LARGE', `${what} is ${size}, over the limit of ${LIMITS[limit]} (${limit}).`, where, fix, {
+    limit,
+    max: LIMITS[limit],
+    size
+  });
 }
 
 export function checkMarkdown(markdown: string, where: string): void {
@@ -166,7 +164,13 @@ export function checkTable(table: TableContent, where: string): void {
 export function checkChartBounds(chart: ChartContent, where: string): void {
   const bytes = new TextEncoder().encode(JSON.stringify(chart.spec)).length;
   if (bytes > LIMITS.panelChartSpecBytes) {
-    throw tooLarge('The chart spec in bytes of JSON', bytes, 'panelChartSpecBytes', `${where}/spec`, 'Aggregate the data before charting it.');
+    throw tooLarge(
+      'The chart spec in bytes of JSON',
+      bytes,
+      'panelChartSpecBytes',
+      `${where}/spec`,
+      'Aggregate the data before charting it.'
+    );
   }
   const schemaUrl = chart.spec.$schema;
   if (schemaUrl !== undefined && !(typeof schemaUrl === 'string' && /vega-lite\/v5(\.\d+)*(\.\d+)*\.json$/.test(schemaUrl))) {
@@ -263,7 +267,13 @@ export function checkMolecules(grid: MoleculesContent, where: string): void {
   molecules.forEach((m, i) => {
     const at = `${where}/molecules/${i}`;
     if (m.smiles.length > LIMITS.panelSmilesChars) {
-      throw tooLarge(`The SMILES of molecule ${i}, in characters,`, m.smiles.length, 'panelSmilesChars', `${at}/smiles`, 'Pass a shorter SMILES (a small molecule).');
+      throw tooLarge(
+        `The SMILES of molecule ${i}, in characters,`,
+        m.smiles.length,
+        'panelSmilesChars',
+        `${at}/smiles`,
+        'Pass a shorter SMILES (a small molecule).'
+      );
     }
     const properties = Object.entries(m.properties ?? {});
     if (properties.length > LIMITS.panelMoleculeProperties) {
@@ -277,10 +287,22 @@ export function checkMolecules(grid: MoleculesContent, where: string): void {
     }
     for (const [key, value] of properties) {
       if (typeof value === 'number' && !Number.isFinite(value)) {
-        throw new MolspaceError('VALIDATION_FAILED', `Property "${key}" of molecule ${i} is not a finite number.`, `${at}/properties/${escapePointer(key)}`, 'Pass a finite number or a string.', { property: key });
+        throw new MolspaceError(
+          'VALIDATION_FAILED',
+          `Property "${key}" of molecule ${i} is not a finite number.`,
+          `${at}/properties/${escapePointer(key)}`,
+          'Pass a finite number or a string.',
+          { property: key }
+        );
       }
       if (typeof value === 'string' && value.length > LIMITS.panelCellChars) {
-        throw tooLarge(`The text of property "${key}" of molecule ${i}, in characters,`, value.length, 'panelCellChars', `${at}/properties/${escapePointer(key)}`, 'Shorten the property text.');
+        throw tooLarge(
+          `The text of property "${key}" of molecule ${i}, in characters,`,
+          value.length,
+          'panelCellChars',
+          `${at}/properties/${escapePointer(key)}`,
+          'Shorten the property text.'
+        );
       }
     }
   });

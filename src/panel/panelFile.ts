@@ -15,7 +15,12 @@ export function panelFileText(content: PanelContent): string {
     case 'chart':
       return JSON.stringify(content.spec, null, 2) + '\n';
     case 'table':
-      return Papa.unparse({ fields: content.columns.map(c => c.name), data: content.rows.map(r => r.map(cell => (cell === null ? '' : cell))) }) + '\n';
+      return (
+        Papa.unparse({
+          fields: content.columns.map(c => c.name),
+          data: content.rows.map(r => r.map(cell => (cell === null ? '' : cell)))
+        }) + '\n'
+      );
     case 'molecules': {
       const molecules = content.molecules ?? [];
       const keys = [...new Set(molecules.flatMap(m => Object.keys(m.properties ?? {})))];

@@ -51,7 +51,10 @@ export async function checkPanelLinks(content: PanelContent, registry: WidgetReg
       } catch (e) {
         const err = MolspaceError.from(e, 'panel link');
         const at = err.where.endsWith('/selector') ? `${where}/selector` : `${where}/viewer`;
-        throw new MolspaceError(err.code, `Link ${where} to Viewer ${link.viewer}: ${err.message}`, at, err.fix, { ...err.details, viewer: link.viewer });
+        throw new MolspaceError(err.code, `Link ${where} to Viewer ${link.viewer}: ${err.message}`, at, err.fix, {
+          ...err.details,
+          viewer: link.viewer
+        });
       }
     } else {
       const story = registry.get(link.story, 'story', `${where}/story`);
@@ -62,7 +65,12 @@ export async function checkPanelLinks(content: PanelContent, registry: WidgetReg
           'NOT_FOUND',
           `Link ${where}: Story ${link.story} has no step "${link.key}".`,
           `${where}/key`,
-          `Use a key of its steps: ${keys.slice(0, 20).map(k => JSON.stringify(k)).join(', ') || 'none'} (story_observe lists them).`,
+          `Use a key of its steps: ${
+            keys
+              .slice(0, 20)
+              .map(k => JSON.stringify(k))
+              .join(', ') || 'none'
+          } (story_observe lists them).`,
           { story: link.story, key: link.key, keys: keys.slice(0, 50) }
         );
       }

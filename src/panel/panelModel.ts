@@ -12,14 +12,7 @@
  */
 import { DOMWidgetModel, DOMWidgetView, type IBackboneModelOptions, ISerializers, unpack_models } from '@jupyter-widgets/base';
 import type * as Backbone from 'backbone';
-import {
-  LocatedError,
-  MolspaceError,
-  PanelContent,
-  type ChangeEntry,
-  type ChangeSource,
-  type PanelState
-} from '../contract';
+import { LocatedError, MolspaceError, PanelContent, type ChangeEntry, type ChangeSource, type PanelState } from '../contract';
 import { toJSONValue } from '../kernel/json';
 import { AppliedRequests } from '../kernel/appliedRequests';
 import { saveCurrentState } from '../kernel/currentState';
@@ -279,9 +272,15 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
     this._disposed = true;
     for (const w of this._waiters.splice(0)) {
       w.reject(
-        new MolspaceError('STALE_TARGET', `Panel ${this.model_id} was closed before it rendered.`, '/target', 'Call observe to list the widgets that exist now.', {
-          target: this.model_id
-        })
+        new MolspaceError(
+          'STALE_TARGET',
+          `Panel ${this.model_id} was closed before it rendered.`,
+          '/target',
+          'Call observe to list the widgets that exist now.',
+          {
+            target: this.model_id
+          }
+        )
       );
     }
   }
@@ -306,11 +305,16 @@ export class PanelView extends DOMWidgetView {
     super.render();
     this.el.classList.add('molspace-panel-inline');
     this.el.setAttribute('data-molspace-model', this.model.model_id);
-    this.renderer = new PanelRenderer(() => {
-      // Images in panel markdown follow the Story resource hosts (src/resources/resourceSanitizer.ts).
-      const rendermime = renderMimeOf(this.model.widget_manager);
-      return rendermime && policyRenderMime(rendermime, this.model.services.resourcePolicy);
-    }, ketcherOpener(this.model.services), undefined, linkFollower(this.model.services));
+    this.renderer = new PanelRenderer(
+      () => {
+        // Images in panel markdown follow the Story resource hosts (src/resources/resourceSanitizer.ts).
+        const rendermime = renderMimeOf(this.model.widget_manager);
+        return rendermime && policyRenderMime(rendermime, this.model.services.resourcePolicy);
+      },
+      ketcherOpener(this.model.services),
+      undefined,
+      linkFollower(this.model.services)
+    );
     this.el.append(this.renderer.node);
     this.model.viewShown(this);
     this.el.addEventListener('pointerdown', () => this.model.touch(), true);

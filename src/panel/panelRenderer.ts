@@ -260,7 +260,8 @@ export function renderTable(host: HTMLElement, table: TableContent, linkButton: 
     return tr;
   });
   const draw = () => {
-    const order = sort === null ? rows.map((_, i) => i) : sortedOrder(table.rows, sort.column, table.columns[sort.column].type, sort.direction);
+    const order =
+      sort === null ? rows.map((_, i) => i) : sortedOrder(table.rows, sort.column, table.columns[sort.column].type, sort.direction);
     body.replaceChildren(...order.map(i => rows[i]));
     headRow.querySelectorAll('th[data-type]').forEach((th, c) => {
       th.setAttribute('aria-sort', sort?.column === c ? sort.direction : 'none');

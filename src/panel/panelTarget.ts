@@ -43,7 +43,9 @@ export function panelSummary(state: PanelState, content: PanelContent | null, st
             ? `molecule grid, ${(content.molecules ?? []).length} molecules`
             : `markdown, ${content.markdown.length} characters`;
   const error = state.error ? `; error ${state.error.code}: ${state.error.message}` : '';
-  const gone = stale.length ? `; stale links to ${stale.slice(0, 5).join(', ')}${stale.length > 5 ? ', …' : ''} (no longer in the page)` : '';
+  const gone = stale.length
+    ? `; stale links to ${stale.slice(0, 5).join(', ')}${stale.length > 5 ? ', …' : ''} (no longer in the page)`
+    : '';
   return `${state.placement} panel "${state.panelId}": ${what}${error}${gone}`;
 }
 

@@ -20,7 +20,16 @@ export function startPanels(page: IMolspacePage, shell: JupyterFrontEnd.IShell, 
   const rendermime = app && policyRenderMime(app, page.resourcePolicy);
   setPanelHost(page.registry, {
     dock(panelId, title, content, placement) {
-      const panel = new DockedPanel(panelId, title, content, rendermime, page.registry, ketcherOpener(page), linkFollower(page), panelExporter(page));
+      const panel = new DockedPanel(
+        panelId,
+        title,
+        content,
+        rendermime,
+        page.registry,
+        ketcherOpener(page),
+        linkFollower(page),
+        panelExporter(page)
+      );
       page.registry.register(panel);
       addDocked(shell, panelId, panel.widget, placement, { activate: false });
       return panel;

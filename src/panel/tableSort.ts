@@ -22,12 +22,7 @@ function compare(a: TableCell, b: TableCell, type: ColumnType): number {
  *
  * @returns indexes into `rows`, in display order.
  */
-export function sortedOrder(
-  rows: readonly (readonly TableCell[])[],
-  column: number,
-  type: ColumnType,
-  direction: SortDirection
-): number[] {
+export function sortedOrder(rows: readonly (readonly TableCell[])[], column: number, type: ColumnType, direction: SortDirection): number[] {
   const sign = direction === 'ascending' ? 1 : -1;
   return rows
     .map((_, i) => i)

@@ -128,7 +128,12 @@ export interface ResourceProbe {
  * host it refuses), then a GET without credentials whose final URL is checked again; the body is
  * not read. Gives up after `timeoutMs`.
  */
-export async function probeResource(url: string, policy: ResourcePolicy, timeoutMs: number, fetchImpl: FetchLike = (u, i) => fetch(u, i)): Promise<ResourceProbe> {
+export async function probeResource(
+  url: string,
+  policy: ResourcePolicy,
+  timeoutMs: number,
+  fetchImpl: FetchLike = (u, i) => fetch(u, i)
+): Promise<ResourceProbe> {
   const refused = refusalOf(url, policy);
   if (refused !== null) {
     return { status: 'forbidden', httpStatus: null, reason: refused, redirectedTo: null };

@@ -17,13 +17,7 @@
  * RCSB PDB (files., models.), PDBe and AlphaFold DB (www.ebi.ac.uk,
  * alphafold.ebi.ac.uk), wwPDB (files.wwpdb.org), PDBj, molstar.org.
  */
-export const DEFAULT_RESOURCE_HOSTS: readonly string[] = [
-  '.rcsb.org',
-  '.ebi.ac.uk',
-  '.wwpdb.org',
-  '.pdbj.org',
-  '.molstar.org'
-];
+export const DEFAULT_RESOURCE_HOSTS: readonly string[] = ['.rcsb.org', '.ebi.ac.uk', '.wwpdb.org', '.pdbj.org', '.molstar.org'];
 
 /** The setting a refusal names, as JupyterLab's settings editor shows it. */
 export const RESOURCE_HOSTS_SETTING = 'Settings → molspace → Story resource hosts (resourceHosts)';
@@ -164,7 +158,10 @@ export function refusedResources(
  * snapshot, the param path, the URL, the reason and the setting to change;
  * `details.refused` lists up to 20 of them (`details.count` says how many).
  */
-export function forbiddenError(refused: RefusedResource[], policy: ResourcePolicy): {
+export function forbiddenError(
+  refused: RefusedResource[],
+  policy: ResourcePolicy
+): {
   code: 'FORBIDDEN';
   message: string;
   where: string;

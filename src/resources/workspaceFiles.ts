@@ -85,10 +85,22 @@ function statusOf(e: unknown): number | null {
 function contentsError(e: unknown, path: string, action: string): MolspaceError {
   const status = statusOf(e);
   if (status === 404) {
-    return new MolspaceError('NOT_FOUND', `No file "${path}" under the Jupyter root.`, '/path', 'Check the path (relative to the Jupyter root).', { path });
+    return new MolspaceError(
+      'NOT_FOUND',
+      `No file "${path}" under the Jupyter root.`,
+      '/path',
+      'Check the path (relative to the Jupyter root).',
+      { path }
+    );
   }
   if (status === 403) {
-    return new MolspaceError('FORBIDDEN', `Jupyter refused to ${action} "${path}".`, '/path', 'Use a path under the Jupyter root that you may write.', { path, status });
+    return new MolspaceError(
+      'FORBIDDEN',
+      `Jupyter refused to ${action} "${path}".`,
+      '/path',
+      'Use a path under the Jupyter root that you may write.',
+      { path, status }
+    );
   }
   return MolspaceError.from(e, `${action} ${path}`);
 }
@@ -142,7 +154,13 @@ export async function fileSize(path: string, where: string): Promise<number> {
     throw relocate(contentsError(e, path, 'read'), where);
   }
   if (model.type !== 'file') {
-    throw new MolspaceError('NOT_FOUND', `"${path}" is a ${model.type}, not a file.`, where, 'Give the path of a file, e.g. "data/1hpv.cif".', { path });
+    throw new MolspaceError(
+      'NOT_FOUND',
+      `"${path}" is a ${model.type}, not a file.`,
+      where,
+      'Give the path of a file, e.g. "data/1hpv.cif".',
+      { path }
+    );
   }
   return typeof model.size === 'number' ? model.size : 0;
 }

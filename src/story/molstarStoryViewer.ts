@@ -99,9 +99,7 @@ export class MolstarStoryViewer {
       let sourceUrl: string | undefined;
       if (story.format === 'mvsx' && story.mvsx) {
         const bytes = story.mvsx.slice();
-        const parsed = await this.plugin.runTask(
-          Task.create('Load MVSX archive', ctx => loadMVSX(this.plugin, ctx, bytes))
-        );
+        const parsed = await this.plugin.runTask(Task.create('Load MVSX archive', ctx => loadMVSX(this.plugin, ctx, bytes)));
         sourceUrl = parsed.sourceUrl;
       }
       await loadMVS(this.plugin, cloneData(story.data), {
@@ -143,12 +141,7 @@ export class MolstarStoryViewer {
     this.assertLive();
     const story = this.story;
     if (!story) {
-      throw new MolspaceError(
-        'INVALID_INPUT',
-        'No Story is loaded in this viewer.',
-        'viewer',
-        'Load the Story before showing a step.'
-      );
+      throw new MolspaceError('INVALID_INPUT', 'No Story is loaded in this viewer.', 'viewer', 'Load the Story before showing a step.');
     }
     const entries = this.plugin.managers.snapshot.state.entries;
     const entry = entries.get(index);

@@ -84,10 +84,13 @@ export class StoryPlayback {
     }
     const linger = Math.max(s.lingerMs ?? DEFAULT_LINGER_MS, MIN_LINGER_MS);
     if (!s.owner) {
-      this._watch = setTimeout(() => {
-        this._watch = null;
-        this._options.claim();
-      }, 2 * linger + TAKEOVER_GRACE_MS);
+      this._watch = setTimeout(
+        () => {
+          this._watch = null;
+          this._options.claim();
+        },
+        2 * linger + TAKEOVER_GRACE_MS
+      );
       return;
     }
     const last = s.index + 1 >= s.count;

@@ -18,15 +18,7 @@
 import { DOMWidgetModel, type IBackboneModelOptions, ISerializers, unpack_models } from '@jupyter-widgets/base';
 import type * as Backbone from 'backbone';
 import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
-import {
-  ChangeEntry,
-  ChangeSource,
-  LocatedError,
-  MolspaceError,
-  SnapshotMeta,
-  StoryAction,
-  StoryState
-} from '../contract';
+import { ChangeEntry, ChangeSource, LocatedError, MolspaceError, SnapshotMeta, StoryAction, StoryState } from '../contract';
 import { AppliedRequests } from '../kernel/appliedRequests';
 import { saveCurrentState } from '../kernel/currentState';
 import { KernelChannel, listenToKernel } from '../kernel/kernelChannel';
@@ -192,10 +184,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     const mvsx: Bytes | null = this.get('_mvsx');
     const mvsj: string = this.get('_mvsj');
     try {
-      const story = await parseStory(
-        mvsx && mvsx.byteLength > 0 ? { mvsx: toBytes(mvsx) } : { mvsj },
-        this.services.resourcePolicy
-      );
+      const story = await parseStory(mvsx && mvsx.byteLength > 0 ? { mvsx: toBytes(mvsx) } : { mvsj }, this.services.resourcePolicy);
       const n = story.snapshots.length;
       const index = Math.min(this.state().index, Math.max(n - 1, 0));
       this.set({
@@ -315,11 +304,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     if (index !== this.state().index) {
       return;
     }
-    if (
-      error?.details?.reason === NO_FRAME_REASON &&
-      this.state().ready &&
-      !this._waiters.some(w => w.index === index)
-    ) {
+    if (error?.details?.reason === NO_FRAME_REASON && this.state().ready && !this._waiters.some(w => w.index === index)) {
       // This page is hidden, but another page showing the notebook drew the step (its
       // `ready` came with the index) and nobody here waits: leave that page's state alone.
       return;

@@ -6,7 +6,14 @@
  * limit) and runs the action. A person's drawing arrives here too, as a `ui`
  * `set_structure` of the editor's KET (docs/architecture.md, "Ketcher").
  */
-import { KETCHER_CONTROL_TOOL, KetcherControlUiInput, LIMITS, MolspaceError, type ChangeEntry, type KetcherControlInput } from '../contract';
+import {
+  KETCHER_CONTROL_TOOL,
+  KetcherControlUiInput,
+  LIMITS,
+  MolspaceError,
+  type ChangeEntry,
+  type KetcherControlInput
+} from '../contract';
 import { KETCHER_EXTENSIONS, persistFormat } from '../ketcher/ketcherFiles';
 import type { KetcherTarget } from '../ketcher/ketcherTarget';
 import { defineWidgetTool } from '../dispatcher/pageTool';
@@ -59,14 +66,22 @@ async function persist(args: KetcherControlInput, target: KetcherTarget): Promis
       'FORBIDDEN',
       refused ? `The person refused to save the structure to ${clean}.` : earlier.message,
       '/path',
-      refused ? 'Ask the person whether to save; call request_persist again to ask once more.' : 'Check the path, then call request_persist again.',
+      refused
+        ? 'Ask the person whether to save; call request_persist again to ask once more.'
+        : 'Check the path, then call request_persist again.',
       { path: clean, refused }
     );
   }
   if (!args.overwrite && (await fileExists(clean))) {
-    throw new MolspaceError('FORBIDDEN', `"${clean}" exists; request_persist does not overwrite it.`, '/overwrite', 'Pass overwrite: true to replace it, or choose another path.', {
-      path: clean
-    });
+    throw new MolspaceError(
+      'FORBIDDEN',
+      `"${clean}" exists; request_persist does not overwrite it.`,
+      '/overwrite',
+      'Pass overwrite: true to replace it, or choose another path.',
+      {
+        path: clean
+      }
+    );
   }
   target.askPersist(clean, format, args.overwrite, false);
   return awaiting(clean, format);
@@ -86,100 +101,118 @@ function awaiting(path: string, format: string): PersistOutcome {
 /** Stop waiting this long before the gateway's deadline, so the pending answer still reaches the agent. */
 const DEADLINE_MARGIN_MS = 2000;
 
-export const ketcherControl = defineWidgetTool(KETCHER_CONTROL_TOOL, async ({ args, target, source, deadline }) => {
-  const before = target.state();
-  let changes: ChangeEntry[] = [];
-  let value: string | undefined;
-  let text: string;
-  switch (args.action) {
-    case 'set_structure': {
-      const v = required(args, 'value');
-      const bytes = utf8Bytes(v);
-      if (source !== 'ui' && bytes > LIMITS.ketcherInlineBytes) {
-        throw tooLarge('The structure', '/value', bytes, LIMITS.ketcherInlineBytes, 'bytes', 'Send a smaller structure, or open the file with molspace.Ketcher(path) in a cell.');
-      }
-      const summary = source === 'ui' ? 'the person drew' : `set a structure (${args.format ?? 'format detected'}, ${bytes} bytes)`;
-      changes = [await target.setStructure(v, args.format ?? null, source, summary)];
-      text = `Ketcher ${target.targetId}: ${summary}; structure revision ${target.state().structureRevision}.`;
-      break;
-    }
-    case 'clear_structure':
-      changes = [await target.setStructure('', null, source, 'cleared the structure')];
-      text = `Ketcher ${target.targetId}: cleared; structure revision ${target.state().structureRevision}.`;
-      break;
-    case 'highlight_atoms': {
-      const atoms = required(args, 'atoms');
-      if (atoms.length > LIMITS.ketcherHighlightAtoms) {
-        throw tooLarge('The atom list', '/atoms', atoms.length, LIMITS.ketcherHighlightAtoms, 'atoms', 'Highlight fewer atoms per call.');
-      }
-      const bad = atoms.findIndex(a => a >= before.atoms);
-      if (bad >= 0) {
-        throw new MolspaceError(
-          'VALIDATION_FAILED',
-          `Atom index ${atoms[bad]} is out of range: the structure has ${before.atoms} atoms${before.atoms ? ` (0–${before.atoms - 1})` : ''}.`,
-          `/atoms/${bad}`,
-          'Use 0-based indices in Molfile atom order (get_structure with format molfile lists them).',
-          { atoms: before.atoms }
-        );
-      }
-      await target.highlight(atoms, args.color, source);
-      text = `Ketcher ${target.targetId}: ${atoms.length ? `highlighted ${atoms.length} atoms` : 'cleared highlights'}; interaction revision ${target.state().interactionRevision}.`;
-      break;
-    }
-    case 'get_structure': {
-      const format = args.format ?? 'smiles';
-      value = await target.export(format);
-      const bytes = utf8Bytes(value);
-      if (bytes > LIMITS.ketcherExportBytes) {
-        throw tooLarge(`The ${format} export`, '/format', bytes, LIMITS.ketcherExportBytes, 'bytes', 'Ask for a compacter format (smiles), or save it with request_persist.');
-      }
-      text = `Ketcher ${target.targetId}: ${format}, ${bytes} bytes, at structure revision ${before.structureRevision}.`;
-      break;
-    }
-    case 'request_persist': {
-      const outcome = await persist(args, target);
-      const answer = (o: PersistOutcome) => ({
-        output: {
-          editor: target.state(),
-          action: args.action,
-          changed: false,
-          previousRevision: before.revision,
-          ...persistStatus(o),
-          replayed: false
-        },
-        text: o.text,
-        summary: o.text
-      });
-      const room = deadline === undefined ? args.waitMs : Math.min(args.waitMs, deadline - Date.now() - DEADLINE_MARGIN_MS);
-      if (!outcome.pending || room <= 0) {
-        return answer(outcome);
-      }
-      // Wait for the person after the editor's queue is released (their own edits go on).
-      return {
-        ...answer(outcome),
-        settle: async () => {
-          await target.whenPersistAnswered(outcome.path, room);
-          return answer(await persist(args, target));
+export const ketcherControl = defineWidgetTool(
+  KETCHER_CONTROL_TOOL,
+  async ({ args, target, source, deadline }) => {
+    const before = target.state();
+    let changes: ChangeEntry[] = [];
+    let value: string | undefined;
+    let text: string;
+    switch (args.action) {
+      case 'set_structure': {
+        const v = required(args, 'value');
+        const bytes = utf8Bytes(v);
+        if (source !== 'ui' && bytes > LIMITS.ketcherInlineBytes) {
+          throw tooLarge(
+            'The structure',
+            '/value',
+            bytes,
+            LIMITS.ketcherInlineBytes,
+            'bytes',
+            'Send a smaller structure, or open the file with molspace.Ketcher(path) in a cell.'
+          );
         }
-      };
+        const summary = source === 'ui' ? 'the person drew' : `set a structure (${args.format ?? 'format detected'}, ${bytes} bytes)`;
+        changes = [await target.setStructure(v, args.format ?? null, source, summary)];
+        text = `Ketcher ${target.targetId}: ${summary}; structure revision ${target.state().structureRevision}.`;
+        break;
+      }
+      case 'clear_structure':
+        changes = [await target.setStructure('', null, source, 'cleared the structure')];
+        text = `Ketcher ${target.targetId}: cleared; structure revision ${target.state().structureRevision}.`;
+        break;
+      case 'highlight_atoms': {
+        const atoms = required(args, 'atoms');
+        if (atoms.length > LIMITS.ketcherHighlightAtoms) {
+          throw tooLarge('The atom list', '/atoms', atoms.length, LIMITS.ketcherHighlightAtoms, 'atoms', 'Highlight fewer atoms per call.');
+        }
+        const bad = atoms.findIndex(a => a >= before.atoms);
+        if (bad >= 0) {
+          throw new MolspaceError(
+            'VALIDATION_FAILED',
+            `Atom index ${atoms[bad]} is out of range: the structure has ${before.atoms} atoms${before.atoms ? ` (0–${before.atoms - 1})` : ''}.`,
+            `/atoms/${bad}`,
+            'Use 0-based indices in Molfile atom order (get_structure with format molfile lists them).',
+            { atoms: before.atoms }
+          );
+        }
+        await target.highlight(atoms, args.color, source);
+        text = `Ketcher ${target.targetId}: ${atoms.length ? `highlighted ${atoms.length} atoms` : 'cleared highlights'}; interaction revision ${target.state().interactionRevision}.`;
+        break;
+      }
+      case 'get_structure': {
+        const format = args.format ?? 'smiles';
+        value = await target.export(format);
+        const bytes = utf8Bytes(value);
+        if (bytes > LIMITS.ketcherExportBytes) {
+          throw tooLarge(
+            `The ${format} export`,
+            '/format',
+            bytes,
+            LIMITS.ketcherExportBytes,
+            'bytes',
+            'Ask for a compacter format (smiles), or save it with request_persist.'
+          );
+        }
+        text = `Ketcher ${target.targetId}: ${format}, ${bytes} bytes, at structure revision ${before.structureRevision}.`;
+        break;
+      }
+      case 'request_persist': {
+        const outcome = await persist(args, target);
+        const answer = (o: PersistOutcome) => ({
+          output: {
+            editor: target.state(),
+            action: args.action,
+            changed: false,
+            previousRevision: before.revision,
+            ...persistStatus(o),
+            replayed: false
+          },
+          text: o.text,
+          summary: o.text
+        });
+        const room = deadline === undefined ? args.waitMs : Math.min(args.waitMs, deadline - Date.now() - DEADLINE_MARGIN_MS);
+        if (!outcome.pending || room <= 0) {
+          return answer(outcome);
+        }
+        // Wait for the person after the editor's queue is released (their own edits go on).
+        return {
+          ...answer(outcome),
+          settle: async () => {
+            await target.whenPersistAnswered(outcome.path, room);
+            return answer(await persist(args, target));
+          }
+        };
+      }
     }
-  }
-  const after = target.state();
-  return {
-    output: {
-      editor: after,
-      action: args.action,
-      changed: changes.length > 0,
-      previousRevision: before.revision,
-      ...(value !== undefined ? { value, format: args.format ?? 'smiles', bytes: utf8Bytes(value) } : {}),
-      status: 'done' as const,
-      replayed: false
-    },
-    text,
-    changes,
-    summary: text
-  };
-}, { uiInput: KetcherControlUiInput });
+    const after = target.state();
+    return {
+      output: {
+        editor: after,
+        action: args.action,
+        changed: changes.length > 0,
+        previousRevision: before.revision,
+        ...(value !== undefined ? { value, format: args.format ?? 'smiles', bytes: utf8Bytes(value) } : {}),
+        status: 'done' as const,
+        replayed: false
+      },
+      text,
+      changes,
+      summary: text
+    };
+  },
+  { uiInput: KetcherControlUiInput }
+);
 
 function persistStatus(o: PersistOutcome) {
   return o.pending

@@ -43,14 +43,19 @@ function tooLarge(bytes: number, where: string, what: string): MolspaceError {
  *   `LIMITS.ketcherInlineBytes`, checked before reading). Each names the path
  *   and the allowed extensions.
  */
-export async function readMoleculeFile(given: string, format: KetcherFormat | undefined): Promise<{ value: string; format: KetcherFormat }> {
+export async function readMoleculeFile(
+  given: string,
+  format: KetcherFormat | undefined
+): Promise<{ value: string; format: KetcherFormat }> {
   const path = checkStoryPath(given, []);
   const ext = extensionOf(path);
   const byExtension = KETCHER_EXTENSIONS[ext];
   if (!byExtension) {
     throw new MolspaceError(
       'UNSUPPORTED_FORMAT',
-      ext ? `The extension ${ext} of "${path}" is not a molecule file the editor reads.` : `"${path}" has no file extension to tell its format from.`,
+      ext
+        ? `The extension ${ext} of "${path}" is not a molecule file the editor reads.`
+        : `"${path}" has no file extension to tell its format from.`,
       '/path',
       `Open a file ending in one of: ${ALLOWED}; or pass the structure as value.`,
       { path, extension: ext || null, extensions: Object.keys(KETCHER_EXTENSIONS) }
@@ -64,11 +69,17 @@ export async function readMoleculeFile(given: string, format: KetcherFormat | un
     if (err.code !== 'NOT_FOUND') {
       throw err;
     }
-    throw new MolspaceError('NOT_FOUND', err.message, '/path', `Pass the path of a molecule file under the Jupyter root (relative to it), ending in one of: ${ALLOWED}.`, {
-      ...err.details,
-      path,
-      extensions: Object.keys(KETCHER_EXTENSIONS)
-    });
+    throw new MolspaceError(
+      'NOT_FOUND',
+      err.message,
+      '/path',
+      `Pass the path of a molecule file under the Jupyter root (relative to it), ending in one of: ${ALLOWED}.`,
+      {
+        ...err.details,
+        path,
+        extensions: Object.keys(KETCHER_EXTENSIONS)
+      }
+    );
   }
   if (size > LIMITS.ketcherInlineBytes) {
     throw tooLarge(size, '/path', `"${path}"`);
@@ -78,16 +89,28 @@ export async function readMoleculeFile(given: string, format: KetcherFormat | un
   try {
     value = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new MolspaceError('UNSUPPORTED_FORMAT', `"${path}" is not UTF-8 text.`, '/path', `Open a text molecule file ending in one of: ${ALLOWED}.`, { path });
+    throw new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      `"${path}" is not UTF-8 text.`,
+      '/path',
+      `Open a text molecule file ending in one of: ${ALLOWED}.`,
+      { path }
+    );
   }
   return { value, format: format ?? byExtension };
 }
 
 export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args, deadline }) => {
   if (args.value !== undefined && args.path !== undefined) {
-    throw new MolspaceError('INVALID_INPUT', 'ketcher_open takes value or path, not both.', '/path', 'Pass value (inline structure) or path (a file under the Jupyter root), not both.', {
-      given: ['value', 'path']
-    });
+    throw new MolspaceError(
+      'INVALID_INPUT',
+      'ketcher_open takes value or path, not both.',
+      '/path',
+      'Pass value (inline structure) or path (a file under the Jupyter root), not both.',
+      {
+        given: ['value', 'path']
+      }
+    );
   }
   let value = args.value ?? '';
   let format: KetcherFormat | null = args.format ?? null;

@@ -34,9 +34,15 @@ async function ketcherIn3d(registry: WidgetRegistry, id: string): Promise<{ byte
     throw new MolspaceError(state.error.code, state.error.message, '/ketcher', state.error.fix, { ...state.error.details, target: id });
   }
   if (state.atoms === 0) {
-    throw new MolspaceError('VALIDATION_FAILED', `Ketcher editor ${id} is empty: there is no molecule to open in 3D.`, '/ketcher', 'Draw or set a molecule first (ketcher_control set_structure).', {
-      target: id
-    });
+    throw new MolspaceError(
+      'VALIDATION_FAILED',
+      `Ketcher editor ${id} is empty: there is no molecule to open in 3D.`,
+      '/ketcher',
+      'Draw or set a molecule first (ketcher_control set_structure).',
+      {
+        target: id
+      }
+    );
   }
   const molfile = await editor.export('molfile');
   const { embed3d } = await import('../ketcher/embed3d');
@@ -53,7 +59,9 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, deadline }) =
   if (given.length !== 1) {
     throw new MolspaceError(
       'INVALID_INPUT',
-      given.length ? `open takes one source; got ${given.join(' and ')}.` : 'open takes one of path, text, pdbId, mvs or ketcher; got none.',
+      given.length
+        ? `open takes one source; got ${given.join(' and ')}.`
+        : 'open takes one of path, text, pdbId, mvs or ketcher; got none.',
       `/${given[1] ?? 'path'}`,
       'Pass path (a file under the Jupyter root), text with format, pdbId, mvs (one MVS state), or ketcher (an editor id).',
       { given }
@@ -61,9 +69,15 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, deadline }) =
   }
   if (args.path !== undefined && isStoryPath(args.path)) {
     if (args.format !== undefined) {
-      throw new MolspaceError('INVALID_INPUT', `format applies to structures; "${args.path}" is a Story.`, '/format', 'Drop format to show the Story.', {
-        path: args.path
-      });
+      throw new MolspaceError(
+        'INVALID_INPUT',
+        `format applies to structures; "${args.path}" is a Story.`,
+        '/format',
+        'Drop format to show the Story.',
+        {
+          path: args.path
+        }
+      );
     }
     checkPlacement(args.dock);
     return openStory(args.path, args.title, deadline, args.dock);
@@ -72,10 +86,27 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, deadline }) =
   checkPlacement(args.dock);
   if (args.mvs !== undefined) {
     if (args.mvs.kind === 'multiple') {
-      throw new MolspaceError('UNSUPPORTED_FORMAT', 'open draws one MVS state, not a multi-state Story.', '/mvs/kind', 'Pass one state; show a Story with story_create.', {});
+      throw new MolspaceError(
+        'UNSUPPORTED_FORMAT',
+        'open draws one MVS state, not a multi-state Story.',
+        '/mvs/kind',
+        'Pass one state; show a Story with story_create.',
+        {}
+      );
     }
-    const title = args.title ?? (typeof (args.mvs.metadata as { title?: unknown })?.title === 'string' ? String((args.mvs.metadata as { title: string }).title) : 'MVS state');
-    const viewer = await opener.open({ bytes: new Uint8Array(), format: 'mmcif', name: '/mvs', title, mvs: args.mvs, placement: args.dock });
+    const title =
+      args.title ??
+      (typeof (args.mvs.metadata as { title?: unknown })?.title === 'string'
+        ? String((args.mvs.metadata as { title: string }).title)
+        : 'MVS state');
+    const viewer = await opener.open({
+      bytes: new Uint8Array(),
+      format: 'mmcif',
+      name: '/mvs',
+      title,
+      mvs: args.mvs,
+      placement: args.dock
+    });
     return opened(viewer, 'an MVS state', deadline);
   }
   let bytes: Uint8Array;
@@ -143,11 +174,17 @@ async function openStory(given: string, title: string | undefined, deadline: num
   const opener = storyOpener();
   const size = await fileSize(path, '/path');
   if (size > LIMITS.storySourceBytes) {
-    throw new MolspaceError('TOO_LARGE', `"${path}" is ${size} bytes; the limit is ${LIMITS.storySourceBytes} (storySourceBytes).`, '/path', 'Open a smaller Story file.', {
-      path,
-      bytes: size,
-      limit: LIMITS.storySourceBytes
-    });
+    throw new MolspaceError(
+      'TOO_LARGE',
+      `"${path}" is ${size} bytes; the limit is ${LIMITS.storySourceBytes} (storySourceBytes).`,
+      '/path',
+      'Open a smaller Story file.',
+      {
+        path,
+        bytes: size,
+        limit: LIMITS.storySourceBytes
+      }
+    );
   }
   const source = await readStoryFile(path);
   // Loaded with the first call: Mol* stays off JupyterLab's start path.
@@ -176,4 +213,3 @@ async function openStory(given: string, title: string | undefined, deadline: num
       `"${state.key}". Drive it with story_control {target: "${shown.targetId}"}.`
   };
 }
-

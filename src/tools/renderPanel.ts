@@ -43,7 +43,11 @@ export function findPanel(registry: WidgetRegistry, args: { target?: string; pan
   }
   if (args.panelId !== undefined) {
     // A re-run cell makes a new widget with the same panel_id (the old model may live on): the newest wins.
-    return panels(registry).filter(p => p.panelId === args.panelId).pop() ?? null;
+    return (
+      panels(registry)
+        .filter(p => p.panelId === args.panelId)
+        .pop() ?? null
+    );
   }
   return null;
 }
@@ -93,7 +97,10 @@ async function run(args: RenderPanelInput, bound: PanelTarget | null, env: ToolE
     const before = existing.state();
     const summary = `render_panel: ${kind} in panel "${existing.panelId}"`;
     const entry = await existing.applyContent({ content, title: args.title }, source, summary);
-    return answer({ panel: existing.state(), created: false, previousRevision: before.revision, changes: [entry], replayed: false }, summary);
+    return answer(
+      { panel: existing.state(), created: false, previousRevision: before.revision, changes: [entry], replayed: false },
+      summary
+    );
   }
   const host = panelHostOf(registry)!;
   const panelId = args.panelId ?? newPanelId(registry);

@@ -77,13 +77,10 @@ function gotoIndex(args: StoryControlInput, snapshots: readonly SnapshotMeta[]):
   const [field, key] = args.key !== undefined ? ['/key', args.key] : ['/snapshotId', args.snapshotId ?? ''];
   const to = snapshots.findIndex(s => s.key === key);
   if (to < 0) {
-    throw new MolspaceError(
-      'NOT_FOUND',
-      `goto: no snapshot with key "${key}".`,
-      field,
-      'Use a key listed by story_observe.',
-      { key, keys: snapshots.slice(0, 50).map(s => s.key) }
-    );
+    throw new MolspaceError('NOT_FOUND', `goto: no snapshot with key "${key}".`, field, 'Use a key listed by story_observe.', {
+      key,
+      keys: snapshots.slice(0, 50).map(s => s.key)
+    });
   }
   return to;
 }

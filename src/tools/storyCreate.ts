@@ -43,7 +43,11 @@ export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, deadline
   const checked = await checkStory({ document, archive: files }, storyResourcePolicy());
   const story = checked.story;
   if (story === null) {
-    throw storyIssuesError(checked.issues.map(i => ({ ...i, fix: createFix(i.message, i.fix) })), checked.storyboard, checked.issueCount);
+    throw storyIssuesError(
+      checked.issues.map(i => ({ ...i, fix: createFix(i.message, i.fix) })),
+      checked.storyboard,
+      checked.issueCount
+    );
   }
   const content = story.mvsx ?? JSON.stringify(story.data, null, 2) + '\n';
   const replaced = await writeStoryFile(path, content, args.overwrite);
@@ -53,11 +57,17 @@ export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, deadline
     // Success only once its first step is drawn: a load failure is this call's error (the file stays written).
     await whenReady(shown, readyDeadline(deadline)).catch(e => {
       const err = MolspaceError.from(e, 'story_create');
-      throw new MolspaceError(err.code, `${path} was written, but its Story ${shown.targetId} failed to show: ${err.message}`, err.where, err.fix, {
-        ...err.details,
-        path,
-        written: true
-      });
+      throw new MolspaceError(
+        err.code,
+        `${path} was written, but its Story ${shown.targetId} failed to show: ${err.message}`,
+        err.where,
+        err.fix,
+        {
+          ...err.details,
+          path,
+          written: true
+        }
+      );
     });
   }
   const packed = assets.length ? ` with ${assets.length} asset(s)` : '';
@@ -78,7 +88,7 @@ export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, deadline
       `${replaced ? 'Replaced' : 'Created'} ${path}${packed}: "${story.title}", ${story.snapshots.length} step(s), ${bytes} bytes.${notUsed} ` +
       (shown
         ? `Shown docked as Story ${shown.targetId}: drive it with story_control {target: "${shown.targetId}"}.`
-        : 'Show it with open: true, or in a cell with molspace.Story(<this path, relative to the notebook\'s folder>).')
+        : "Show it with open: true, or in a cell with molspace.Story(<this path, relative to the notebook's folder>).")
   };
 });
 

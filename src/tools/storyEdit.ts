@@ -13,7 +13,7 @@ export const storyEdit = defineWidgetTool(STORY_EDIT_TOOL, async ({ args, target
       'UNSUPPORTED_FORMAT',
       `Story ${target.targetId} comes from an .mvsx archive; story_edit edits .mvsj Stories only.`,
       '/target',
-      'Edit the archive\'s index.mvsj and show it again, or create an .mvsj Story with story_create.',
+      "Edit the archive's index.mvsj and show it again, or create an .mvsj Story with story_create.",
       { target: target.targetId }
     );
   }
@@ -21,10 +21,16 @@ export const storyEdit = defineWidgetTool(STORY_EDIT_TOOL, async ({ args, target
   const keys = snapshots.map(s => s.metadata.key ?? '');
   const at = args.key === undefined ? snapshots.length - 1 : keys.indexOf(args.key);
   if (at < 0) {
-    throw new MolspaceError('NOT_FOUND', `Story ${target.targetId} has no step "${args.key}".`, '/key', `Use one of: ${keys.slice(0, 50).join(', ')}.`, {
-      key: args.key,
-      keys: keys.slice(0, 200)
-    });
+    throw new MolspaceError(
+      'NOT_FOUND',
+      `Story ${target.targetId} has no step "${args.key}".`,
+      '/key',
+      `Use one of: ${keys.slice(0, 50).join(', ')}.`,
+      {
+        key: args.key,
+        keys: keys.slice(0, 200)
+      }
+    );
   }
   const index = args.edit === 'replace' ? at : at + 1;
   const converted = storyboardToMvs({ steps: [args.step] });

@@ -15,7 +15,8 @@ export const storyValidate = defineTool(STORY_VALIDATE_TOOL, async ({ args, dead
   const checked = await checkStory(src, policy);
   const { checkStoryResources } = await import('../authoring/storyResources');
   const mvsSnapshots = Array.isArray(checked.mvs.snapshots) ? (checked.mvs.snapshots as { metadata?: { key?: unknown } }[]) : [];
-  const snapshotKey = (i: number) => checked.story?.snapshots[i]?.key ?? (typeof mvsSnapshots[i]?.metadata?.key === 'string' ? String(mvsSnapshots[i].metadata!.key) : null);
+  const snapshotKey = (i: number) =>
+    checked.story?.snapshots[i]?.key ?? (typeof mvsSnapshots[i]?.metadata?.key === 'string' ? String(mvsSnapshots[i].metadata!.key) : null);
   const found = await checkStoryResources(checked.mvs, {
     format: checked.format,
     valid: checked.story !== null,

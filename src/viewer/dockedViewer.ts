@@ -15,7 +15,10 @@ import { ViewerView } from './viewerView';
 
 /** The opener of this page: contents API reads, main-area docking. */
 export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): StructureOpener {
-  const ModelClass = viewerModelClass(page) as unknown as new (attrs: Record<string, unknown>, options: Record<string, unknown>) => ViewerModel;
+  const ModelClass = viewerModelClass(page) as unknown as new (
+    attrs: Record<string, unknown>,
+    options: Record<string, unknown>
+  ) => ViewerModel;
   return {
     async read(path: string): Promise<Uint8Array> {
       const contents = app.serviceManager.contents;
@@ -23,18 +26,26 @@ export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): S
       try {
         const meta = await contents.get(path, { content: false });
         if (meta.type !== 'file') {
-          throw new MolspaceError('NOT_FOUND', `"${path}" is a ${meta.type}, not a file.`, '/path', 'Pass the path of a structure file.', { path });
+          throw new MolspaceError('NOT_FOUND', `"${path}" is a ${meta.type}, not a file.`, '/path', 'Pass the path of a structure file.', {
+            path
+          });
         }
         size = typeof meta.size === 'number' ? meta.size : null;
       } catch (e) {
         throw contentsError(e, path);
       }
       if (size !== null && size > LIMITS.viewerSourceBytes) {
-        throw new MolspaceError('TOO_LARGE', `"${path}" is ${size} bytes; the limit is ${LIMITS.viewerSourceBytes}.`, '/path', 'Open a smaller file.', {
-          path,
-          bytes: size,
-          limit: LIMITS.viewerSourceBytes
-        });
+        throw new MolspaceError(
+          'TOO_LARGE',
+          `"${path}" is ${size} bytes; the limit is ${LIMITS.viewerSourceBytes}.`,
+          '/path',
+          'Open a smaller file.',
+          {
+            path,
+            bytes: size,
+            limit: LIMITS.viewerSourceBytes
+          }
+        );
       }
       try {
         const model = await contents.get(path, { content: true, format: 'base64', type: 'file' });
@@ -52,7 +63,12 @@ export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): S
         { model_id: id, widget_manager: null }
       );
       const view = new ViewerView({ model } as never);
-      const holder = dockView(app, model, view, { id, label: source.title, className: 'molspace-docked-viewer', placement: source.placement });
+      const holder = dockView(app, model, view, {
+        id,
+        label: source.title,
+        className: 'molspace-docked-viewer',
+        placement: source.placement
+      });
       try {
         await model.structureData();
       } catch {
@@ -71,16 +87,34 @@ function contentsError(e: unknown, path: string): MolspaceError {
   }
   const status = (e as { response?: { status?: number } })?.response?.status;
   if (status === 404) {
-    return new MolspaceError('NOT_FOUND', `No file "${path}" under the Jupyter root.`, '/path', 'Pass a path relative to the Jupyter root (as the file browser shows it).', { path });
+    return new MolspaceError(
+      'NOT_FOUND',
+      `No file "${path}" under the Jupyter root.`,
+      '/path',
+      'Pass a path relative to the Jupyter root (as the file browser shows it).',
+      { path }
+    );
   }
   if (status === 403 || status === 400) {
-    return new MolspaceError('FORBIDDEN', `The Jupyter server refused to read "${path}" (HTTP ${status}).`, '/path', 'Pass a path under the Jupyter root; paths outside it cannot be read.', {
-      path,
-      status
-    });
+    return new MolspaceError(
+      'FORBIDDEN',
+      `The Jupyter server refused to read "${path}" (HTTP ${status}).`,
+      '/path',
+      'Pass a path under the Jupyter root; paths outside it cannot be read.',
+      {
+        path,
+        status
+      }
+    );
   }
-  return new MolspaceError('NOT_FOUND', `"${path}" could not be read: ${e instanceof Error ? e.message : String(e)}.`, '/path', 'Check the path and that the Jupyter server is running.', {
-    path,
-    status: status ?? null
-  });
+  return new MolspaceError(
+    'NOT_FOUND',
+    `"${path}" could not be read: ${e instanceof Error ? e.message : String(e)}.`,
+    '/path',
+    'Check the path and that the Jupyter server is running.',
+    {
+      path,
+      status: status ?? null
+    }
+  );
 }

@@ -138,7 +138,7 @@ export class MolstarStructureViewer {
     }
     const s = cam.getSnapshot();
     const r = (v: ArrayLike<number>) => Array.from(v, x => Math.round(x * 1000) / 1000);
-    return { position: r(s.position), target: r(s.target), up: r(s.up), fov: Math.round((s.fov * 180) / Math.PI * 100) / 100 };
+    return { position: r(s.position), target: r(s.target), up: r(s.up), fov: Math.round(((s.fov * 180) / Math.PI) * 100) / 100 };
   }
 
   /**
@@ -154,7 +154,9 @@ export class MolstarStructureViewer {
       throw new MolspaceError('STALE_TARGET', 'The 3D view has no canvas.', 'viewer', 'Scroll the Viewer into view and retry.');
     }
     let out: HTMLCanvasElement = canvas;
-    const width = size.width ?? (size.height === undefined && size.defaultWidth !== undefined && canvas.width > size.defaultWidth ? size.defaultWidth : undefined);
+    const width =
+      size.width ??
+      (size.height === undefined && size.defaultWidth !== undefined && canvas.width > size.defaultWidth ? size.defaultWidth : undefined);
     const format = size.format ?? 'png';
     if (width || size.height || format !== 'png') {
       const w = width ?? Math.round(((size.height ?? canvas.height) * canvas.width) / Math.max(canvas.height, 1));
@@ -200,15 +202,18 @@ export class MolstarStructureViewer {
 
   private assertLive(): void {
     if (this.disposed) {
-      throw new MolspaceError('STALE_TARGET', 'This 3D viewer was disposed.', 'viewer', 'Scroll the Viewer into view (or click it) to restart it.');
+      throw new MolspaceError(
+        'STALE_TARGET',
+        'This 3D viewer was disposed.',
+        'viewer',
+        'Scroll the Viewer into view (or click it) to restart it.'
+      );
     }
   }
 
   /** The Mol* structures drawn (one per shown model). */
   private structures(): Structure[] {
-    return this.plugin.managers.structure.hierarchy.current.structures
-      .map(s => s.cell.obj?.data)
-      .filter((s): s is Structure => !!s);
+    return this.plugin.managers.structure.hierarchy.current.structures.map(s => s.cell.obj?.data).filter((s): s is Structure => !!s);
   }
 
   /** Loci of `selector` over every drawn structure (Mol*'s MVS selector code). */
@@ -266,7 +271,9 @@ export class MolstarStructureViewer {
 
   private countExtras(): void {
     const state = this.plugin.state.data;
-    const transparent = state.select(StateSelection.Generators.ofTransformer(StateTransforms.Representation.TransparencyStructureRepresentation3DFromBundle)).length;
+    const transparent = state.select(
+      StateSelection.Generators.ofTransformer(StateTransforms.Representation.TransparencyStructureRepresentation3DFromBundle)
+    ).length;
     // MVS label nodes become one Mol* representation of type mvs-custom-label per structure, one item per label
     let labels = 0;
     for (const cell of state.select(StateSelection.Generators.ofTransformer(StateTransforms.Representation.StructureRepresentation3D))) {

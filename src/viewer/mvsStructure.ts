@@ -54,7 +54,7 @@ export function mvsDownloads(state: Record<string, unknown>): MvsDownload[] {
  */
 export function mvsStructureOf(state: Record<string, unknown>, where: string): { url: string; format: StructureFormat } {
   const downloads = mvsDownloads(state);
-  const back = 'Send apply_mvs with state null to go back to the Viewer\'s own structure, or put the component into the MVS state itself.';
+  const back = "Send apply_mvs with state null to go back to the Viewer's own structure, or put the component into the MVS state itself.";
   if (downloads.length !== 1) {
     throw new MolspaceError(
       'VALIDATION_FAILED',
@@ -99,19 +99,34 @@ export async function fetchMvsStructure(
   try {
     response = await fetchImpl(url, { redirect: 'follow', credentials: 'omit' });
   } catch (e) {
-    throw new MolspaceError('NOT_FOUND', `The structure of the MVS state (${url}) could not be fetched: ${e instanceof Error ? e.message : String(e)}.`, where, fix, { url });
+    throw new MolspaceError(
+      'NOT_FOUND',
+      `The structure of the MVS state (${url}) could not be fetched: ${e instanceof Error ? e.message : String(e)}.`,
+      where,
+      fix,
+      { url }
+    );
   }
   const refusal = response.url && response.url !== url ? refusalOf(response.url, policy) : null;
   if (refusal) {
     void response.body?.cancel();
-    throw new MolspaceError('FORBIDDEN', `${url} redirected to ${response.url}, which may not load: ${refusal}.`, where, fix, { url, finalUrl: response.url });
+    throw new MolspaceError('FORBIDDEN', `${url} redirected to ${response.url}, which may not load: ${refusal}.`, where, fix, {
+      url,
+      finalUrl: response.url
+    });
   }
   if (!response.ok) {
-    throw new MolspaceError('NOT_FOUND', `The structure of the MVS state (${url}) answered HTTP ${response.status}.`, where, fix, { url, status: response.status });
+    throw new MolspaceError('NOT_FOUND', `The structure of the MVS state (${url}) answered HTTP ${response.status}.`, where, fix, {
+      url,
+      status: response.status
+    });
   }
   const limit = LIMITS.viewerSourceBytes;
   const tooLarge = (bytes: string) =>
-    new MolspaceError('TOO_LARGE', `The structure of the MVS state (${url}) is ${bytes} bytes; the limit is ${limit}.`, where, fix, { url, limit });
+    new MolspaceError('TOO_LARGE', `The structure of the MVS state (${url}) is ${bytes} bytes; the limit is ${limit}.`, where, fix, {
+      url,
+      limit
+    });
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
     void response.body?.cancel();

@@ -33,11 +33,17 @@ export async function downloadPdbEntry(id: string, mirror: PdbMirror, fetchImpl:
   try {
     response = await fetchImpl(url, { redirect: 'follow', credentials: 'omit' });
   } catch (e) {
-    throw new MolspaceError('NOT_FOUND', `The download of ${id} from ${host} failed: ${e instanceof Error ? e.message : String(e)}.`, '/pdbId', 'Retry, or pick another mirror.', {
-      id,
-      url,
-      host
-    });
+    throw new MolspaceError(
+      'NOT_FOUND',
+      `The download of ${id} from ${host} failed: ${e instanceof Error ? e.message : String(e)}.`,
+      '/pdbId',
+      'Retry, or pick another mirror.',
+      {
+        id,
+        url,
+        host
+      }
+    );
   }
   const finalHost = response.url ? new URL(response.url).host : host;
   if (!PDB_ALLOWED_HOSTS.includes(finalHost)) {
@@ -51,22 +57,34 @@ export async function downloadPdbEntry(id: string, mirror: PdbMirror, fetchImpl:
     );
   }
   if (!response.ok) {
-    throw new MolspaceError('NOT_FOUND', `${finalHost} has no entry ${id} (HTTP ${response.status}).`, '/pdbId', 'Check the PDB ID, or pick another mirror.', {
-      id,
-      url,
-      host: finalHost,
-      status: response.status
-    });
+    throw new MolspaceError(
+      'NOT_FOUND',
+      `${finalHost} has no entry ${id} (HTTP ${response.status}).`,
+      '/pdbId',
+      'Check the PDB ID, or pick another mirror.',
+      {
+        id,
+        url,
+        host: finalHost,
+        status: response.status
+      }
+    );
   }
   const maxBytes = LIMITS.pdbDownloadBytes;
   const maxLines = LIMITS.pdbDownloadLines;
   const tooLarge = (what: string, cap: string) =>
-    new MolspaceError('TOO_LARGE', `Entry ${id} from ${finalHost} is over the ${cap} cap of a PDB preview (${what}).`, '/pdbId', 'Download the file into the Jupyter root and open it by path.', {
-      id,
-      host: finalHost,
-      maxBytes,
-      maxLines
-    });
+    new MolspaceError(
+      'TOO_LARGE',
+      `Entry ${id} from ${finalHost} is over the ${cap} cap of a PDB preview (${what}).`,
+      '/pdbId',
+      'Download the file into the Jupyter root and open it by path.',
+      {
+        id,
+        host: finalHost,
+        maxBytes,
+        maxLines
+      }
+    );
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     void response.body?.cancel();

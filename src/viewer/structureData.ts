@@ -61,7 +61,10 @@ export interface StructureData {
  */
 export async function readStructure(data: Uint8Array, format: StructureFormat, where: string): Promise<StructureData> {
   if (data.byteLength === 0) {
-    throw new MolspaceError('VALIDATION_FAILED', `The ${format} data is empty.`, where, 'Pass a file or text with atoms in it.', { format, bytes: 0 });
+    throw new MolspaceError('VALIDATION_FAILED', `The ${format} data is empty.`, where, 'Pass a file or text with atoms in it.', {
+      format,
+      bytes: 0
+    });
   }
   const binary = BINARY_STRUCTURE_FORMATS.includes(format);
   let text = '';
@@ -339,7 +342,9 @@ export function requireMatch(data: StructureData, selector: ComponentSelector, w
       auth_asym_ids: auth.slice(0, 100),
       label_asym_ids: label.slice(0, 100),
       // as viewer_observe lists them, with the `comp_id chain seq` text of summaries
-      ligands: data.composition.ligands.slice(0, 20).map(l => ({ comp_id: l.comp_id, auth_asym_id: l.auth_asym_id, auth_seq_id: l.auth_seq_id, text: ligandText(l) }))
+      ligands: data.composition.ligands
+        .slice(0, 20)
+        .map(l => ({ comp_id: l.comp_id, auth_asym_id: l.auth_asym_id, auth_seq_id: l.auth_seq_id, text: ligandText(l) }))
     }
   );
 }
@@ -406,11 +411,18 @@ export function defaultLayers(data: StructureData): ViewerLayer[] {
  * without a chain) is `" "`, the id that matches it.
  */
 function shownIds(ids: string[]): string {
-  return ids.slice(0, 30).map(id => JSON.stringify(id)).join(', ') || 'none';
+  return (
+    ids
+      .slice(0, 30)
+      .map(id => JSON.stringify(id))
+      .join(', ') || 'none'
+  );
 }
 
 /** E.g. `; the first ligand as a selector: {"label_comp_id":"478","auth_asym_id":" ","auth_seq_id":200}`. */
 function ligandHint(data: StructureData): string {
   const l = data.composition.ligands[0];
-  return l ? `; the first ligand (${ligandText(l)}) as a selector: ${JSON.stringify({ auth_asym_id: l.auth_asym_id, auth_seq_id: l.auth_seq_id })}` : '';
+  return l
+    ? `; the first ligand (${ligandText(l)}) as a selector: ${JSON.stringify({ auth_asym_id: l.auth_asym_id, auth_seq_id: l.auth_seq_id })}`
+    : '';
 }

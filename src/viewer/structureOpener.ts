@@ -13,7 +13,14 @@ export interface StructureOpener {
    * Dock a Viewer of `bytes` (or of an MVS state `mvs`, `bytes` empty) in the main area; resolves once it has
    * loaded or failed. The caller waits for its first draw with `whenReady` (`../dispatcher/whenReady.ts`).
    */
-  open(source: { bytes: Uint8Array; format: StructureFormat; name: string; title: string; mvs?: Record<string, unknown>; placement?: DockPlacement }): Promise<ViewerTarget>;
+  open(source: {
+    bytes: Uint8Array;
+    format: StructureFormat;
+    name: string;
+    title: string;
+    mvs?: Record<string, unknown>;
+    placement?: DockPlacement;
+  }): Promise<ViewerTarget>;
   /**
    * The bytes of a file under the Jupyter root.
    *
@@ -88,11 +95,15 @@ export function formatOfPath(path: string, given: StructureFormat | undefined): 
   const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
   const format = STRUCTURE_EXTENSIONS[ext];
   if (!format) {
-    const exts = Object.keys(STRUCTURE_EXTENSIONS).map(e => `.${e}`).join(' ');
+    const exts = Object.keys(STRUCTURE_EXTENSIONS)
+      .map(e => `.${e}`)
+      .join(' ');
     const stories = STORY_EXTENSIONS.map(e => `.${e}`).join(' ');
     throw new MolspaceError(
       'UNSUPPORTED_FORMAT',
-      ext ? `The extension .${ext} of "${path}" is not a structure or Story format molspace reads.` : `"${path}" has no file extension to tell its format from.`,
+      ext
+        ? `The extension .${ext} of "${path}" is not a structure or Story format molspace reads.`
+        : `"${path}" has no file extension to tell its format from.`,
       '/path',
       `Pass format (one of: ${StructureFormat.options.join(', ')}), or use a file ending in one of: ${exts} (structures), ${stories} (Stories).`,
       { path, extension: ext || null, formats: StructureFormat.options, storyExtensions: [...STORY_EXTENSIONS] }

@@ -60,11 +60,14 @@ export function selectorKey(s: ComponentSelector): string {
     Array.isArray(v)
       ? v.map(norm)
       : v && typeof v === 'object'
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, norm(x)]))
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, x]) => [k, norm(x)])
+          )
         : v;
   return JSON.stringify(norm(s));
 }
-
 
 /**
  * Validate and plan a batch.
@@ -93,11 +96,19 @@ export async function planActions(
   if (stepAt >= 0) {
     const op = actions[stepAt].op as 'undo' | 'redo';
     if (actions.length > 1) {
-      throw new MolspaceError('INVALID_INPUT', `${op} must be alone in its batch.`, `/actions/${stepAt}/op`, `Send ${op} as its own act call.`, { op });
+      throw new MolspaceError(
+        'INVALID_INPUT',
+        `${op} must be alone in its batch.`,
+        `/actions/${stepAt}/op`,
+        `Send ${op} as its own act call.`,
+        { op }
+      );
     }
     const to = history[op];
     if (!to) {
-      throw new MolspaceError('NOT_FOUND', `There is no step to ${op}.`, '/actions/0/op', `Check viewer_observe: viewer.${op} is 0.`, { op });
+      throw new MolspaceError('NOT_FOUND', `There is no step to ${op}.`, '/actions/0/op', `Check viewer_observe: viewer.${op} is 0.`, {
+        op
+      });
     }
     return { view: structuredClone(to), applied: [{ op, summary: op }], changed: true, screenshot: null, step: op };
   }
@@ -176,7 +187,13 @@ export async function planActions(
       case 'redo':
         break; // planned above
       case 'screenshot':
-        screenshot = { width: a.width, height: a.height, defaultWidth: LIMITS.screenshotDefaultWidth, format: a.format, quality: a.quality };
+        screenshot = {
+          width: a.width,
+          height: a.height,
+          defaultWidth: LIMITS.screenshotDefaultWidth,
+          format: a.format,
+          quality: a.quality
+        };
         applied.push({ op: a.op, summary: `screenshot ${a.format}${a.width || a.height ? ` ${a.width ?? '?'}×${a.height ?? '?'}` : ''}` });
         break;
       case 'set_transparency': {
@@ -224,7 +241,12 @@ export async function planActions(
             );
           }
           if (!checkMvs) {
-            throw new MolspaceError('INTERNAL', 'apply_mvs has no MVS validation here.', `/actions/${i}/state`, 'Report this as a molspace bug.');
+            throw new MolspaceError(
+              'INTERNAL',
+              'apply_mvs has no MVS validation here.',
+              `/actions/${i}/state`,
+              'Report this as a molspace bug.'
+            );
           }
           await checkMvs(a.state, `/actions/${i}/state`);
         }
@@ -246,7 +268,10 @@ export async function planActions(
             }
           }
         }
-        applied.push({ op: a.op, summary: a.state === null ? 'draw the layers again (no MVS state)' : `draw an MVS state (${mvsNodeCount(a.state)} nodes)` });
+        applied.push({
+          op: a.op,
+          summary: a.state === null ? 'draw the layers again (no MVS state)' : `draw an MVS state (${mvsNodeCount(a.state)} nodes)`
+        });
         break;
       }
     }

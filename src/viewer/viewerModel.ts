@@ -230,10 +230,16 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
         // an MVS source: checked as apply_mvs checks a state, then its structure is the Viewer's own
         const bytes = new TextEncoder().encode(JSON.stringify(mvs)).length;
         if (bytes > LIMITS.viewerMvsBytes) {
-          throw new MolspaceError('TOO_LARGE', `The MVS state is ${bytes} bytes of JSON; a Viewer takes at most ${LIMITS.viewerMvsBytes}.`, where, 'Reference structures by URL, or show the state as a Story.', {
-            bytes,
-            limit: LIMITS.viewerMvsBytes
-          });
+          throw new MolspaceError(
+            'TOO_LARGE',
+            `The MVS state is ${bytes} bytes of JSON; a Viewer takes at most ${LIMITS.viewerMvsBytes}.`,
+            where,
+            'Reference structures by URL, or show the state as a Story.',
+            {
+              bytes,
+              limit: LIMITS.viewerMvsBytes
+            }
+          );
         }
         const { checkMvsState } = await import('./viewerMvsCheck');
         await checkMvsState(mvs, where, this.resourcePolicy());
@@ -510,9 +516,15 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     this._disposed = true;
     for (const w of this._waiters.splice(0)) {
       w.reject(
-        new MolspaceError('STALE_TARGET', `Viewer ${this.model_id} was closed before the change was drawn.`, '/target', 'Call observe to list the widgets that exist now.', {
-          target: this.model_id
-        })
+        new MolspaceError(
+          'STALE_TARGET',
+          `Viewer ${this.model_id} was closed before the change was drawn.`,
+          '/target',
+          'Call observe to list the widgets that exist now.',
+          {
+            target: this.model_id
+          }
+        )
       );
     }
   }

@@ -1,5 +1,12 @@
 /** How a Viewer reads in one line, for tool answers and `observe`. */
-import { chainIdText, ligandText, type ComponentSelector, type ViewerComposition, type ViewerState, type ViewerViewState } from '../contract';
+import {
+  chainIdText,
+  ligandText,
+  type ComponentSelector,
+  type ViewerComposition,
+  type ViewerState,
+  type ViewerViewState
+} from '../contract';
 
 /** How a selector reads in a summary. */
 export function selectorText(s: ComponentSelector): string {
@@ -20,7 +27,14 @@ export function viewerSummary(state: ViewerState, c: ViewerComposition | null, v
   const polymers = c.chains.filter(ch => ch.entityType === 'polymer');
   const parts = [
     `${c.modelCount} model${c.modelCount === 1 ? '' : 's'}`,
-    `${polymers.length} polymer chain${polymers.length === 1 ? '' : 's'}${polymers.length ? ` (${polymers.slice(0, 8).map(ch => chainIdText(ch.auth_asym_id)).join(', ')}${polymers.length > 8 ? ', …' : ''})` : ''}`,
+    `${polymers.length} polymer chain${polymers.length === 1 ? '' : 's'}${
+      polymers.length
+        ? ` (${polymers
+            .slice(0, 8)
+            .map(ch => chainIdText(ch.auth_asym_id))
+            .join(', ')}${polymers.length > 8 ? ', …' : ''})`
+        : ''
+    }`,
     `${c.ligandCount} ligand${c.ligandCount === 1 ? '' : 's'}${c.ligandCount ? ` (${c.ligands.slice(0, 3).map(ligandText).join(', ')}${c.ligandCount > 3 ? ', …' : ''})` : ''}`,
     `${c.waters} water${c.waters === 1 ? '' : 's'}`,
     `${c.atoms} atoms`

@@ -83,7 +83,9 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView, ViewerD
       }
     });
 
-    this.listenTo(this.model, 'change:summary change:undo_steps change:redo_steps change:undo_label change:redo_label', () => this.updateText());
+    this.listenTo(this.model, 'change:summary change:undo_steps change:redo_steps change:undo_label change:redo_label', () =>
+      this.updateText()
+    );
     this.listenTo(this.model, 'change:error', () => this.updateError());
     this.listenTo(this.model, 'change:view', () => this.enqueue(() => this.draw()));
     this.resizeObserver = new ResizeObserver(() => this.viewer?.resize());
@@ -350,4 +352,3 @@ function el(tag: string, className: string): HTMLElement {
   e.className = className;
   return e;
 }
-

@@ -68,6 +68,8 @@ describe("JupyterLab's start path", () => {
   it('loads the activity panel with import() once JupyterLab has restored', () => {
     const index = fs.readFileSync(path.join(SRC, 'index.ts'), 'utf8');
     const plugin = index.slice(index.indexOf('const activityPlugin'), index.indexOf('const bridgePlugin'));
-    expect(plugin).toMatch(/app\.restored\s*\.then\(\(\) => Promise\.all\(\[molspace\.page\(\), import\('\.\/activity\/startActivity'\)\]\)\)/);
+    expect(plugin).toMatch(
+      /app\.restored\s*\.then\(\(\) => Promise\.all\(\[molspace\.page\(\), import\('\.\/activity\/startActivity'\)\]\)\)/
+    );
   });
 });

@@ -17,9 +17,12 @@ describe('mvs-schema.json', () => {
   });
 
   const emitted = (): MvsSchema => JSON.parse(readFileSync(FILE, 'utf8'));
-  const nodes = MVSTreeSchema.nodes as unknown as Record<string, { parent?: string[]; params: { type: string; fields?: object; cases?: object } }>;
+  const nodes = MVSTreeSchema.nodes as unknown as Record<
+    string,
+    { parent?: string[]; params: { type: string; fields?: object; cases?: object } }
+  >;
 
-  it('has exactly Mol*\'s node kinds, in its order, with its parents', () => {
+  it("has exactly Mol*'s node kinds, in its order, with its parents", () => {
     const e = emitted();
     expect(Object.keys(e.nodes)).toEqual(Object.keys(nodes));
     for (const [kind, n] of Object.entries(nodes)) {
@@ -29,7 +32,7 @@ describe('mvs-schema.json', () => {
     expect(e.mvsSpec).toBe(String(MVSData.SupportedVersion));
   });
 
-  it('has each kind\'s params (names, or union cases) as Mol* defines them', () => {
+  it("has each kind's params (names, or union cases) as Mol* defines them", () => {
     const e = emitted();
     for (const [kind, n] of Object.entries(nodes)) {
       const p = e.nodes[kind].params;
@@ -50,7 +53,7 @@ describe('mvs-schema.json', () => {
     expect(kinds.color.children).toEqual([]);
   });
 
-  it('reads the snapshot metadata fields from Mol*\'s declaration', () => {
+  it("reads the snapshot metadata fields from Mol*'s declaration", () => {
     const names = emitted().snapshotMetadata.map(f => f.name);
     expect(names).toEqual(['title', 'description', 'description_format', 'key', 'linger_duration_ms', 'transition_duration_ms']);
     expect(emitted().snapshotMetadata.find(f => f.name === 'linger_duration_ms')!.required).toBe(true);

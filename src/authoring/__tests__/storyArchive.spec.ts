@@ -59,7 +59,21 @@ const root = (url: string) => ({
     {
       kind: 'download',
       params: { url },
-      children: [{ kind: 'parse', params: { format: 'pdb' }, children: [{ kind: 'structure', params: { type: 'model' }, children: [{ kind: 'component', params: { selector: 'polymer' }, children: [{ kind: 'representation', params: { type: 'cartoon' } }] }] }] }]
+      children: [
+        {
+          kind: 'parse',
+          params: { format: 'pdb' },
+          children: [
+            {
+              kind: 'structure',
+              params: { type: 'model' },
+              children: [
+                { kind: 'component', params: { selector: 'polymer' }, children: [{ kind: 'representation', params: { type: 'cartoon' } }] }
+              ]
+            }
+          ]
+        }
+      ]
     }
   ]
 });
@@ -81,7 +95,8 @@ beforeEach(() => {
   dispatcher = pageDispatcher(new WidgetRegistry());
 });
 
-const create = (args: Record<string, unknown>) => dispatcher.execute('story_create', { path: 'out/tour.mvsx', document: board('data/1hpv.pdb'), ...args }, { source: 'agent' });
+const create = (args: Record<string, unknown>) =>
+  dispatcher.execute('story_create', { path: 'out/tour.mvsx', document: board('data/1hpv.pdb'), ...args }, { source: 'agent' });
 
 describe('story_create .mvsx', () => {
   it('packs the assets beside index.mvsj, rewrites references, and the archive validates', async () => {
@@ -107,7 +122,10 @@ describe('story_create .mvsx', () => {
   });
 
   it('an asset named by {path, name} is stored under that name', async () => {
-    const r = await create({ assets: [{ path: 'data/1hpv.pdb', name: 'protease.pdb' }], document: board('assets/protease.pdb', 'data/1hpv.pdb') });
+    const r = await create({
+      assets: [{ path: 'data/1hpv.pdb', name: 'protease.pdb' }],
+      document: board('assets/protease.pdb', 'data/1hpv.pdb')
+    });
     expect(r.structuredContent).toMatchObject({ assets: [{ entry: 'assets/protease.pdb' }] });
   });
 
@@ -133,7 +151,11 @@ describe('story_create .mvsx', () => {
   it(`refuses an asset over ${LIMITS.storySourceBytes} bytes, and assets over it together, naming the limit`, async () => {
     contents.sizes.set('data/1hpv.pdb', LIMITS.storySourceBytes + 1);
     const one = await failure(create({ assets: ['data/1hpv.pdb'] }));
-    expect(one).toMatchObject({ code: 'TOO_LARGE', where: '/assets/0', details: { bytes: LIMITS.storySourceBytes + 1, limit: LIMITS.storySourceBytes } });
+    expect(one).toMatchObject({
+      code: 'TOO_LARGE',
+      where: '/assets/0',
+      details: { bytes: LIMITS.storySourceBytes + 1, limit: LIMITS.storySourceBytes }
+    });
     expect(one.message).toContain('50 MiB');
     contents.sizes.set('data/1hpv.pdb', LIMITS.storySourceBytes / 2 + 1);
     contents.files.set('data/copy.pdb', new Uint8Array(PDB));

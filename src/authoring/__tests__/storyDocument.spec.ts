@@ -21,9 +21,7 @@ interface Case {
   issues?: Expected[];
   error?: { code: string; where: string };
 }
-const fixtures: { cases: Case[] } = JSON.parse(
-  readFileSync(join(ROOT, 'tests/fixtures/authoring/malformed-stories.json'), 'utf8')
-);
+const fixtures: { cases: Case[] } = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/authoring/malformed-stories.json'), 'utf8'));
 
 describe('malformed Stories: every issue, located', () => {
   it('has twenty or more cases', () => {
@@ -64,7 +62,7 @@ describe('real Stories', () => {
 describe('storyboards', () => {
   const root = { kind: 'root', children: [{ kind: 'canvas', params: { background_color: 'white' } }] };
 
-  it('become multi-state MVS with the step metadata, a default linger and Mol*\'s version', async () => {
+  it("become multi-state MVS with the step metadata, a default linger and Mol*'s version", async () => {
     const { mvs, issues } = storyboardToMvs({
       title: 'T',
       steps: [
@@ -88,7 +86,14 @@ describe('storyboards', () => {
   });
 
   it('with issues make one VALIDATION_FAILED listing them all', async () => {
-    const checked = await checkStory({ document: { steps: [{ key: 'a', root: { kind: 'nope' } }, { key: 'a', root }] } });
+    const checked = await checkStory({
+      document: {
+        steps: [
+          { key: 'a', root: { kind: 'nope' } },
+          { key: 'a', root }
+        ]
+      }
+    });
     const err = storyIssuesError(checked.issues, checked.storyboard);
     expect(err.where).toBe('/document/steps/0/root');
     expect(err).toBeInstanceOf(MolspaceError);

@@ -11,7 +11,11 @@ import { pageDispatcher } from '../../tools';
 
 const root = { kind: 'root', children: [{ kind: 'canvas', params: { background_color: 'white' } }] };
 const snap = (key: string) => ({ root, metadata: { key, title: key.toUpperCase(), linger_duration_ms: 1000 } });
-const MVSJ = JSON.stringify({ kind: 'multiple', metadata: { version: '1', timestamp: 't', title: 'T' }, snapshots: ['a', 'b', 'c'].map(snap) });
+const MVSJ = JSON.stringify({
+  kind: 'multiple',
+  metadata: { version: '1', timestamp: 't', title: 'T' },
+  snapshots: ['a', 'b', 'c'].map(snap)
+});
 
 async function setup() {
   const registry = new WidgetRegistry();
@@ -38,7 +42,11 @@ describe('story_edit', () => {
 
   it('inserts after a key, or at the end without one', async () => {
     const { story, dispatcher } = await setup();
-    await dispatcher.execute('story_edit', { edit: 'insert', key: 'a', step: { key: 'a2', title: 'A2', description: '', root } }, { source: 'agent' });
+    await dispatcher.execute(
+      'story_edit',
+      { edit: 'insert', key: 'a', step: { key: 'a2', title: 'A2', description: '', root } },
+      { source: 'agent' }
+    );
     await dispatcher.execute('story_edit', { edit: 'insert', step: { key: 'z', title: 'Z', description: '', root } }, { source: 'kernel' });
     expect(story.metas.map(m => m.key)).toEqual(['a', 'a2', 'b', 'c', 'z']);
     expect(story.index).toBe(4);
@@ -48,7 +56,11 @@ describe('story_edit', () => {
   it('refuses an invalid step with every issue, located in /step, and changes nothing', async () => {
     const { story, dispatcher } = await setup();
     const e = await failure(
-      dispatcher.execute('story_edit', { edit: 'insert', step: { key: 'a', root: { kind: 'root', children: [{ kind: 'teleport' }] } } }, { source: 'agent' })
+      dispatcher.execute(
+        'story_edit',
+        { edit: 'insert', step: { key: 'a', root: { kind: 'root', children: [{ kind: 'teleport' }] } } },
+        { source: 'agent' }
+      )
     );
     expect(e).toBeInstanceOf(MolspaceError);
     expect(e.code).toBe('VALIDATION_FAILED');
@@ -65,7 +77,9 @@ describe('story_edit', () => {
 
   it('fails on an unknown key and on a stale revision', async () => {
     const { dispatcher } = await setup();
-    const unknown = await failure(dispatcher.execute('story_edit', { edit: 'replace', key: 'nope', step: { key: 'x', root } }, { source: 'agent' }));
+    const unknown = await failure(
+      dispatcher.execute('story_edit', { edit: 'replace', key: 'nope', step: { key: 'x', root } }, { source: 'agent' })
+    );
     expect(unknown).toMatchObject({ code: 'NOT_FOUND', where: '/key' });
     expect(unknown.fix).toMatch(/a, b, c/);
     const stale = await failure(

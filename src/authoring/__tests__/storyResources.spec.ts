@@ -9,7 +9,10 @@ import type { ResourcePolicy } from '../../resources/resourcePolicy';
 
 const policy: ResourcePolicy = { hosts: ['.rcsb.org'], pageOrigin: 'http://localhost:8888' };
 const download = (url: string) => ({ kind: 'download', params: { url }, children: [{ kind: 'parse', params: { format: 'pdb' } }] });
-const mvs = (...urls: string[]) => ({ kind: 'multiple', snapshots: urls.map((u, i) => ({ root: { kind: 'root', children: [download(u)] }, metadata: { key: `s${i}` } })) });
+const mvs = (...urls: string[]) => ({
+  kind: 'multiple',
+  snapshots: urls.map((u, i) => ({ root: { kind: 'root', children: [download(u)] }, metadata: { key: `s${i}` } }))
+});
 
 function fakeFetch(answers: Record<string, { status: number; url?: string }>) {
   const calls: string[] = [];
@@ -42,8 +45,16 @@ test('each resource says whether this page could fetch it; unreachable ones are 
   const refused = 'https://example.org/x.pdb';
   const plain = 'http://files.rcsb.org/x.pdb';
   const data = 'data:text/plain;base64,QQ==';
-  const { calls, impl } = fakeFetch({ [ok]: { status: 200 }, [missing]: { status: 404 }, [redirected]: { status: 200, url: 'https://evil.example.net/x' } });
-  const { resources, issues } = await checkStoryResources(mvs(ok, missing, offline, redirected, refused, plain, data, 'local/1hpv.pdb'), opts(), impl);
+  const { calls, impl } = fakeFetch({
+    [ok]: { status: 200 },
+    [missing]: { status: 404 },
+    [redirected]: { status: 200, url: 'https://evil.example.net/x' }
+  });
+  const { resources, issues } = await checkStoryResources(
+    mvs(ok, missing, offline, redirected, refused, plain, data, 'local/1hpv.pdb'),
+    opts(),
+    impl
+  );
   expect(resources.map(r => [r.url, r.source, r.status, r.httpStatus])).toEqual([
     [ok, 'remote', 'reachable', 200],
     [missing, 'remote', 'unreachable', 404],

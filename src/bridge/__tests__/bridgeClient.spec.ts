@@ -126,9 +126,7 @@ it('runs a call through the Dispatcher as an agent and answers with a result fra
   const context = { pageId: 'page-1', pages: [] };
   socket.receive({ type: 'call', callId: 'c1', tool: 'observe', args: { limit: 3 }, context, deadlineMs: 600_000 });
   await settle();
-  expect(calls).toEqual([
-    { tool: 'observe', args: { limit: 3 }, options: { source: 'agent', context, deadline: expect.any(Number) } }
-  ]);
+  expect(calls).toEqual([{ tool: 'observe', args: { limit: 3 }, options: { source: 'agent', context, deadline: expect.any(Number) } }]);
   // The page's deadline is the gateway's deadlineMs from when the frame arrived.
   const deadline = (calls[0].options as { deadline: number }).deadline;
   expect(deadline - Date.now()).toBeGreaterThan(500_000);

@@ -147,7 +147,9 @@ describe('BridgeClient with a read mirror', () => {
     const kinds = socket.sent.map(f => f.type);
     expect(kinds).toEqual(['reads', 'result']);
     const reads = socket.sent[0].set as { tool: string; args: unknown; structuredContent: { story?: { revision: number } } }[];
-    expect(reads.find(r => r.tool === 'story_observe' && JSON.stringify(r.args) === '{"target":"m1"}')?.structuredContent.story?.revision).toBe(1);
+    expect(
+      reads.find(r => r.tool === 'story_observe' && JSON.stringify(r.args) === '{"target":"m1"}')?.structuredContent.story?.revision
+    ).toBe(1);
     client.dispose();
   });
 

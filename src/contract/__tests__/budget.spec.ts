@@ -91,9 +91,7 @@ describe('read tools within the budget', () => {
       metadata: { key: 'same', title: 't', linger_duration_ms: -1, description: '' },
       i
     }));
-    const e = await expectFailure(
-      parseStory({ mvsj: JSON.stringify({ kind: 'multiple', metadata: { version: '1' }, snapshots }) })
-    );
+    const e = await expectFailure(parseStory({ mvsj: JSON.stringify({ kind: 'multiple', metadata: { version: '1' }, snapshots }) }));
     expect(e.code).toBe('VALIDATION_FAILED');
     const details = e.details as { issues: unknown[]; count: number; cut: number };
     expect(details.issues).toHaveLength(50);

@@ -34,9 +34,16 @@ describe('records', () => {
     ]);
   });
 
-  it("makes lastAction from the record of the last applied change (what the activity panel shows)", async () => {
+  it('makes lastAction from the record of the last applied change (what the activity panel shows)', async () => {
     const { dispatcher } = setup();
-    const records: { tool: string; target: string | null; source: string; revision: number | null; startedAt: number; durationMs: number }[] = [];
+    const records: {
+      tool: string;
+      target: string | null;
+      source: string;
+      revision: number | null;
+      startedAt: number;
+      durationMs: number;
+    }[] = [];
     dispatcher.executed.connect((_, r) => records.push(r));
     await dispatcher.execute('story_control', { action: 'next' }, { source: 'kernel' });
     await dispatcher.execute('story_observe', {}, { source: 'agent' }); // a read changes nothing
@@ -56,7 +63,14 @@ describe('records', () => {
   it('reports reads the gateway answered from the mirror apart from the calls it ran', () => {
     const { dispatcher, story } = setup();
     const executed: unknown[] = [];
-    const served: { tool: string; source: string; client: string | null; target: string | null; revision: number | null; answeredBy: string }[] = [];
+    const served: {
+      tool: string;
+      source: string;
+      client: string | null;
+      target: string | null;
+      revision: number | null;
+      answeredBy: string;
+    }[] = [];
     dispatcher.executed.connect((_, r) => executed.push(r));
     dispatcher.served.connect((_, r) => served.push(r));
     story.revision = 7;
@@ -67,7 +81,16 @@ describe('records', () => {
     ]);
     expect(executed).toEqual([]);
     expect(served).toMatchObject([
-      { tool: 'story_observe', source: 'agent', client: 'claude-code', target: 'm1', revision: 7, ok: true, answeredBy: 'mirror', startedAt: 5 },
+      {
+        tool: 'story_observe',
+        source: 'agent',
+        client: 'claude-code',
+        target: 'm1',
+        revision: 7,
+        ok: true,
+        answeredBy: 'mirror',
+        startedAt: 5
+      },
       { tool: 'observe', source: 'agent', client: null, target: null, revision: null, answeredBy: 'mirror' }
     ]);
   });
@@ -304,11 +327,15 @@ describe('targets', () => {
     registry.register(other);
     await dispatcher.execute('story_control', { action: 'next', target: 'm2' }, { source: 'ui' });
     await dispatcher.execute('story_control', { action: 'next', target: 'm1' }, { source: 'kernel' });
-    const e = await failure(dispatcher.execute('story_control', { action: 'next', target: 'm1', expectedRevision: 0 }, { source: 'agent' }));
+    const e = await failure(
+      dispatcher.execute('story_control', { action: 'next', target: 'm1', expectedRevision: 0 }, { source: 'agent' })
+    );
     expect(e.details.changes).toEqual([{ revision: 1, source: 'kernel', summary: 'next: step 2 of 3 ("site")' }]);
     registry.unregister('m1');
     registry.register(story);
-    const again = await failure(dispatcher.execute('story_control', { action: 'next', target: 'm1', expectedRevision: 0 }, { source: 'agent' }));
+    const again = await failure(
+      dispatcher.execute('story_control', { action: 'next', target: 'm1', expectedRevision: 0 }, { source: 'agent' })
+    );
     expect(again.details.changes).toEqual([]);
   });
 });

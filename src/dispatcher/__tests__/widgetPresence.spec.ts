@@ -24,7 +24,10 @@ class FakeModel {
   }
   once(event: string, cb: () => void): void {
     const wrapped = () => {
-      this.handlers.set(event, (this.handlers.get(event) ?? []).filter(h => h !== wrapped));
+      this.handlers.set(
+        event,
+        (this.handlers.get(event) ?? []).filter(h => h !== wrapped)
+      );
       cb();
     };
     this.on(event, wrapped);

@@ -66,7 +66,10 @@ test('a settled kernel Story is sent once after the settle time, with its step, 
   expect(frames).toHaveLength(1);
   expect(frames[0]).toMatchObject({ type: 'fallback', modelId: 's1', png: PNG.png, width: 10, height: 5 });
   expect(frames[0].state).toMatchObject({ kind: 'story', index: 0, key: 'a', count: 2, revision: 1 });
-  expect(frames[0].state.steps).toEqual([{ key: 'a', title: 'Overview' }, { key: 'b', title: 'Site' }]);
+  expect(frames[0].state.steps).toEqual([
+    { key: 'a', title: 'Overview' },
+    { key: 'b', title: 'Site' }
+  ]);
   expect(frames[0].state.summary).toContain('step 1 of 2: Overview');
   // Nothing changed: a trigger sends nothing.
   executed.emit({ target: 's1' });
@@ -125,7 +128,17 @@ test('a panel is sent with its content and without a picture unless it is a char
     comm_live: true,
     panelId: 'p1',
     placement: 'inline',
-    state: () => ({ target: 'p1', kind: 'panel', panelId: 'p1', title: 'Results', placement: 'inline', type: 'table', ready: true, revision: 0, error: null }),
+    state: () => ({
+      target: 'p1',
+      kind: 'panel',
+      panelId: 'p1',
+      title: 'Results',
+      placement: 'inline',
+      type: 'table',
+      ready: true,
+      revision: 0,
+      error: null
+    }),
     content: () => content,
     describe: () => 'inline panel "p1": table, 1 rows × 1 columns',
     whenLoaded: () => Promise.resolve()

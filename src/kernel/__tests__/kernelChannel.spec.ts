@@ -77,9 +77,18 @@ it('ignores messages that are not control requests', async () => {
 
 it('answers a failure inside the Story with its located error', async () => {
   const { story, sent, channel } = setup();
-  story.failNext = new MolspaceError('NOT_FOUND', 'Snapshot 1 could not load x.cif', '/snapshots/1/root/children/0/params/url', 'check the URL');
+  story.failNext = new MolspaceError(
+    'NOT_FOUND',
+    'Snapshot 1 could not load x.cif',
+    '/snapshots/1/root/children/0/params/url',
+    'check the URL'
+  );
   await channel.receive({ type: 'control', requestId: 'r6', action: 'next' });
-  expect(sent[0]).toMatchObject({ ok: false, requestId: 'r6', error: { code: 'NOT_FOUND', where: '/snapshots/1/root/children/0/params/url' } });
+  expect(sent[0]).toMatchObject({
+    ok: false,
+    requestId: 'r6',
+    error: { code: 'NOT_FOUND', where: '/snapshots/1/root/children/0/params/url' }
+  });
 });
 
 it('runs story_edit when a control message names it (molspace.Story.replace_step), and refuses tools the channel does not run', async () => {
@@ -94,8 +103,21 @@ it('runs story_edit when a control message names it (molspace.Story.replace_step
   story.parsedStory = parsed;
   registry.register(story);
   const sent: KernelResult[] = [];
-  const channel = new KernelChannel({ targetId: 'm1', tool: 'story_control', tools: ['story_edit'], dispatcher: pageDispatcher(registry), send: m => sent.push(m) });
-  await channel.receive({ type: 'control', requestId: 'e1', tool: 'story_edit', edit: 'replace', key: 'site', step: { key: 'site', title: 'From a cell', root } });
+  const channel = new KernelChannel({
+    targetId: 'm1',
+    tool: 'story_control',
+    tools: ['story_edit'],
+    dispatcher: pageDispatcher(registry),
+    send: m => sent.push(m)
+  });
+  await channel.receive({
+    type: 'control',
+    requestId: 'e1',
+    tool: 'story_edit',
+    edit: 'replace',
+    key: 'site',
+    step: { key: 'site', title: 'From a cell', root }
+  });
   expect(sent[0]).toMatchObject({ requestId: 'e1', ok: true, structuredContent: { story: { index: 1, revision: 1 } } });
   expect(story.metas.map(m => m.title)).toEqual(['overview', 'From a cell']);
   expect(story.log).toEqual([expect.objectContaining({ source: 'kernel', summary: 'replace step 2 ("site")' })]);

@@ -38,7 +38,9 @@ function base64(text: string): string {
 
 async function depictOne(service: StructService, smiles: string): Promise<Depiction> {
   try {
-    const answer = await serial(() => engine(() => service.generateImageAsBase64(smiles, { outputFormat: 'svg', backgroundColor: '1, 1, 1', 'render-coloring': true })));
+    const answer = await serial(() =>
+      engine(() => service.generateImageAsBase64(smiles, { outputFormat: 'svg', backgroundColor: '1, 1, 1', 'render-coloring': true }))
+    );
     // The standalone service answers SVG as text; base64 it for a data: URL.
     const svg = answer.trimStart().startsWith('<') ? base64(answer) : answer;
     return { svg, error: null };

@@ -15,14 +15,7 @@ import { Editor } from 'ketcher-react';
 import { StandaloneStructServiceProvider } from 'ketcher-standalone/dist/binaryWasm';
 import { ChemicalMimeType, KetSerializer, type Ketcher } from 'ketcher-core';
 import 'ketcher-react/dist/index.css';
-import {
-  EditorSnapshot,
-  FRAME_TAG,
-  FrameRequest,
-  type FrameEvent,
-  type FrameReply,
-  type KetcherFormat
-} from '../frameMessages';
+import { EditorSnapshot, FRAME_TAG, FrameRequest, type FrameEvent, type FrameReply, type KetcherFormat } from '../frameMessages';
 import { engine, messageOf, serial } from './engineQueue';
 
 /** The bundled Ketcher's version, set by the frame build. */
@@ -144,7 +137,9 @@ async function answer(k: Ketcher, request: FrameRequest): Promise<void> {
         // The original text is what is loaded: Ketcher lays it out keeping its stereo,
         // which the KET Indigo makes of a SMILES (without coordinates) would not.
         const inputFormat = request.format ? INPUT_FORMATS[request.format] : undefined;
-        await engine(() => k.indigo.convert(request.value, { outputFormat: ChemicalMimeType.KET, ...(inputFormat ? { inputFormat } : {}) }));
+        await engine(() =>
+          k.indigo.convert(request.value, { outputFormat: ChemicalMimeType.KET, ...(inputFormat ? { inputFormat } : {}) })
+        );
         await engine(() => k.setMolecule(request.value));
       }
       const after = await snapshot(k);

@@ -25,7 +25,9 @@ function root(url = URL_1CBS): Record<string, unknown> {
               {
                 kind: 'structure',
                 params: { type: 'model' },
-                children: [{ kind: 'component', params: { selector: 'all' }, children: [{ kind: 'representation', params: { type: 'cartoon' } }] }]
+                children: [
+                  { kind: 'component', params: { selector: 'all' }, children: [{ kind: 'representation', params: { type: 'cartoon' } }] }
+                ]
               }
             ]
           }
@@ -106,7 +108,7 @@ describe('parseStory: MVSJ', () => {
 
   it('reports every issue with snapshot index, key and path', async () => {
     const badTree = root();
-    (((badTree.children as any[])[0].children[0].children[0].children[0].children[0]) as any).params = {
+    ((badTree.children as any[])[0].children[0].children[0].children[0].children[0] as any).params = {
       type: 'cartoon',
       bogus: 1
     };
@@ -129,7 +131,11 @@ describe('parseStory: MVSJ', () => {
     expect(e.where).toBe('/snapshots/0/metadata/linger_duration_ms');
     const at = (i: number) => issues.filter(x => x.snapshotIndex === i);
     expect(at(0)[0]).toMatchObject({ key: 'a', path: 'metadata/linger_duration_ms' });
-    expect(at(1).map(x => x.path).sort()).toEqual(['metadata/key', 'metadata/transition_duration_ms']);
+    expect(
+      at(1)
+        .map(x => x.path)
+        .sort()
+    ).toEqual(['metadata/key', 'metadata/transition_duration_ms']);
     expect(at(2)[0]).toMatchObject({ key: 'c', path: 'root/children/0/params/url' });
     expect(at(2)[0].message).toMatch(/file:/);
     expect(at(3)[0].message).toMatch(/Absolute filesystem path/);
@@ -142,10 +148,7 @@ describe('parseStory: MVSJ', () => {
   it('rejects a missing linger_duration_ms and non-http schemes', async () => {
     const e = await failure(
       parseStory({
-        mvsj: story([
-          { root: root(), metadata: { key: 'a' } },
-          snapshot({ key: 'b' }, root('ftp://example.org/x.cif'))
-        ])
+        mvsj: story([{ root: root(), metadata: { key: 'a' } }, snapshot({ key: 'b' }, root('ftp://example.org/x.cif'))])
       })
     );
     const issues = issuesOf(e);
@@ -180,7 +183,7 @@ describe('parseStory: MVSX', () => {
     const s = await parseStory({ mvsx: bytes });
     expect(s.format).toBe('mvsx');
     expect(s.mvsx).toBe(bytes);
-    const url = (i: number) => ((s.data.snapshots[i].root as any).children[0].params.url as string);
+    const url = (i: number) => (s.data.snapshots[i].root as any).children[0].params.url as string;
     expect(url(0)).toBe('assets/1cbs.cif');
     expect(url(1)).toBe('assets/1cbs.cif');
   });
@@ -200,7 +203,11 @@ describe('parseStory: MVSX', () => {
     });
     const e = await failure(parseStory({ mvsx: bytes }));
     expect(issuesOf(e)).toEqual([
-      expect.objectContaining({ snapshotIndex: 0, path: 'root/children/0/params/url', message: expect.stringMatching(/leaves the archive/) })
+      expect.objectContaining({
+        snapshotIndex: 0,
+        path: 'root/children/0/params/url',
+        message: expect.stringMatching(/leaves the archive/)
+      })
     ]);
     expect(issuesOf(e)[0].fix).toMatch(/without "\.\."/);
   });

@@ -27,7 +27,7 @@ afterEach(() => {
   }
 });
 
-it('hands a parked viewer\'s context to the next viewer, and keeps at most MAX_SPARE', () => {
+it("hands a parked viewer's context to the next viewer, and keeps at most MAX_SPARE", () => {
   expect(MAX_SPARE).toBe(1);
   const a = fakeContext();
   const b = fakeContext();

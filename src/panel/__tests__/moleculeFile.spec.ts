@@ -42,7 +42,14 @@ async function refused(p: Promise<unknown>): Promise<ReturnType<MolspaceError['t
 
 /** One small SDF record with a title and data fields. */
 function record(title: string, fields: Record<string, string>): string {
-  const molfile = [title, '  test', '', '  1  0  0  0  0  0  0  0  0  0999 V2000', '    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0', 'M  END'];
+  const molfile = [
+    title,
+    '  test',
+    '',
+    '  1  0  0  0  0  0  0  0  0  0999 V2000',
+    '    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0',
+    'M  END'
+  ];
   const data = Object.entries(fields).flatMap(([k, v]) => [`> <${k}>`, v, '']);
   return [...molfile, ...data, '$$$$'].join('\n');
 }
@@ -66,13 +73,21 @@ describe('SDF', () => {
   });
 
   it('takes the name from a data field with nameColumn', async () => {
-    const out = await resolveMoleculeFile(grid({ format: 'sdf', text: record('title', { id: 'L1' }), nameColumn: 'id' }), '/content', toSmiles);
+    const out = await resolveMoleculeFile(
+      grid({ format: 'sdf', text: record('title', { id: 'L1' }), nameColumn: 'id' }),
+      '/content',
+      toSmiles
+    );
     expect(out.molecules![0]).toMatchObject({ name: 'L1', properties: {} });
   });
 
   it('keeps hostile field text as text', async () => {
     const hostile = '<img src=x onerror="alert(1)">';
-    const out = await resolveMoleculeFile(grid({ format: 'sdf', text: record(hostile, { [hostile.slice(0, 10)]: hostile }) }), '/content', toSmiles);
+    const out = await resolveMoleculeFile(
+      grid({ format: 'sdf', text: record(hostile, { [hostile.slice(0, 10)]: hostile }) }),
+      '/content',
+      toSmiles
+    );
     expect(out.molecules![0].name).toBe(hostile);
     expect(Object.values(out.molecules![0].properties!)).toEqual([hostile]);
   });
@@ -97,10 +112,18 @@ describe('SDF', () => {
       details: { limit: 'panelMolecules', size: LIMITS.panelMolecules + 1 }
     });
     const fields = Object.fromEntries(Array.from({ length: LIMITS.panelMoleculeProperties + 1 }, (_, i) => [`f${i}`, 'x']));
-    const wide = await refused(resolveMoleculeFile(grid({ format: 'sdf', text: record('a', {}) + '\n' + record('b', fields) }), '/content', toSmiles));
-    expect(wide).toMatchObject({ code: 'TOO_LARGE', where: '/content/file/text', details: { limit: 'panelMoleculeProperties', record: 2 } });
+    const wide = await refused(
+      resolveMoleculeFile(grid({ format: 'sdf', text: record('a', {}) + '\n' + record('b', fields) }), '/content', toSmiles)
+    );
+    expect(wide).toMatchObject({
+      code: 'TOO_LARGE',
+      where: '/content/file/text',
+      details: { limit: 'panelMoleculeProperties', record: 2 }
+    });
     expect(wide.message).toContain('SDF record 2 (line 8)');
-    const long = await refused(resolveMoleculeFile(grid({ format: 'sdf', text: record('a', { f: 'x'.repeat(LIMITS.panelCellChars + 1) }) }), '/content', toSmiles));
+    const long = await refused(
+      resolveMoleculeFile(grid({ format: 'sdf', text: record('a', { f: 'x'.repeat(LIMITS.panelCellChars + 1) }) }), '/content', toSmiles)
+    );
     expect(long).toMatchObject({ code: 'TOO_LARGE', details: { limit: 'panelCellChars', record: 1 } });
   });
 
@@ -141,11 +164,20 @@ describe('CSV and TSV', () => {
       [{ format: 'csv', text: 'a,b\n1,2\n' }, { where: '/content/file/smilesColumn' }],
       [{ format: 'csv', text: 'smiles\nC\n', smilesColumn: 'smi' }, { where: '/content/file/smilesColumn' }],
       [{ format: 'csv', text: 'smiles\nC\n', nameColumn: 'id' }, { where: '/content/file/nameColumn' }],
-      [{ format: 'csv', text: 'smiles,name\nC,a\n,b\n' }, { where: '/content/file/text', details: { row: 2 } }],
-      [{ format: 'csv', text: 'smiles,name\nC,a\nCC,b,extra\n' }, { where: '/content/file/text', details: { row: 2 } }]
+      [
+        { format: 'csv', text: 'smiles,name\nC,a\n,b\n' },
+        { where: '/content/file/text', details: { row: 2 } }
+      ],
+      [
+        { format: 'csv', text: 'smiles,name\nC,a\nCC,b,extra\n' },
+        { where: '/content/file/text', details: { row: 2 } }
+      ]
     ];
     for (const [file, expected] of cases) {
-      expect(await refused(resolveMoleculeFile(grid(file), '/content', toSmiles))).toMatchObject({ code: 'VALIDATION_FAILED', ...expected });
+      expect(await refused(resolveMoleculeFile(grid(file), '/content', toSmiles))).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        ...expected
+      });
     }
   });
 
@@ -161,9 +193,19 @@ describe('CSV and TSV', () => {
 describe('molecules or file', () => {
   it('takes exactly one', async () => {
     const none = PanelContent.parse({ type: 'molecules' }) as MoleculesContent;
-    expect(await refused(resolveMoleculeFile(none, '/content', toSmiles))).toMatchObject({ code: 'VALIDATION_FAILED', where: '/content/molecules' });
-    const both = PanelContent.parse({ type: 'molecules', molecules: [{ smiles: 'C' }], file: { format: 'csv', text: 'smiles\nC' } }) as MoleculesContent;
-    expect(await refused(resolveMoleculeFile(both, '/content', toSmiles))).toMatchObject({ code: 'VALIDATION_FAILED', where: '/content/file' });
+    expect(await refused(resolveMoleculeFile(none, '/content', toSmiles))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      where: '/content/molecules'
+    });
+    const both = PanelContent.parse({
+      type: 'molecules',
+      molecules: [{ smiles: 'C' }],
+      file: { format: 'csv', text: 'smiles\nC' }
+    }) as MoleculesContent;
+    expect(await refused(resolveMoleculeFile(both, '/content', toSmiles))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      where: '/content/file'
+    });
     const plain = PanelContent.parse({ type: 'molecules', molecules: [{ smiles: 'C' }] }) as MoleculesContent;
     expect(await resolveMoleculeFile(plain, '/content', toSmiles)).toBe(plain);
   });

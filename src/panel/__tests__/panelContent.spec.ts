@@ -24,7 +24,12 @@ function table(rows: number, columns = 2): TableContent {
 
 const bar = {
   $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-  data: { values: [{ a: 'A', b: 1 }, { a: 'B', b: 2 }] },
+  data: {
+    values: [
+      { a: 'A', b: 1 },
+      { a: 'B', b: 2 }
+    ]
+  },
   mark: 'bar',
   encoding: { x: { field: 'a', type: 'nominal' }, y: { field: 'b', type: 'quantitative' } }
 };
@@ -64,7 +69,10 @@ describe('table bounds and types', () => {
         { name: 'id', type: 'string' },
         { name: 'score', type: 'number', unit: 'kcal/mol' }
       ],
-      rows: [['a', -7.1], ['b', 'high']]
+      rows: [
+        ['a', -7.1],
+        ['b', 'high']
+      ]
     };
     expect(await failure(t)).toMatchObject({ code: 'VALIDATION_FAILED', where: '/content/rows/1/1' });
     expect(await failure({ ...t, rows: [['a']] })).toMatchObject({ code: 'VALIDATION_FAILED', where: '/content/rows/0' });
@@ -80,7 +88,10 @@ describe('table bounds and types', () => {
         { name: 'n', type: 'number' },
         { name: 'b', type: 'boolean' }
       ],
-      rows: [[null, null, null], ['x', 1.5, true]]
+      rows: [
+        [null, null, null],
+        ['x', 1.5, true]
+      ]
     };
     await expect(checkPanelContent(t, '/content')).resolves.toBeUndefined();
   });
@@ -156,7 +167,11 @@ describe('molecule grid bounds and types', () => {
     expect(long).toMatchObject({ code: 'TOO_LARGE', where: '/content/molecules/0/smiles', details: { limit: 'panelSmilesChars' } });
     const props = Object.fromEntries(Array.from({ length: LIMITS.panelMoleculeProperties + 1 }, (_, i) => [`p${i}`, i]));
     const many = await failure(grid(1, { properties: props }));
-    expect(many).toMatchObject({ code: 'TOO_LARGE', where: '/content/molecules/0/properties', details: { limit: 'panelMoleculeProperties' } });
+    expect(many).toMatchObject({
+      code: 'TOO_LARGE',
+      where: '/content/molecules/0/properties',
+      details: { limit: 'panelMoleculeProperties' }
+    });
     const text = await failure(grid(1, { properties: { 'a/b': 'x'.repeat(LIMITS.panelCellChars + 1) } }));
     expect(text).toMatchObject({ code: 'TOO_LARGE', where: '/content/molecules/0/properties/a~1b', details: { limit: 'panelCellChars' } });
   });

@@ -29,7 +29,17 @@ class MemoryContents {
 }
 
 function memoryPanel(id: string, content: PanelContent, error: PanelState['error'] = null): PanelTarget {
-  const state = (): PanelState => ({ target: id, kind: 'panel', panelId: id, title: id, placement: 'docked', type: content.type, ready: true, revision: 1, error });
+  const state = (): PanelState => ({
+    target: id,
+    kind: 'panel',
+    panelId: id,
+    title: id,
+    placement: 'docked',
+    type: content.type,
+    ready: true,
+    revision: 1,
+    error
+  });
   return {
     kind: 'panel',
     targetId: id,
@@ -61,7 +71,13 @@ describe('panelFileText', () => {
     expect(panelFileText(TABLE)).toBe('ligand,score\r\n"L1, ""best""",-7.5\r\nL2,\n');
   });
   it('writes a grid as name, smiles, properties', () => {
-    const grid: PanelContent = { type: 'molecules', molecules: [{ smiles: 'CCO', name: 'ethanol', properties: { mw: 46.07 } }, { smiles: 'C', properties: { note: 'x' } }] };
+    const grid: PanelContent = {
+      type: 'molecules',
+      molecules: [
+        { smiles: 'CCO', name: 'ethanol', properties: { mw: 46.07 } },
+        { smiles: 'C', properties: { note: 'x' } }
+      ]
+    };
     expect(panelFileText(grid)).toBe('name,smiles,mw,note\r\nethanol,CCO,46.07,\r\n,C,,x\n');
   });
   it('writes markdown as is and a chart as its Vega-Lite JSON', () => {
@@ -105,15 +121,28 @@ describe('panel_export', () => {
   });
 
   it('refuses paths that leave the root and endings of another type', async () => {
-    for (const path of ['/etc/scores.csv', '../scores.csv', 'a/../../scores.csv', '~/scores.csv', 'https://example.org/s.csv', 'a\\b.csv']) {
+    for (const path of [
+      '/etc/scores.csv',
+      '../scores.csv',
+      'a/../../scores.csv',
+      '~/scores.csv',
+      'https://example.org/s.csv',
+      'a\\b.csv'
+    ]) {
       expect(await refused({ target: 'scores', path })).toMatchObject({ code: 'FORBIDDEN', where: '/path' });
     }
-    expect(await refused({ target: 'scores', path: 'scores.md' })).toMatchObject({ code: 'UNSUPPORTED_FORMAT', where: '/path', details: { extensions: ['.csv'] } });
+    expect(await refused({ target: 'scores', path: 'scores.md' })).toMatchObject({
+      code: 'UNSUPPORTED_FORMAT',
+      where: '/path',
+      details: { extensions: ['.csv'] }
+    });
     expect(contents.files.size).toBe(0);
   });
 
   it('refuses a panel without valid content and an unknown panel', async () => {
-    registry.register(memoryPanel('broken', TABLE, { code: 'VALIDATION_FAILED', message: 'bad', where: '/content', fix: 'fix', details: {} }));
+    registry.register(
+      memoryPanel('broken', TABLE, { code: 'VALIDATION_FAILED', message: 'bad', where: '/content', fix: 'fix', details: {} })
+    );
     expect(await refused({ target: 'broken', path: 'b.csv' })).toMatchObject({ code: 'VALIDATION_FAILED', where: '/target' });
     expect(await refused({ target: 'nope', path: 'b.csv' })).toMatchObject({ code: 'NOT_FOUND', where: '/target' });
   });

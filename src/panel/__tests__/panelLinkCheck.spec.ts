@@ -24,7 +24,16 @@ const DATA = join(__dirname, '..', '..', '..', 'tests', 'data', 'structures');
 
 function memoryViewer(id: string, data: StructureData): ViewerTarget {
   const view = initialView(defaultLayers(data));
-  const state = (): ViewerState => ({ target: id, kind: 'viewer', title: '1hpv.pdb', ready: true, revision: 0, error: null, undo: 0, redo: 0 });
+  const state = (): ViewerState => ({
+    target: id,
+    kind: 'viewer',
+    title: '1hpv.pdb',
+    ready: true,
+    revision: 0,
+    error: null,
+    undo: 0,
+    redo: 0
+  });
   return {
     targetId: id,
     kind: 'viewer',
@@ -60,7 +69,17 @@ class MemoryPanel implements NewPanel {
   }
   whenLoaded = () => Promise.resolve();
   state(): PanelState {
-    return { target: this.panelId, kind: 'panel', panelId: this.panelId, title: 'T', placement: 'docked', type: this._content.type, ready: true, revision: this.revision, error: null };
+    return {
+      target: this.panelId,
+      kind: 'panel',
+      panelId: this.panelId,
+      title: 'T',
+      placement: 'docked',
+      type: this._content.type,
+      ready: true,
+      revision: this.revision,
+      error: null
+    };
   }
   content = () => this._content;
   describe = () => panelSummary(this.state(), this._content, staleLinks(this._content, this._registry));
@@ -76,7 +95,12 @@ class MemoryPanel implements NewPanel {
 
 let registry: WidgetRegistry;
 let dispatcher: Dispatcher;
-const table = (links: unknown[]) => ({ type: 'table', columns: [{ name: 'site', type: 'string' }], rows: links.map((_, i) => [`row ${i}`]), links });
+const table = (links: unknown[]) => ({
+  type: 'table',
+  columns: [{ name: 'site', type: 'string' }],
+  rows: links.map((_, i) => [`row ${i}`]),
+  links
+});
 const render = (content: unknown) => dispatcher.execute('render_panel', { content }, { source: 'agent' });
 
 beforeEach(async () => {
@@ -107,9 +131,22 @@ test('links to widgets that exist, with selectors that match and keys that exist
 });
 
 test.each([
-  ['an unknown viewer id', [{ op: 'focus', viewer: 'v1' }, { op: 'focus', viewer: 'nope', selector: 'ligand' }], 'NOT_FOUND', '/content/links/1/viewer'],
+  [
+    'an unknown viewer id',
+    [
+      { op: 'focus', viewer: 'v1' },
+      { op: 'focus', viewer: 'nope', selector: 'ligand' }
+    ],
+    'NOT_FOUND',
+    '/content/links/1/viewer'
+  ],
   ['a Story id as the viewer', [{ op: 'focus', viewer: 's1', selector: 'ligand' }], 'NOT_FOUND', '/content/links/0/viewer'],
-  ['a selector matching nothing', [{ op: 'focus', viewer: 'v1', selector: { auth_asym_id: 'Z' } }], 'NOT_FOUND', '/content/links/0/selector'],
+  [
+    'a selector matching nothing',
+    [{ op: 'focus', viewer: 'v1', selector: { auth_asym_id: 'Z' } }],
+    'NOT_FOUND',
+    '/content/links/0/selector'
+  ],
   ['an unknown Story id', [{ op: 'goto', story: 'v9', key: 'overview' }], 'NOT_FOUND', '/content/links/0/story'],
   ['an unknown step key', [{ op: 'goto', story: 's1', key: 'nowhere' }], 'NOT_FOUND', '/content/links/0/key']
 ])('%s is refused, located under the link, and nothing opens', async (_name, links, code, where) => {
@@ -126,7 +163,12 @@ test('a molecule link is checked too', async () => {
 });
 
 test('a link whose widget goes later is named in observe', async () => {
-  await render(table([{ op: 'focus', viewer: 'v1', selector: 'ligand' }, { op: 'goto', story: 's1', key: 'overview' }]));
+  await render(
+    table([
+      { op: 'focus', viewer: 'v1', selector: 'ligand' },
+      { op: 'goto', story: 's1', key: 'overview' }
+    ])
+  );
   registry.unregister('v1');
   const observed = await dispatcher.execute('observe', {}, { source: 'agent' });
   const panel = (observed.structuredContent as { widgets: { kind: string; summary: string }[] }).widgets.find(w => w.kind === 'panel')!;

@@ -35,8 +35,7 @@ describe('PanelLink', () => {
 });
 
 describe('table links bound', () => {
-  const table = (links: unknown[]) =>
-    PanelContent.parse({ type: 'table', columns: [{ name: 'a' }], rows: [['x'], ['y']], links });
+  const table = (links: unknown[]) => PanelContent.parse({ type: 'table', columns: [{ name: 'a' }], rows: [['x'], ['y']], links });
 
   it('accepts one link or null per row, fewer than rows too', async () => {
     await expect(checkPanelContent(table([focus, null]))).resolves.toBeUndefined();

@@ -12,7 +12,12 @@ describe('renderTable with links', () => {
   it('adds a Link column whose buttons stay with their rows, and none for rows without a link', () => {
     const host = document.createElement('div');
     const made: string[] = [];
-    const content = PanelContent.parse({ type: 'table', columns: [{ name: 'a', type: 'number' }], rows: [[2], [1], [3]], links: [focus, null, goto] });
+    const content = PanelContent.parse({
+      type: 'table',
+      columns: [{ name: 'a', type: 'number' }],
+      rows: [[2], [1], [3]],
+      links: [focus, null, goto]
+    });
     renderTable(host, content as Extract<PanelContent, { type: 'table' }>, (link, where) => {
       made.push(where);
       const b = document.createElement('button');
@@ -23,7 +28,10 @@ describe('renderTable with links', () => {
     expect(made).toEqual(['/content/links/0', '/content/links/2']);
     expect([...host.querySelectorAll('thead th')].map(th => th.textContent)).toEqual(['a', 'Link']);
     (host.querySelector('thead th button') as HTMLButtonElement).click();
-    const rows = [...host.querySelectorAll('tbody tr')].map(tr => [tr.getAttribute('data-row'), tr.querySelector('.molspace-panel-link')?.textContent ?? null]);
+    const rows = [...host.querySelectorAll('tbody tr')].map(tr => [
+      tr.getAttribute('data-row'),
+      tr.querySelector('.molspace-panel-link')?.textContent ?? null
+    ]);
     expect(rows).toEqual([
       ['1', null],
       ['0', 'focus'],

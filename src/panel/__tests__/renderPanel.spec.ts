@@ -91,7 +91,11 @@ describe('render_panel', () => {
   it('opens a docked panel, then updates it by panelId', async () => {
     const { dispatcher, docked } = page();
     const first = await dispatcher.execute('render_panel', { panelId: 'notes', title: 'Notes', content: md('a') }, agent);
-    expect(first.structuredContent).toMatchObject({ created: true, previousRevision: null, panel: { panelId: 'notes', revision: 1, title: 'Notes' } });
+    expect(first.structuredContent).toMatchObject({
+      created: true,
+      previousRevision: null,
+      panel: { panelId: 'notes', revision: 1, title: 'Notes' }
+    });
     const second = await dispatcher.execute('render_panel', { panelId: 'notes', expectedRevision: 1, content: md('b') }, agent);
     expect(second.structuredContent).toMatchObject({ created: false, previousRevision: 1, panel: { revision: 2, title: 'Notes' } });
     expect(docked).toHaveLength(1);
@@ -110,7 +114,11 @@ describe('render_panel', () => {
     await dispatcher.execute('render_panel', { panelId: 'p', content: md('a') }, agent);
     await dispatcher.execute('render_panel', { panelId: 'p', content: md('b') }, { source: 'kernel' });
     const err = await refused(dispatcher.execute('render_panel', { panelId: 'p', expectedRevision: 1, content: md('c') }, agent));
-    expect(err).toMatchObject({ code: 'REVISION_CONFLICT', where: '/expectedRevision', details: { expectedRevision: 1, currentRevision: 2 } });
+    expect(err).toMatchObject({
+      code: 'REVISION_CONFLICT',
+      where: '/expectedRevision',
+      details: { expectedRevision: 1, currentRevision: 2 }
+    });
     expect(err.details.changes).toEqual([expect.objectContaining({ revision: 2, source: 'kernel' })]);
   });
 
@@ -131,7 +139,9 @@ describe('render_panel', () => {
     await dispatcher.execute('render_panel', { panelId: 'cell-notes', content: md('agent') }, agent);
     await dispatcher.execute('render_panel', { target: 'model-7', content: md('kernel') }, { source: 'kernel' });
     expect(inline.revision).toBe(2);
-    const moved = await refused(dispatcher.execute('render_panel', { panelId: 'cell-notes', placement: 'docked', content: md('x') }, agent));
+    const moved = await refused(
+      dispatcher.execute('render_panel', { panelId: 'cell-notes', placement: 'docked', content: md('x') }, agent)
+    );
     expect(moved).toMatchObject({ code: 'INVALID_INPUT', where: '/placement' });
     const created = await refused(dispatcher.execute('render_panel', { panelId: 'other', placement: 'inline', content: md('x') }, agent));
     expect(created).toMatchObject({ code: 'NOT_FOUND', where: '/panelId' });

@@ -84,10 +84,7 @@ describe('parseStory with a resource policy', () => {
 
   it('refuses with FORBIDDEN located at the snapshot and param, naming URL and setting, listing all', async () => {
     const e = await failure(
-      parseStory(
-        { mvsj: story(['https://files.rcsb.org/a.cif', 'https://hub.example.org/api/contents/x', 'http://x.example/y']) },
-        policy
-      )
+      parseStory({ mvsj: story(['https://files.rcsb.org/a.cif', 'https://hub.example.org/api/contents/x', 'http://x.example/y']) }, policy)
     );
     expect(e).toBeInstanceOf(MolspaceError);
     expect(e.code).toBe('FORBIDDEN');

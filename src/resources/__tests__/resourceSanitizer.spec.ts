@@ -38,7 +38,7 @@ describe('withoutRefusedImages', () => {
   });
 });
 
-describe('ResourceCheckingSanitizer after JupyterLab\'s Sanitizer', () => {
+describe("ResourceCheckingSanitizer after JupyterLab's Sanitizer", () => {
   const sanitizer = new ResourceCheckingSanitizer(new Sanitizer(), policy);
 
   it('removes script and handlers (JupyterLab) and refused images (molspace) together', () => {
@@ -52,7 +52,7 @@ describe('ResourceCheckingSanitizer after JupyterLab\'s Sanitizer', () => {
     expect(html).toContain('tracker.example.com');
   });
 
-  it('forwards the inner sanitizer\'s options', () => {
+  it("forwards the inner sanitizer's options", () => {
     const inner = new Sanitizer();
     inner.setAutolink(false);
     expect(new ResourceCheckingSanitizer(inner, policy).getAutolink()).toBe(false);

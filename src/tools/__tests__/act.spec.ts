@@ -34,7 +34,16 @@ class MemoryViewer implements ViewerTarget {
   }
   whenLoaded = () => Promise.resolve();
   state(): ViewerState {
-    return { target: this.targetId, kind: 'viewer', title: '1cbs.cif', ready: true, revision: this.revision, error: null, undo: this.past.length, redo: this.future.length };
+    return {
+      target: this.targetId,
+      kind: 'viewer',
+      title: '1cbs.cif',
+      ready: true,
+      revision: this.revision,
+      error: null,
+      undo: this.past.length,
+      redo: this.future.length
+    };
   }
   describe = () => viewerSummary(this.state(), this.data.composition, this.current);
   composition = () => this.data.composition;
@@ -83,8 +92,18 @@ beforeEach(async () => {
 });
 
 test('a batch is one revision; viewer_observe and observe report it', async () => {
-  const result = await run({ actions: [{ op: 'focus', selector: { auth_asym_id: 'A', auth_seq_id: 200 } }, { op: 'select', selector: 'ligand' }] });
-  expect(result.structuredContent).toMatchObject({ changed: true, previousRevision: 0, viewer: { revision: 1 }, view: { focus: { auth_asym_id: 'A', auth_seq_id: 200 }, selection: 'ligand' } });
+  const result = await run({
+    actions: [
+      { op: 'focus', selector: { auth_asym_id: 'A', auth_seq_id: 200 } },
+      { op: 'select', selector: 'ligand' }
+    ]
+  });
+  expect(result.structuredContent).toMatchObject({
+    changed: true,
+    previousRevision: 0,
+    viewer: { revision: 1 },
+    view: { focus: { auth_asym_id: 'A', auth_seq_id: 200 }, selection: 'ligand' }
+  });
   expect(result.images).toBeUndefined();
   const observed = await dispatcher.execute('viewer_observe', { target: 'v1' }, { source: 'agent' });
   expect(observed.structuredContent).toMatchObject({ viewer: { revision: 1 }, composition: { ligandCount: 1 }, camera: { fov: 45 } });
@@ -94,7 +113,14 @@ test('a batch is one revision; viewer_observe and observe report it', async () =
 });
 
 test('a selector that matches nothing applies nothing of the batch', async () => {
-  const e = await expectFailure(run({ actions: [{ op: 'set_background', color: '#000000' }, { op: 'focus', selector: { auth_asym_id: 'B' } }] }));
+  const e = await expectFailure(
+    run({
+      actions: [
+        { op: 'set_background', color: '#000000' },
+        { op: 'focus', selector: { auth_asym_id: 'B' } }
+      ]
+    })
+  );
   expect(e).toMatchObject({ code: 'NOT_FOUND', where: '/actions/1/selector' });
   expect(viewer.revision).toBe(0);
   expect(viewer.current.background).toBeNull();
@@ -102,7 +128,12 @@ test('a selector that matches nothing applies nothing of the batch', async () =>
 
 test('dryRun reports and changes nothing, takes no screenshot', async () => {
   const result = await run({ dryRun: true, actions: [{ op: 'set_color', selector: 'polymer', color: '#FF0000' }, { op: 'screenshot' }] });
-  expect(result.structuredContent).toMatchObject({ dryRun: true, changed: false, screenshot: null, view: { colors: [{ selector: 'polymer', color: '#ff0000' }] } });
+  expect(result.structuredContent).toMatchObject({
+    dryRun: true,
+    changed: false,
+    screenshot: null,
+    view: { colors: [{ selector: 'polymer', color: '#ff0000' }] }
+  });
   expect(viewer.revision).toBe(0);
   expect(viewer.current.colors).toEqual([]);
   expect(viewer.shots).toBe(0);
@@ -123,13 +154,23 @@ test('expectedRevision and actionId work as for Stories', async () => {
 test('a screenshot comes back as a result image (a PNG when asked), without a new revision', async () => {
   const result = await run({ actions: [{ op: 'screenshot', width: 64, height: 32, format: 'png' }] });
   expect(result.images).toEqual([{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
-  expect(result.structuredContent).toMatchObject({ changed: false, screenshot: { mimeType: 'image/png', width: 64, height: 32 }, viewer: { revision: 0 } });
+  expect(result.structuredContent).toMatchObject({
+    changed: false,
+    screenshot: { mimeType: 'image/png', width: 64, height: 32 },
+    viewer: { revision: 0 }
+  });
 });
 
 test("a screenshot defaults to a JPEG at most LIMITS.screenshotDefaultWidth wide, sized for an agent's context", async () => {
   const result = await run({ actions: [{ op: 'screenshot' }] });
   expect(result.images).toEqual([{ mimeType: 'image/jpeg', data: 'iVBORw0KGgo=' }]);
-  expect(viewer.asked.at(-1)).toEqual({ width: undefined, height: undefined, defaultWidth: LIMITS.screenshotDefaultWidth, format: 'jpeg', quality: 0.8 });
+  expect(viewer.asked.at(-1)).toEqual({
+    width: undefined,
+    height: undefined,
+    defaultWidth: LIMITS.screenshotDefaultWidth,
+    format: 'jpeg',
+    quality: 0.8
+  });
   const bad = await expectFailure(run({ actions: [{ op: 'screenshot', quality: 0 }] }));
   expect(bad).toMatchObject({ code: 'INVALID_INPUT', where: '/actions/0/quality' });
 });
@@ -137,10 +178,18 @@ test("a screenshot defaults to a JPEG at most LIMITS.screenshotDefaultWidth wide
 test('undo and redo: each batch is one step, alone in its batch, located when there is none', async () => {
   const none = await expectFailure(run({ actions: [{ op: 'undo' }] }));
   expect(none).toMatchObject({ code: 'NOT_FOUND', where: '/actions/0/op' });
-  await run({ actions: [{ op: 'set_background', color: '#101010' }, { op: 'select', selector: 'ligand' }] });
+  await run({
+    actions: [
+      { op: 'set_background', color: '#101010' },
+      { op: 'select', selector: 'ligand' }
+    ]
+  });
   await run({ actions: [{ op: 'set_representation', selector: 'ligand', representation: 'spacefill' }] });
   const undone = await run({ actions: [{ op: 'undo' }] });
-  expect(undone.structuredContent).toMatchObject({ viewer: { revision: 3, undo: 1, redo: 1 }, view: { background: '#101010', selection: 'ligand' } });
+  expect(undone.structuredContent).toMatchObject({
+    viewer: { revision: 3, undo: 1, redo: 1 },
+    view: { background: '#101010', selection: 'ligand' }
+  });
   expect(viewer.current.layers[1].representation).toBe('ball_and_stick');
   await run({ actions: [{ op: 'undo' }] });
   expect(viewer.current).toMatchObject({ background: null, selection: null });
@@ -162,7 +211,7 @@ const REA = { auth_asym_id: 'A', auth_seq_id: 200 };
 const C1 = { ...REA, auth_atom_id: 'C1' };
 const C2 = { ...REA, auth_atom_id: 'C2' };
 
-test('transparency, a distance and a label are one revision; the distance is Mol*\'s, in Å', async () => {
+test("transparency, a distance and a label are one revision; the distance is Mol*'s, in Å", async () => {
   const result = await run({
     actions: [
       { op: 'set_transparency', selector: 'polymer', value: 0.7 },
@@ -196,7 +245,14 @@ test('transparency, a distance and a label are one revision; the distance is Mol
 });
 
 test('a distance side that is not exactly one atom fails located, naming the side and the count', async () => {
-  const many = await expectFailure(run({ actions: [{ op: 'set_background', color: '#000000' }, { op: 'measure_distance', start: C1, end: REA }] }));
+  const many = await expectFailure(
+    run({
+      actions: [
+        { op: 'set_background', color: '#000000' },
+        { op: 'measure_distance', start: C1, end: REA }
+      ]
+    })
+  );
   expect(many).toMatchObject({ code: 'VALIDATION_FAILED', where: '/actions/1/end', details: { name: 'end', atoms: 22, selector: REA } });
   expect(many.message).toContain('end selector');
   expect(many.message).toContain('22 atoms');
@@ -239,10 +295,16 @@ test('apply_mvs: an invalid state, a refused resource, several states or too muc
   const foreign = mvsj() as any;
   foreign.root.children[0].params.url = 'https://example.org/1cbs.bcif';
   const refused = await expectFailure(run({ actions: [{ op: 'apply_mvs', state: foreign }] }));
-  expect(refused).toMatchObject({ code: 'FORBIDDEN', where: '/actions/0/state/root/children/0/params/url', details: { url: 'https://example.org/1cbs.bcif' } });
+  expect(refused).toMatchObject({
+    code: 'FORBIDDEN',
+    where: '/actions/0/state/root/children/0/params/url',
+    details: { url: 'https://example.org/1cbs.bcif' }
+  });
   expect(refused.fix).toContain('resourceHosts');
 
-  const several = await expectFailure(run({ actions: [{ op: 'apply_mvs', state: { kind: 'multiple', snapshots: [], metadata: { version: '1' } } }] }));
+  const several = await expectFailure(
+    run({ actions: [{ op: 'apply_mvs', state: { kind: 'multiple', snapshots: [], metadata: { version: '1' } } }] })
+  );
   expect(several).toMatchObject({ code: 'UNSUPPORTED_FORMAT', where: '/actions/0/state/kind' });
 
   const notMvs = await expectFailure(run({ actions: [{ op: 'apply_mvs', state: { hello: 'world' } }] }));
@@ -257,7 +319,11 @@ test('apply_mvs: an invalid state, a refused resource, several states or too muc
 });
 
 test('labels, distances and transparency entries are bounded: TOO_LARGE naming the limit, nothing applied', async () => {
-  const labels = Array.from({ length: 21 }, (_, k) => ({ op: 'label', selector: { auth_asym_id: 'A', auth_seq_id: k + 1 }, text: `r${k + 1}` }));
+  const labels = Array.from({ length: 21 }, (_, k) => ({
+    op: 'label',
+    selector: { auth_asym_id: 'A', auth_seq_id: k + 1 },
+    text: `r${k + 1}`
+  }));
   const e = await expectFailure(run({ actions: labels }));
   expect(e).toMatchObject({ code: 'TOO_LARGE', where: '/actions/20', details: { list: 'labels', count: 21, limit: 20 } });
   expect(viewer.revision).toBe(0);
@@ -297,8 +363,14 @@ test('colours with long selectors stop at the view budget (TOO_LARGE, nothing ap
   // 50 residues a selector, one selector a set_color: before the view bound, 200 of them made a
   // 602 KB viewer_observe and a 952 KB act result.
   const sel = (k: number) =>
-    Array.from({ length: 50 }, (_, j) => ({ label_asym_id: 'A', auth_seq_id: 1 + (k % 80) + j, label_atom_id: ['CA', 'N', 'C'][Math.floor(k / 80)] }));
-  const batch = (c: number) => ({ actions: Array.from({ length: 50 }, (_, i) => ({ op: 'set_color', selector: sel(c * 50 + i), color: '#ff0000' })) });
+    Array.from({ length: 50 }, (_, j) => ({
+      label_asym_id: 'A',
+      auth_seq_id: 1 + (k % 80) + j,
+      label_atom_id: ['CA', 'N', 'C'][Math.floor(k / 80)]
+    }));
+  const batch = (c: number) => ({
+    actions: Array.from({ length: 50 }, (_, i) => ({ op: 'set_color', selector: sel(c * 50 + i), color: '#ff0000' }))
+  });
   const before = structuredClone(viewer.current);
   const e = await expectFailure(run(batch(0)));
   expect(e.code).toBe('TOO_LARGE');

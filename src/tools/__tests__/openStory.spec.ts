@@ -88,10 +88,21 @@ describe('open a Story file', () => {
   });
 
   it('a docked Story with an error is that error, naming the widget', async () => {
-    const error = { code: 'NOT_FOUND' as const, message: 'could not load https://x/1.cif', where: '/snapshots/0/root/children/0/params/url', fix: 'Check the URL.', details: { status: 404 } };
+    const error = {
+      code: 'NOT_FOUND' as const,
+      message: 'could not load https://x/1.cif',
+      where: '/snapshots/0/root/children/0/params/url',
+      fix: 'Check the URL.',
+      details: { status: 404 }
+    };
     shownAs = { ready: false, error };
     const e = await failure(open({ path: 'stories/1cbs.mvsj' }));
-    expect(e).toMatchObject({ code: 'NOT_FOUND', where: error.where, fix: error.fix, details: { status: 404, target: 'molspace-story-1-test', path: 'stories/1cbs.mvsj' } });
+    expect(e).toMatchObject({
+      code: 'NOT_FOUND',
+      where: error.where,
+      fix: error.fix,
+      details: { status: 404, target: 'molspace-story-1-test', path: 'stories/1cbs.mvsj' }
+    });
   });
 
   it('neither drawn nor failed is TIMEOUT, naming the widget and how to wait', async () => {
@@ -115,7 +126,7 @@ describe('open a Story file', () => {
 });
 
 describe('ketcher_open {path} extensions', () => {
-  it('are the kernel\'s molspace.Ketcher path extensions, format for format', () => {
+  it("are the kernel's molspace.Ketcher path extensions, format for format", () => {
     const py = readFileSync(join(ROOT, 'molspace/ketcher.py'), 'utf8');
     const table = /^EXTENSIONS = \{([^}]*)\}/m.exec(py)![1];
     const kernel = Object.fromEntries([...table.matchAll(/"(\.[a-z]+)": "([a-z0-9-]+)"/g)].map(m => [m[1], m[2]]));

@@ -154,7 +154,10 @@ it('lets a waiting handler settle after the target queue is released; a pending 
   let wait = true;
   const ask = defineWidgetTool(ASK_TOOL, async () => {
     asked++;
-    const now = () => ({ output: { status: answer === null ? ('pending' as const) : ('done' as const), answer }, text: answer ?? 'pending' });
+    const now = () => ({
+      output: { status: answer === null ? ('pending' as const) : ('done' as const), answer },
+      text: answer ?? 'pending'
+    });
     return answer === null && wait ? { ...now(), settle: async () => (await answered.promise, now()) } : now();
   });
   const dispatcher = pageDispatcher(registry, { contract: [...TOOLS, ASK_TOOL], handlers: [...PAGE_TOOLS, ask] });
@@ -166,13 +169,21 @@ it('lets a waiting handler settle after the target queue is released; a pending 
   answered.open();
   expect((await waiting).structuredContent).toEqual({ status: 'done', answer: 'yes' });
   // The first answer of 'q' was final (done): remembered.
-  expect((await dispatcher.execute('story_ask', { actionId: 'q' }, { source: 'agent' })).structuredContent).toMatchObject({ replayed: true });
+  expect((await dispatcher.execute('story_ask', { actionId: 'q' }, { source: 'agent' })).structuredContent).toMatchObject({
+    replayed: true
+  });
   expect(asked).toBe(1);
   // A pending answer is not remembered: the retry asks again.
   answer = null;
   wait = false;
-  expect((await dispatcher.execute('story_ask', { actionId: 'p' }, { source: 'agent' })).structuredContent).toEqual({ status: 'pending', answer: null });
-  expect((await dispatcher.execute('story_ask', { actionId: 'p' }, { source: 'agent' })).structuredContent).toEqual({ status: 'pending', answer: null });
+  expect((await dispatcher.execute('story_ask', { actionId: 'p' }, { source: 'agent' })).structuredContent).toEqual({
+    status: 'pending',
+    answer: null
+  });
+  expect((await dispatcher.execute('story_ask', { actionId: 'p' }, { source: 'agent' })).structuredContent).toEqual({
+    status: 'pending',
+    answer: null
+  });
   expect(asked).toBe(3);
 });
 

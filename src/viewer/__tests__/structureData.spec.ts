@@ -14,12 +14,17 @@ const text = (name: string) => readFileSync(join(DATA, name), 'utf8');
 const read = (name: string, format: StructureFormat) => readStructure(file(name), format, name);
 
 /** ATOM/HETATM records of a PDB-like file. */
-const atomRecords = (name: string) => text(name).split('\n').filter(l => /^(ATOM|HETATM)/.test(l));
+const atomRecords = (name: string) =>
+  text(name)
+    .split('\n')
+    .filter(l => /^(ATOM|HETATM)/.test(l));
 
 describe('composition against the files', () => {
   test('1CBS mmCIF: one protein chain, REA 200 and 100 waters', async () => {
     const { composition: c } = await read('1cbs.cif', 'mmcif');
-    const rows = text('1cbs.cif').split('\n').filter(l => /^(ATOM|HETATM) /.test(l));
+    const rows = text('1cbs.cif')
+      .split('\n')
+      .filter(l => /^(ATOM|HETATM) /.test(l));
     expect(c.modelCount).toBe(1);
     expect(c.atoms).toBe(rows.length);
     expect(c.polymerTypes).toEqual(['polypeptide(L)']);
@@ -59,7 +64,7 @@ describe('composition against the files', () => {
     expect((await read('1hpv.pdb', 'pdb')).composition.dropped).toEqual([]);
   });
 
-  test('1CBS BinaryCIF (Mol*\'s cif2bcif of 1cbs.cif) reads as the mmCIF does', async () => {
+  test("1CBS BinaryCIF (Mol*'s cif2bcif of 1cbs.cif) reads as the mmCIF does", async () => {
     const bcif = (await read('1cbs.bcif', 'bcif')).composition;
     const cif = (await read('1cbs.cif', 'mmcif')).composition;
     expect(bcif).toEqual({ ...cif, format: 'bcif' });
@@ -80,7 +85,9 @@ describe('composition against the files', () => {
 
   test('CDK2 SDF: one model per record, beyond the drawing limit only model 0 is drawn', async () => {
     const { composition: c } = await read('cdk2.sdf', 'sdf');
-    const records = text('cdk2.sdf').split('$$$$').filter(r => r.trim());
+    const records = text('cdk2.sdf')
+      .split('$$$$')
+      .filter(r => r.trim());
     expect(c.modelCount).toBe(records.length);
     expect(c.modelCount).toBe(47);
     // the counts line of the first record: atoms in columns 1-3
@@ -101,7 +108,7 @@ describe('composition against the files', () => {
   });
 });
 
-describe('selectors through Mol*\'s MVS selector code', () => {
+describe("selectors through Mol*'s MVS selector code", () => {
   test('a residue, a range and a static selector match; a missing chain is NOT_FOUND with the chains', async () => {
     const data = await read('1cbs.cif', 'mmcif');
     expect(requireMatch(data, { auth_asym_id: 'A', auth_seq_id: 200 }, '/actions/0/selector')).toBe(22);
@@ -150,8 +157,13 @@ describe('literal fixes: what a NOT_FOUND fix suggests works as written', () => 
 describe('bad inputs', () => {
   test('empty, binary, text in the wrong format, truncated mmCIF', async () => {
     await expect(readStructure(new Uint8Array(), 'pdb', '/x')).rejects.toMatchObject({ code: 'VALIDATION_FAILED', where: '/x' });
-    await expect(readStructure(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), 'pdb', '/x')).rejects.toMatchObject({ code: 'UNSUPPORTED_FORMAT' });
-    await expect(readStructure(new TextEncoder().encode('hello\nworld\n'), 'pdb', 'a.pdb')).rejects.toMatchObject({ code: 'VALIDATION_FAILED', where: 'a.pdb' });
+    await expect(readStructure(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), 'pdb', '/x')).rejects.toMatchObject({
+      code: 'UNSUPPORTED_FORMAT'
+    });
+    await expect(readStructure(new TextEncoder().encode('hello\nworld\n'), 'pdb', 'a.pdb')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      where: 'a.pdb'
+    });
     await expect(readStructure(file('1hpv.pdb'), 'mmcif', 'x.cif')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     const cif = text('1cbs.cif');
     const truncated = cif.slice(0, cif.indexOf('_atom_site.') + 200);

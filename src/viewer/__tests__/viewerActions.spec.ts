@@ -43,28 +43,63 @@ test('a batch plans one new view with every operation, in order', async () => {
     cbs
   );
   expect(plan.changed).toBe(true);
-  expect(plan.view.layers.map(l => `${l.selector}:${l.representation}`)).toEqual(['polymer:cartoon', 'ligand:spacefill', 'water:ball_and_stick']);
+  expect(plan.view.layers.map(l => `${l.selector}:${l.representation}`)).toEqual([
+    'polymer:cartoon',
+    'ligand:spacefill',
+    'water:ball_and_stick'
+  ]);
   // the same selector (keys in another order) replaces its colour
   expect(plan.view.colors).toEqual([{ selector: { end_auth_seq_id: 10, beg_auth_seq_id: 1, auth_asym_id: 'A' }, color: '#00ff00' }]);
   expect(plan.view).toMatchObject({ focus: { auth_asym_id: 'A', auth_seq_id: 200 }, selection: 'ligand', background: '#000000' });
-  expect(plan.applied.map(a => a.op)).toEqual(['focus', 'set_representation', 'set_representation', 'set_color', 'set_color', 'select', 'highlight', 'set_background', 'screenshot']);
+  expect(plan.applied.map(a => a.op)).toEqual([
+    'focus',
+    'set_representation',
+    'set_representation',
+    'set_color',
+    'set_color',
+    'select',
+    'highlight',
+    'set_background',
+    'screenshot'
+  ]);
   expect(plan.applied[0].summary).toBe('focus {"auth_asym_id":"A","auth_seq_id":200} (22 atoms)');
-  expect(plan.screenshot).toEqual({ width: 200, height: undefined, defaultWidth: LIMITS.screenshotDefaultWidth, format: 'jpeg', quality: 0.8 });
+  expect(plan.screenshot).toEqual({
+    width: 200,
+    height: undefined,
+    defaultWidth: LIMITS.screenshotDefaultWidth,
+    format: 'jpeg',
+    quality: 0.8
+  });
   expect(before.layers[1].representation).toBe('ball_and_stick'); // the view before is not touched
 });
 
 test('one selector that matches nothing fails the whole batch, located at it', async () => {
   const before = initialView(defaultLayers(cbs));
   await expect(
-    planActions(before, actions([{ op: 'set_background', color: '#000000' }, { op: 'select', selector: { label_asym_id: 'Q' } }]), cbs)
-  ).rejects.toThrow(expect.objectContaining({ code: 'NOT_FOUND', where: '/actions/1/selector', details: expect.objectContaining({ label_asym_ids: ['A', 'B', 'C'] }) }));
+    planActions(
+      before,
+      actions([
+        { op: 'set_background', color: '#000000' },
+        { op: 'select', selector: { label_asym_id: 'Q' } }
+      ]),
+      cbs
+    )
+  ).rejects.toThrow(
+    expect.objectContaining({
+      code: 'NOT_FOUND',
+      where: '/actions/1/selector',
+      details: expect.objectContaining({ label_asym_ids: ['A', 'B', 'C'] })
+    })
+  );
   expect(before.background).toBeNull();
 });
 
 test('a batch that changes nothing is reported unchanged; reset_camera and clears are changes', async () => {
   const before = initialView(defaultLayers(cbs));
   expect((await planActions(before, actions([{ op: 'screenshot' }]), cbs)).changed).toBe(false);
-  expect((await planActions(before, actions([{ op: 'set_representation', selector: 'polymer', representation: 'cartoon' }]), cbs)).changed).toBe(false);
+  expect(
+    (await planActions(before, actions([{ op: 'set_representation', selector: 'polymer', representation: 'cartoon' }]), cbs)).changed
+  ).toBe(false);
   const reset = await planActions(before, actions([{ op: 'reset_camera' }]), cbs);
   expect(reset.changed).toBe(true);
   expect(reset.view.cameraResets).toBe(1);
@@ -77,16 +112,16 @@ test('selector keys ignore key order', () => {
   expect(selectorKey('ligand')).not.toBe(selectorKey('polymer'));
 });
 
-test('the view becomes an MVS state that Mol*\'s MVS validation accepts', async () => {
+test("the view becomes an MVS state that Mol*'s MVS validation accepts", async () => {
   const view = (
     await planActions(
-    initialView(defaultLayers(cbs)),
-    actions([
-      { op: 'set_color', selector: [{ auth_asym_id: 'A', auth_seq_id: 200 }], color: '#ff00ff' },
-      { op: 'set_background', color: '#101010' }
-    ]),
-    cbs
-  )
+      initialView(defaultLayers(cbs)),
+      actions([
+        { op: 'set_color', selector: [{ auth_asym_id: 'A', auth_seq_id: 200 }], color: '#ff00ff' },
+        { op: 'set_background', color: '#101010' }
+      ]),
+      cbs
+    )
   ).view;
   const mvs = viewToMvs(view, { url: 'arcp://x/structure.mmcif', format: 'mmcif', models: [0, 1], background: '#ffffff' });
   expect(MVSData.validationIssues(mvs as never)).toBeUndefined();
@@ -117,7 +152,10 @@ test('labels become MVS label nodes on their own components; an applied MVS stat
   // transparency is not an MVS node: the live viewer applies it with Mol*'s transparency helper
   expect(JSON.stringify(mvs)).not.toContain('transparen');
   const state = { metadata: { version: '1' }, root: { kind: 'root', children: [] } };
-  expect(viewToMvs({ ...plan.view, mvs: state }, { url: 'u', format: 'mmcif', models: [0], background: '#ffffff' })).toEqual({ ...state, kind: 'single' });
+  expect(viewToMvs({ ...plan.view, mvs: state }, { url: 'u', format: 'mmcif', models: [0], background: '#ffffff' })).toEqual({
+    ...state,
+    kind: 'single'
+  });
 });
 
 test('apply_mvs without an MVS check is refused rather than drawn unchecked', async () => {

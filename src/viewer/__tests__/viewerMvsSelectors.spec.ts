@@ -23,7 +23,11 @@ beforeAll(async () => {
 });
 
 const actions = (a: unknown[]): ViewerAction[] => ActInput.parse({ actions: a }).actions;
-const download = (url: string, format: string) => ({ kind: 'download', params: { url }, children: [{ kind: 'parse', params: { format }, children: [{ kind: 'structure', params: { type: 'model' } }] }] });
+const download = (url: string, format: string) => ({
+  kind: 'download',
+  params: { url },
+  children: [{ kind: 'parse', params: { format }, children: [{ kind: 'structure', params: { type: 'model' } }] }]
+});
 const stateOf = (...downloads: object[]) => ({ kind: 'single', metadata: { version: '1' }, root: { kind: 'root', children: downloads } });
 const HPV = stateOf(download(HPV_URL, 'pdb'));
 const accept = async () => undefined;
@@ -37,10 +41,16 @@ const mvsData: MvsData = async (state, where) => {
 test('after apply_mvs in the same batch, a selector is checked against the structure the state loads', async () => {
   // 1hpv has chains A and B and the ligand 478 (amprenavir); 1cbs has none
   const mk1 = { auth_comp_id: '478' };
-  await expect(planActions(initialView(defaultLayers(cbs)), actions([{ op: 'focus', selector: mk1 }]), cbs)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  await expect(planActions(initialView(defaultLayers(cbs)), actions([{ op: 'focus', selector: mk1 }]), cbs)).rejects.toMatchObject({
+    code: 'NOT_FOUND'
+  });
   const plan = await planActions(
     initialView(defaultLayers(cbs)),
-    actions([{ op: 'apply_mvs', state: HPV }, { op: 'focus', selector: mk1 }, { op: 'label', selector: mk1, text: 'APV' }]),
+    actions([
+      { op: 'apply_mvs', state: HPV },
+      { op: 'focus', selector: mk1 },
+      { op: 'label', selector: mk1, text: 'APV' }
+    ]),
     cbs,
     undefined,
     accept,
@@ -50,7 +60,9 @@ test('after apply_mvs in the same batch, a selector is checked against the struc
   expect(plan.applied[1].summary).toMatch(/^focus .*478.* \(\d+ atoms\)$/);
   // and a selector of the Viewer's own file that the drawn state does not hold is NOT_FOUND, with the drawn chains
   const drawn = plan.view;
-  await expect(planActions(drawn, actions([{ op: 'select', selector: { auth_comp_id: 'REA' } }]), cbs, undefined, accept, mvsData)).rejects.toMatchObject({
+  await expect(
+    planActions(drawn, actions([{ op: 'select', selector: { auth_comp_id: 'REA' } }]), cbs, undefined, accept, mvsData)
+  ).rejects.toMatchObject({
     code: 'NOT_FOUND',
     where: '/actions/0/selector',
     details: expect.objectContaining({ auth_asym_ids: expect.arrayContaining(['A', 'B']) })
@@ -58,7 +70,13 @@ test('after apply_mvs in the same batch, a selector is checked against the struc
   // distances too: both sides on the drawn structure
   const one = await planActions(
     drawn,
-    actions([{ op: 'measure_distance', start: { auth_asym_id: 'A', auth_seq_id: 1, auth_atom_id: 'CA' }, end: { auth_asym_id: 'B', auth_seq_id: 1, auth_atom_id: 'CA' } }]),
+    actions([
+      {
+        op: 'measure_distance',
+        start: { auth_asym_id: 'A', auth_seq_id: 1, auth_atom_id: 'CA' },
+        end: { auth_asym_id: 'B', auth_seq_id: 1, auth_atom_id: 'CA' }
+      }
+    ]),
     cbs,
     undefined,
     accept,
@@ -83,7 +101,9 @@ test('after apply_mvs in the same batch, a selector is checked against the struc
   expect(back.view).toMatchObject({ mvs: null, measurements: [], focus: { auth_comp_id: 'REA' } });
   // a distance that exists in both structures stays
   const both = { ...initialView([]), measurements: [{ start: { atom_index: 0 }, end: { atom_index: 1 }, distance: 1 }] };
-  await expect(planActions(both, actions([{ op: 'apply_mvs', state: HPV }]), cbs, undefined, accept, mvsData)).resolves.toMatchObject({ view: { mvs: HPV } });
+  await expect(planActions(both, actions([{ op: 'apply_mvs', state: HPV }]), cbs, undefined, accept, mvsData)).resolves.toMatchObject({
+    view: { mvs: HPV }
+  });
 });
 
 test('without a reader for the drawn state, selectors are refused rather than checked against the wrong file', async () => {
@@ -99,10 +119,17 @@ test('without a reader for the drawn state, selectors are refused rather than ch
 
 test('a state that loads no structure, several, or a format the Viewer cannot read: located, saying why', () => {
   const where = '/actions/1/selector';
-  expect(() => mvsStructureOf(stateOf(), where)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', where, message: expect.stringContaining('no structure') }));
+  expect(() => mvsStructureOf(stateOf(), where)).toThrow(
+    expect.objectContaining({ code: 'VALIDATION_FAILED', where, message: expect.stringContaining('no structure') })
+  );
   const two = stateOf(download(HPV_URL, 'pdb'), download('https://files.rcsb.org/x/1cbs.cif', 'mmcif'));
   expect(() => mvsStructureOf(two, where)).toThrow(
-    expect.objectContaining({ code: 'VALIDATION_FAILED', where, details: { urls: [HPV_URL, 'https://files.rcsb.org/x/1cbs.cif'] }, fix: expect.stringContaining('apply_mvs with state null') })
+    expect.objectContaining({
+      code: 'VALIDATION_FAILED',
+      where,
+      details: { urls: [HPV_URL, 'https://files.rcsb.org/x/1cbs.cif'] },
+      fix: expect.stringContaining('apply_mvs with state null')
+    })
   );
   expect(() => mvsStructureOf(stateOf(download('https://files.rcsb.org/x/map.ccp4', 'map')), where)).toThrow(
     expect.objectContaining({ code: 'UNSUPPORTED_FORMAT', where, details: { url: 'https://files.rcsb.org/x/map.ccp4', format: 'map' } })
@@ -114,13 +141,21 @@ test('a state that loads no structure, several, or a format the Viewer cannot re
 test('the fetch of a state structure: HTTP errors, network errors, refused redirects and size, located', async () => {
   const policy = defaultResourcePolicy();
   const where = '/actions/0/selector';
-  const answer = (body: BodyInit | null, init: ResponseInit & { url?: string } = {}) => async () => {
-    const r = new Response(body, init);
-    Object.defineProperty(r, 'url', { value: init.url ?? HPV_URL });
-    return r;
-  };
-  await expect(fetchMvsStructure(HPV_URL, where, policy, answer('ATOM', { status: 200 }))).resolves.toEqual(new TextEncoder().encode('ATOM'));
-  await expect(fetchMvsStructure(HPV_URL, where, policy, answer('gone', { status: 404 }))).rejects.toMatchObject({ code: 'NOT_FOUND', where, details: { status: 404 } });
+  const answer =
+    (body: BodyInit | null, init: ResponseInit & { url?: string } = {}) =>
+    async () => {
+      const r = new Response(body, init);
+      Object.defineProperty(r, 'url', { value: init.url ?? HPV_URL });
+      return r;
+    };
+  await expect(fetchMvsStructure(HPV_URL, where, policy, answer('ATOM', { status: 200 }))).resolves.toEqual(
+    new TextEncoder().encode('ATOM')
+  );
+  await expect(fetchMvsStructure(HPV_URL, where, policy, answer('gone', { status: 404 }))).rejects.toMatchObject({
+    code: 'NOT_FOUND',
+    where,
+    details: { status: 404 }
+  });
   await expect(
     fetchMvsStructure(HPV_URL, where, policy, async () => {
       throw new TypeError('Failed to fetch');
@@ -133,7 +168,11 @@ test('the fetch of a state structure: HTTP errors, network errors, refused redir
   });
   // over viewerSourceBytes: by the declared length (nothing read), or while reading
   const declared = answer('x', { headers: { 'content-length': String(LIMITS.viewerSourceBytes + 1) } });
-  await expect(fetchMvsStructure(HPV_URL, where, policy, declared)).rejects.toMatchObject({ code: 'TOO_LARGE', where, details: { limit: LIMITS.viewerSourceBytes } });
+  await expect(fetchMvsStructure(HPV_URL, where, policy, declared)).rejects.toMatchObject({
+    code: 'TOO_LARGE',
+    where,
+    details: { limit: LIMITS.viewerSourceBytes }
+  });
   const chunk = new Uint8Array(LIMITS.viewerSourceBytes / 4);
   const stream = () =>
     new ReadableStream<Uint8Array>({
@@ -169,7 +208,11 @@ test('clear_labels and clear_measurements: one step, the other annotations stay'
   const again = await planActions(distances.view, actions([{ op: 'clear_labels' }, { op: 'clear_measurements' }]), cbs);
   expect(again).toMatchObject({ changed: false, applied: [{ summary: 'clear 0 labels' }, { summary: 'clear 0 distances' }] });
   // a clear then new labels in one batch: only the new ones
-  const relabel = await planActions(annotated.view, actions([{ op: 'clear_labels' }, { op: 'label', selector: 'water', text: 'HOH' }]), cbs);
+  const relabel = await planActions(
+    annotated.view,
+    actions([{ op: 'clear_labels' }, { op: 'label', selector: 'water', text: 'HOH' }]),
+    cbs
+  );
   expect(relabel.view.labels).toEqual([{ selector: 'water', text: 'HOH' }]);
   // and undo brings them back (the history holds the view before)
   const undone = await planActions(labels.view, actions([{ op: 'undo' }]), cbs, { undo: annotated.view, redo: null });
@@ -184,7 +227,9 @@ test('labels given while an MVS state is drawn are drawn in it: one label compon
   const view = { ...initialView([]), mvs: stateOf(download(HPV_URL, 'pdb')), labels: [{ selector: { auth_comp_id: '478' }, text: 'APV' }] };
   const mvs = viewToMvs(view, { url: 'arcp://x/structure.mmcif', format: 'mmcif', models: [0], background: '#ffffff' }) as any;
   const structure = mvs.root.children[0].children[0].children[0];
-  expect(structure.children).toEqual([{ kind: 'component', params: { selector: { auth_comp_id: '478' } }, children: [{ kind: 'label', params: { text: 'APV' } }] }]);
+  expect(structure.children).toEqual([
+    { kind: 'component', params: { selector: { auth_comp_id: '478' } }, children: [{ kind: 'label', params: { text: 'APV' } }] }
+  ]);
   expect((view.mvs as any).root.children[0].children[0].children[0]).not.toHaveProperty('children'); // the state itself is not changed
   expect(MVSData.validationIssues(mvs)).toBeUndefined();
 });

@@ -63,10 +63,16 @@ it('offers the page tools with the contract annotations, following the widgets',
   const context = new FakeModelContext();
   const stop = startWebMcp(p, context);
   const pageTools = TOOLS.filter(t => t.runs === 'page');
-  const free = pageTools.filter(t => t.target === null).map(t => t.name).sort();
+  const free = pageTools
+    .filter(t => t.target === null)
+    .map(t => t.name)
+    .sort();
   expect([...context.tools.keys()].sort()).toEqual(free);
   registry.register(new MemoryStory('m1', metas(['a', 'b'])));
-  const withStory = pageTools.filter(t => t.target === null || t.target === 'story').map(t => t.name).sort();
+  const withStory = pageTools
+    .filter(t => t.target === null || t.target === 'story')
+    .map(t => t.name)
+    .sort();
   expect([...context.tools.keys()].sort()).toEqual(withStory);
   for (const spec of pageTools.filter(t => context.tools.has(t.name))) {
     expect(context.tools.get(spec.name)!.annotations.readOnlyHint).toBe(spec.annotations.readOnlyHint);
@@ -84,7 +90,9 @@ it('runs calls through the Dispatcher as agent (WebMCP), errors as located error
   dispatcher.executed.connect((_, r) => records.push(r));
   const context = new FakeModelContext();
   startWebMcp(p, context);
-  const ok = (await context.tools.get('story_control')!.execute({ action: 'next' })) as { structuredContent: { story: { revision: number } } };
+  const ok = (await context.tools.get('story_control')!.execute({ action: 'next' })) as {
+    structuredContent: { story: { revision: number } };
+  };
   expect(ok.structuredContent.story.revision).toBe(1);
   const failed = (await context.tools.get('story_control')!.execute({ action: 'goto', key: 'nope' })) as {
     isError: boolean;

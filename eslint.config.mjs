@@ -3,6 +3,7 @@
 // a file imports from its own folder and the layers below, never up, never in a circle.
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
+import jupyter from '@jupyter/eslint-plugin';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 /** Bottom to top; an entry is a folder or a top-level file of src/. */
@@ -43,12 +44,16 @@ for (const entry of SIBLINGS_APART) {
 
 export default tseslint.config(
   { ignores: ['lib/**', 'node_modules/**', 'static/**', 'molspace/**', 'ui-tests/**', 'bench/**', 'scripts/**', '.venv/**', '**/*.js', '**/*.mjs'] },
+  // JupyterLab's own rules: plugin ids and descriptions, token format, signal and disposable ownership.
+  ...jupyter.configs.recommended,
   {
     files: ['src/**/*.ts'],
     extends: [tseslint.configs.recommended, importX.flatConfigs.typescript],
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.test.json' })] },
     rules: {
       'import-x/no-cycle': 'error',
+      // UI strings are English only for now: translating them (ITranslator through every view) is its own change.
+      'jupyter/no-untranslated-string': 'off',
       // `_name` is a deliberate discard (a destructured field dropped from a copy, an unused parameter).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       'import-x/no-restricted-paths': ['error', { zones }]

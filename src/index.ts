@@ -23,6 +23,8 @@ import { IJupyterWidgetRegistry } from '@jupyter-widgets/base';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { listIcon } from '@jupyterlab/ui-components';
 import { Panel, Widget } from '@lumino/widgets';
+// Molspace is the provided service itself (17 lines); it loads the registry and Dispatcher lazily.
+// eslint-disable-next-line jupyter/prefer-lazy-imports
 import { Molspace } from './molspace';
 import { IMolspace } from './tokens';
 import { MODULE_NAME, MODULE_VERSION } from './version';

@@ -19,6 +19,7 @@ const LAYERS = [
   ['tools'],
   ['bridge', 'activity', 'warmUp.ts', 'molspacePage.ts'],
   ['molspace.ts'],
+  ['plugins'],
   ['index.ts']
 ];
 /** Widget kinds of one layer do not import each other. */

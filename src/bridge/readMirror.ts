@@ -177,6 +177,7 @@ export class ReadMirror {
       source: 'agent' as const,
       context: { pageId: this._pageId, pages: [], client: null },
       registry: this._registry,
+      openers: {}, // reads dock nothing
       lastAction: this._dispatcher.lastAction
     };
     for (const tool of this._tools) {

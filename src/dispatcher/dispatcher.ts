@@ -22,6 +22,7 @@ import {
   type WidgetKind
 } from '../contract';
 import { ISignal, Signal } from '@lumino/signaling';
+import type { OpenerSlots } from './pageOpeners';
 import type { BoundCall, PageTool, ParsedCall, ToolResult } from './pageTool';
 import { ChangeLog } from './changeLog';
 import { WidgetRegistry } from './registry';
@@ -116,6 +117,8 @@ const ACTION_ID_MEMORY = 500;
 
 export class Dispatcher {
   readonly registry: WidgetRegistry;
+  /** What docks widgets in the main area, set by the plugins (`pageOpeners.ts`). */
+  readonly openers: OpenerSlots = {};
   private readonly _contract: readonly ToolSpec[];
   private readonly _handlers = new Map<string, PageTool>();
   private readonly _replays = new Map<string, Promise<DispatchResult>>();
@@ -314,6 +317,7 @@ export class Dispatcher {
       source: options.source,
       context: options.context,
       registry: this.registry,
+      openers: this.openers,
       lastAction: this._lastAction,
       deadline: options.deadline
     };

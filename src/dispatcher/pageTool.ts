@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import type { CallContext, ChangeEntry, ChangeSource, LastAction, ResultImage, ToolArgs, ToolSpec, WidgetKind } from '../contract';
 import { invalidInput } from './invalidInput';
+import type { OpenerSlots } from './pageOpeners';
 import type { WidgetRegistry } from './registry';
 import type { WidgetTarget, WidgetTargets } from './widgetTarget';
 
@@ -18,6 +19,8 @@ export interface ToolEnv {
   /** For agents: which page and pages the gateway knows. */
   context: CallContext | undefined;
   registry: WidgetRegistry;
+  /** What docks widgets in the main area (`pageOpeners.ts`). */
+  openers: OpenerSlots;
   /** The last state-changing operation of this page, before this call. */
   lastAction: LastAction | null;
   /** When the caller stops waiting (ms since the epoch; agents: the gateway's deadline), if known. */

@@ -6,6 +6,7 @@
 import { MolspaceError, type KetcherFormat } from '../contract';
 import type { DockPlacement } from '../contract/toolArgs';
 import type { KetcherTarget } from './ketcherTarget';
+import type { OpenerSlots } from '../dispatcher/pageOpeners';
 
 /** Docks an editor; set by the `molspace:ketcher` plugin. */
 export interface KetcherOpener {
@@ -13,15 +14,10 @@ export interface KetcherOpener {
   open(options: { value: string; format: KetcherFormat | null; title: string; placement?: DockPlacement }): Promise<KetcherTarget>;
 }
 
-let current: KetcherOpener | null = null;
-
-export function setKetcherOpener(opener: KetcherOpener | null): void {
-  current = opener;
-}
-
 /** @throws MolspaceError `INTERNAL` when this page cannot dock editors. */
-export function ketcherOpener(): KetcherOpener {
-  if (!current) {
+export function ketcherOpener(openers: OpenerSlots): KetcherOpener {
+  const opener = openers.ketcher;
+  if (!opener) {
     throw new MolspaceError(
       'INTERNAL',
       'This page cannot open Ketcher editors in the main area (the molspace:ketcher plugin is not running).',
@@ -29,5 +25,11 @@ export function ketcherOpener(): KetcherOpener {
       'Reload the JupyterLab page; check that the molspace extension is enabled.'
     );
   }
-  return current;
+  return opener;
+}
+
+declare module '../dispatcher/pageOpeners' {
+  interface PageOpeners {
+    ketcher: KetcherOpener;
+  }
 }

@@ -9,6 +9,7 @@ import { MolspaceError } from '../contract';
 import type { ParsedStory } from '../molstar/storySource';
 import type { DockPlacement } from '../contract/toolArgs';
 import type { StoryTarget } from './storyTarget';
+import type { OpenerSlots } from '../dispatcher/pageOpeners';
 
 export interface StoryOpener {
   /**
@@ -20,16 +21,10 @@ export interface StoryOpener {
   open(source: { path: string; story: ParsedStory; title?: string; placement?: DockPlacement }): Promise<StoryTarget>;
 }
 
-let current: StoryOpener | null = null;
-
-/** Set by the `molspace:authoring` plugin once JupyterLab has restored. */
-export function setStoryOpener(opener: StoryOpener | null): void {
-  current = opener;
-}
-
 /** @throws MolspaceError `INTERNAL` at `/open` when this page cannot dock Stories. */
-export function storyOpener(): StoryOpener {
-  if (!current) {
+export function storyOpener(openers: OpenerSlots): StoryOpener {
+  const opener = openers.story;
+  if (!opener) {
     throw new MolspaceError(
       'INTERNAL',
       'This page cannot show Stories in the main area (the molspace:authoring plugin is not running).',
@@ -37,5 +32,11 @@ export function storyOpener(): StoryOpener {
       'Reload the JupyterLab page, or create without open and show the file with molspace.Story(path) in a cell.'
     );
   }
-  return current;
+  return opener;
+}
+
+declare module '../dispatcher/pageOpeners' {
+  interface PageOpeners {
+    story: StoryOpener;
+  }
 }

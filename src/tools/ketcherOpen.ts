@@ -100,7 +100,7 @@ export async function readMoleculeFile(
   return { value, format: format ?? byExtension };
 }
 
-export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args, deadline }) => {
+export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args, openers, deadline }) => {
   if (args.value !== undefined && args.path !== undefined) {
     throw new MolspaceError(
       'INVALID_INPUT',
@@ -125,7 +125,7 @@ export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args, deadline
   }
   const title = args.title ?? (args.path !== undefined ? (args.path.split('/').pop() ?? args.path) : 'Ketcher');
   checkPlacement(args.dock);
-  const editor = await ketcherOpener().open({ value, format, title, placement: args.dock });
+  const editor = await ketcherOpener(openers).open({ value, format, title, placement: args.dock });
   await whenReady(editor, readyDeadline(deadline)); // ready with the structure loaded, or its located error
   const state = editor.state();
   const from = args.path !== undefined ? ` from ${args.path}` : '';

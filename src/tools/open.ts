@@ -15,6 +15,7 @@ import type { ViewerTarget } from '../viewer/viewerTarget';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { checkPlacement } from '../dockPlacement';
 import type { DockPlacement } from '../contract/toolArgs';
+import type { OpenerSlots } from '../dispatcher/pageOpeners';
 import { defineTool } from '../dispatcher/pageTool';
 
 const SOURCES = ['path', 'text', 'pdbId', 'mvs', 'ketcher'] as const;
@@ -54,7 +55,7 @@ async function ketcherIn3d(registry: WidgetRegistry, id: string): Promise<{ byte
   };
 }
 
-export const open = defineTool(OPEN_TOOL, async ({ args, registry, deadline }) => {
+export const open = defineTool(OPEN_TOOL, async ({ args, registry, openers, deadline }) => {
   const given = SOURCES.filter(k => args[k] !== undefined);
   if (given.length !== 1) {
     throw new MolspaceError(
@@ -80,9 +81,9 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, deadline }) =
       );
     }
     checkPlacement(args.dock);
-    return openStory(args.path, args.title, deadline, args.dock);
+    return openStory(openers, args.path, args.title, deadline, args.dock);
   }
-  const opener = structureOpener();
+  const opener = structureOpener(openers);
   checkPlacement(args.dock);
   if (args.mvs !== undefined) {
     if (args.mvs.kind === 'multiple') {
@@ -169,9 +170,15 @@ async function opened(viewer: ViewerTarget, what: string, deadline: number | und
  *   the Story's own located load error (with `details.target`), or `TIMEOUT`
  *   when its first step was not drawn by the deadline (`whenReady`).
  */
-async function openStory(given: string, title: string | undefined, deadline: number | undefined, placement?: DockPlacement) {
+async function openStory(
+  openers: OpenerSlots,
+  given: string,
+  title: string | undefined,
+  deadline: number | undefined,
+  placement?: DockPlacement
+) {
   const path = checkStoryPath(given, ['.mvsj', '.mvsx']);
-  const opener = storyOpener();
+  const opener = storyOpener(openers);
   const size = await fileSize(path, '/path');
   if (size > LIMITS.storySourceBytes) {
     throw new MolspaceError(

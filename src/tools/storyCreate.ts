@@ -9,7 +9,7 @@ import { storyOpener } from '../story/storyOpener';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { defineTool } from '../dispatcher/pageTool';
 
-export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, deadline }) => {
+export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, openers, deadline }) => {
   // Loaded with the first call: Mol* stays off JupyterLab's start path.
   const { checkStory, stepsOf, storyIssuesError } = await import('../authoring/storyDocument');
   const path = checkStoryPath(args.path, ['.mvsj', '.mvsx']);
@@ -24,7 +24,7 @@ export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, deadline
       { path }
     );
   }
-  const opener = args.open ? storyOpener() : null;
+  const opener = args.open ? storyOpener(openers) : null;
   let document = args.document as Record<string, unknown>;
   let files: Record<string, Uint8Array> | undefined;
   let assets: { path: string; entry: string; bytes: number }[] = [];

@@ -7,6 +7,7 @@
 import { MolspaceError, STORY_EXTENSIONS, STRUCTURE_EXTENSIONS, StructureFormat } from '../contract';
 import type { DockPlacement } from '../contract/toolArgs';
 import type { ViewerTarget } from './viewerTarget';
+import type { OpenerSlots } from '../dispatcher/pageOpeners';
 
 export interface StructureOpener {
   /**
@@ -29,16 +30,10 @@ export interface StructureOpener {
   read(path: string): Promise<Uint8Array>;
 }
 
-let current: StructureOpener | null = null;
-
-/** Set by the `molspace:open` plugin once JupyterLab has restored. */
-export function setStructureOpener(opener: StructureOpener | null): void {
-  current = opener;
-}
-
 /** @throws MolspaceError `INTERNAL` when this page cannot dock Viewers. */
-export function structureOpener(): StructureOpener {
-  if (!current) {
+export function structureOpener(openers: OpenerSlots): StructureOpener {
+  const opener = openers.structure;
+  if (!opener) {
     throw new MolspaceError(
       'INTERNAL',
       'This page cannot open structures in the main area (the molspace:open plugin is not running).',
@@ -46,7 +41,7 @@ export function structureOpener(): StructureOpener {
       'Reload the JupyterLab page; check that the molspace extension is enabled.'
     );
   }
-  return current;
+  return opener;
 }
 
 /**
@@ -110,4 +105,10 @@ export function formatOfPath(path: string, given: StructureFormat | undefined): 
     );
   }
   return format;
+}
+
+declare module '../dispatcher/pageOpeners' {
+  interface PageOpeners {
+    structure: StructureOpener;
+  }
 }

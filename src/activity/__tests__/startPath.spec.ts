@@ -66,10 +66,9 @@ describe("JupyterLab's start path", () => {
   });
 
   it('loads the activity panel with import() once JupyterLab has restored', () => {
-    const index = fs.readFileSync(path.join(SRC, 'index.ts'), 'utf8');
-    const plugin = index.slice(index.indexOf('const activityPlugin'), index.indexOf('const bridgePlugin'));
-    expect(plugin).toMatch(
-      /app\.restored\s*\.then\(\(\) => Promise\.all\(\[molspace\.page\(\), import\('\.\/activity\/startActivity'\)\]\)\)/
-    );
+    const plugin = fs.readFileSync(path.join(SRC, 'plugins', 'activity.ts'), 'utf8');
+    expect(plugin).toMatch(/afterRestore\(\s*app,\s*molspace,\s*\(\) => import\('\.\.\/activity\/startActivity'\)/);
+    const after = fs.readFileSync(path.join(SRC, 'plugins', 'afterRestore.ts'), 'utf8');
+    expect(after).toMatch(/app\.restored\s*\.then\(\(\) => Promise\.all\(\[molspace\.page\(\), load\(\)\]\)\)/);
   });
 });

@@ -15,7 +15,6 @@ import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
 import { useContents } from '../../resources/workspaceFiles';
-import { setStoryOpener } from '../../story/storyOpener';
 import type { ParsedStory } from '../../molstar/storySource';
 import { pageDispatcher } from '..';
 
@@ -52,7 +51,7 @@ beforeEach(() => {
   dispatcher = pageDispatcher(new WidgetRegistry());
   shownAs = { ready: true, error: null };
   opened = [];
-  setStoryOpener({
+  dispatcher.openers.story = {
     async open(source) {
       opened.push(source);
       const state: StoryState = {
@@ -70,9 +69,8 @@ beforeEach(() => {
       };
       return { targetId: state.target, kind: 'story', state: () => state, whenLoaded: () => Promise.resolve() } as never;
     }
-  });
+  };
 });
-afterEach(() => setStoryOpener(null));
 
 // A gateway deadline 2 s away: the TIMEOUT case answers 1.5 s before it (`whenReady`).
 const open = (args: Record<string, unknown>) => dispatcher.execute('open', args, { source: 'agent', deadline: Date.now() + 2000 });

@@ -122,5 +122,5 @@ it('is the one module that knows WebMCP (started from the activity plugin only)'
     }
   };
   walk(src);
-  expect(aware.sort()).toEqual(['activity/startActivity.ts', 'index.ts', 'webmcp/webmcpAdapter.ts']);
+  expect(aware.sort()).toEqual(['activity/startActivity.ts', 'plugins/activity.ts', 'webmcp/webmcpAdapter.ts']);
 });

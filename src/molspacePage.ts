@@ -11,5 +11,6 @@ import { pageDispatcher } from './tools';
 
 export function createMolspacePage(viewerBudget: ViewerBudget, resourcePolicy: ResourcePolicy): IMolspacePage {
   const registry = new WidgetRegistry();
-  return { registry, dispatcher: pageDispatcher(registry), viewerBudget, resourcePolicy };
+  const dispatcher = pageDispatcher(registry, { resourcePolicy });
+  return { registry, dispatcher, files: dispatcher.files, viewerBudget, resourcePolicy };
 }

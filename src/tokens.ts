@@ -7,6 +7,7 @@ import { Token } from '@lumino/coreutils';
 import type { Dispatcher } from './dispatcher/dispatcher';
 import type { WidgetRegistry } from './dispatcher/registry';
 import type { ResourcePolicy } from './resources/resourcePolicy';
+import type { WorkspaceFiles } from './resources/workspaceFiles';
 import type { ViewerBudget } from './molstar/viewerBudget';
 
 /** The page's widget registry and Dispatcher. */
@@ -15,6 +16,8 @@ export interface IMolspacePage {
   readonly registry: WidgetRegistry;
   /** The one Dispatcher: buttons, kernel messages and agents run their operations through it. */
   readonly dispatcher: Dispatcher;
+  /** Files under the Jupyter root, through JupyterLab's contents manager (set once restored). */
+  readonly files: WorkspaceFiles;
   /** The page-wide budget of live WebGL viewers. */
   readonly viewerBudget: ViewerBudget;
   /** Where Stories may fetch from (the `resourceHosts` setting; docs/security.md). */

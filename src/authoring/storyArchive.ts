@@ -12,7 +12,7 @@ import { Zip } from 'molstar/lib/mol-util/zip/zip';
 import { MolspaceError } from '../contract/errors';
 import { LIMITS } from '../contract/limits';
 import { MVSX_MAIN_FILE } from '../molstar/storySource';
-import { checkStoryPath, fileSize, readFileBytes } from '../resources/workspaceFiles';
+import { checkStoryPath, type WorkspaceFiles } from '../resources/workspaceFiles';
 
 /** Folder of the archive that holds the assets (Mol*'s examples use `assets/`). */
 export const ASSET_FOLDER = 'assets/';
@@ -134,12 +134,15 @@ export function rewriteReferences(
  *   at `/assets/<i>` (over `LIMITS.storySourceBytes`) or at `/assets` (together
  *   over it: the archive could not be read back).
  */
-export async function readAssets(assets: readonly PlannedAsset[]): Promise<{ files: Record<string, Uint8Array>; sizes: number[] }> {
+export async function readAssets(
+  workspace: WorkspaceFiles,
+  assets: readonly PlannedAsset[]
+): Promise<{ files: Record<string, Uint8Array>; sizes: number[] }> {
   const limit = LIMITS.storySourceBytes;
   const mib = `${limit} bytes (${limit / (1024 * 1024)} MiB, the largest Story source)`;
   const sizes: number[] = [];
   for (const a of assets) {
-    const size = await fileSize(a.path, a.where);
+    const size = await workspace.fileSize(a.path, a.where);
     if (size > limit) {
       throw new MolspaceError(
         'TOO_LARGE',
@@ -170,7 +173,7 @@ export async function readAssets(assets: readonly PlannedAsset[]): Promise<{ fil
   }
   const files: Record<string, Uint8Array> = {};
   for (const a of assets) {
-    files[a.entry] = await readFileBytes(a.path, a.where);
+    files[a.entry] = await workspace.readFileBytes(a.path, a.where);
   }
   return { files, sizes };
 }

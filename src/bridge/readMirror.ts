@@ -23,6 +23,8 @@ import { LIMITS } from '../contract/limits';
 import { PAGE_TOOLS } from '../tools';
 import { jsonBytes } from '../contract/budget';
 import type { PageTool } from '../dispatcher/pageTool';
+import type { ResourcePolicy } from '../resources/resourcePolicy';
+import type { WorkspaceFiles } from '../resources/workspaceFiles';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
 
@@ -32,6 +34,8 @@ export const CAMERA_CHECK_MS = 250;
 /** What the mirror reads of the Dispatcher. */
 export interface MirrorDispatcher {
   readonly lastAction: LastAction | null;
+  readonly files: WorkspaceFiles;
+  readonly resourcePolicy: ResourcePolicy;
   readonly executed: ISignal<unknown, unknown>;
 }
 
@@ -178,6 +182,8 @@ export class ReadMirror {
       context: { pageId: this._pageId, pages: [], client: null },
       registry: this._registry,
       openers: {}, // reads dock nothing
+      files: this._dispatcher.files,
+      resourcePolicy: this._dispatcher.resourcePolicy,
       lastAction: this._dispatcher.lastAction
     };
     for (const tool of this._tools) {

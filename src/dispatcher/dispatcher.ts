@@ -22,6 +22,8 @@ import {
   type WidgetKind
 } from '../contract';
 import { ISignal, Signal } from '@lumino/signaling';
+import { defaultResourcePolicy, type ResourcePolicy } from '../resources/resourcePolicy';
+import { WorkspaceFiles } from '../resources/workspaceFiles';
 import type { OpenerSlots } from './pageOpeners';
 import type { BoundCall, PageTool, ParsedCall, ToolResult } from './pageTool';
 import { ChangeLog } from './changeLog';
@@ -77,6 +79,10 @@ export interface DispatcherTools {
   contract?: readonly ToolSpec[];
   /** Their handlers: `PAGE_TOOLS` (`src/tools/index.ts`) for a page; tools sit above the Dispatcher. */
   handlers: readonly PageTool[];
+  /** Files under the Jupyter root (default: through a default contents manager). */
+  files?: WorkspaceFiles;
+  /** Where Stories may fetch from (default: `defaultResourcePolicy()`). */
+  resourcePolicy?: ResourcePolicy;
 }
 
 /**
@@ -119,6 +125,10 @@ export class Dispatcher {
   readonly registry: WidgetRegistry;
   /** What docks widgets in the main area, set by the plugins (`pageOpeners.ts`). */
   readonly openers: OpenerSlots = {};
+  /** Files under the Jupyter root that tools read and write. */
+  readonly files: WorkspaceFiles;
+  /** Where Stories may fetch from: the page's (the `resourceHosts` setting). */
+  readonly resourcePolicy: ResourcePolicy;
   private readonly _contract: readonly ToolSpec[];
   private readonly _handlers = new Map<string, PageTool>();
   private readonly _replays = new Map<string, Promise<DispatchResult>>();
@@ -130,6 +140,8 @@ export class Dispatcher {
 
   constructor(registry: WidgetRegistry, tools: DispatcherTools) {
     this.registry = registry;
+    this.files = tools.files ?? new WorkspaceFiles();
+    this.resourcePolicy = tools.resourcePolicy ?? defaultResourcePolicy();
     this._contract = tools.contract ?? TOOLS;
     for (const handler of tools.handlers) {
       this._handlers.set(handler.spec.name, handler);
@@ -318,6 +330,8 @@ export class Dispatcher {
       context: options.context,
       registry: this.registry,
       openers: this.openers,
+      files: this.files,
+      resourcePolicy: this.resourcePolicy,
       lastAction: this._lastAction,
       deadline: options.deadline
     };

@@ -8,6 +8,8 @@
 import type { z } from 'zod';
 import type { CallContext, ChangeEntry, ChangeSource, LastAction, ResultImage, ToolArgs, ToolSpec, WidgetKind } from '../contract';
 import { invalidInput } from './invalidInput';
+import type { ResourcePolicy } from '../resources/resourcePolicy';
+import type { WorkspaceFiles } from '../resources/workspaceFiles';
 import type { OpenerSlots } from './pageOpeners';
 import type { WidgetRegistry } from './registry';
 import type { WidgetTarget, WidgetTargets } from './widgetTarget';
@@ -21,6 +23,10 @@ export interface ToolEnv {
   registry: WidgetRegistry;
   /** What docks widgets in the main area (`pageOpeners.ts`). */
   openers: OpenerSlots;
+  /** Files under the Jupyter root, through the page's contents manager. */
+  files: WorkspaceFiles;
+  /** Where Stories may fetch from (the `resourceHosts` setting). */
+  resourcePolicy: ResourcePolicy;
   /** The last state-changing operation of this page, before this call. */
   lastAction: LastAction | null;
   /** When the caller stops waiting (ms since the epoch; agents: the gateway's deadline), if known. */

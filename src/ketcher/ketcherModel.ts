@@ -275,8 +275,7 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
     } else {
       try {
         const text = await this.export(request.format);
-        const { writeStoryFile } = await import('../resources/workspaceFiles');
-        await writeStoryFile(request.path, text, true);
+        await this.services.files.writeStoryFile(request.path, text, true);
         next = { ...request, status: 'saved', revision: this.get('structure_revision'), message: `Saved to ${request.path}.` };
         this.set({ dirty: false });
       } catch (e) {

@@ -17,28 +17,19 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
   requires: [IMolspace],
   optional: [IRenderMimeRegistry],
   activate: (app: JupyterFrontEnd, molspace: IMolspace, rendermime: IRenderMimeRegistry | null) => {
-    void afterRestore(
-      app,
-      molspace,
-      () => import('../resources/workspaceFiles'),
-      (_page, { useContents, useResourcePolicy }) => {
-        useContents(app.serviceManager.contents);
-        useResourcePolicy(molspace.resourcePolicy);
-      },
-      'Story files will use a default contents manager.'
-    );
     // The docked Story's code (widget base classes, Mol* later) loads at the first open.
     void afterRestore(
       app,
       molspace,
       () => Promise.resolve(),
       page => {
+        page.files.use(app.serviceManager.contents);
         page.dispatcher.openers.story = {
           open: source =>
             import('../story/dockedStory').then(({ dockedStoryOpener }) => dockedStoryOpener(app, page, rendermime).open(source))
         };
       },
-      'created Stories cannot be docked (open: true).'
+      'Story files use a default contents manager and created Stories cannot be docked (open: true).'
     );
   }
 };

@@ -7,34 +7,6 @@
 import type { Contents } from '@jupyterlab/services';
 
 import { MolspaceError } from '../contract/errors';
-import { defaultResourcePolicy, type ResourcePolicy } from './resourcePolicy';
-
-let contents: Contents.IManager | null = null;
-let policy: ResourcePolicy | null = null;
-
-/** Check Stories against this page's resource policy (the `resourceHosts` setting). */
-export function useResourcePolicy(p: ResourcePolicy): void {
-  policy = p;
-}
-
-/** The page's resource policy, else the default one. */
-export function storyResourcePolicy(): ResourcePolicy {
-  return policy ?? defaultResourcePolicy();
-}
-
-/** Use this contents manager (the app's `serviceManager.contents`; tests pass their own). */
-export function useContents(manager: Contents.IManager): void {
-  contents = manager;
-}
-
-/** The contents manager in use: the app's, else a default one on this page's server settings. */
-async function manager(): Promise<Contents.IManager> {
-  if (contents === null) {
-    const { ContentsManager } = await import('@jupyterlab/services');
-    contents = new ContentsManager();
-  }
-  return contents;
-}
 
 /**
  * Check a path under the Jupyter root.
@@ -105,20 +77,6 @@ function contentsError(e: unknown, path: string, action: string): MolspaceError 
   return MolspaceError.from(e, `${action} ${path}`);
 }
 
-/** Read a Story file: text for `.mvsj`, bytes for `.mvsx`. */
-export async function readStoryFile(path: string): Promise<{ mvsj: string } | { mvsx: Uint8Array }> {
-  const m = await manager();
-  const binary = path.toLowerCase().endsWith('.mvsx');
-  let model: Contents.IModel;
-  try {
-    model = await m.get(path, { type: 'file', format: binary ? 'base64' : 'text', content: true });
-  } catch (e) {
-    throw contentsError(e, path, 'read');
-  }
-  const content = String(model.content ?? '');
-  return binary ? { mvsx: fromBase64(content) } : { mvsj: content };
-}
-
 /** The bytes of a base64 text (contents API `format: 'base64'`). */
 function fromBase64(content: string): Uint8Array {
   const raw = atob(content.replace(/\s+/g, ''));
@@ -136,44 +94,6 @@ function toBase64(bytes: Uint8Array): string {
     raw += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   }
   return btoa(raw);
-}
-
-/**
- * The size of a file under the Jupyter root, without reading it.
- *
- * @param where - the argument it came from, e.g. `/assets/0`.
- * @throws MolspaceError `NOT_FOUND` at `where` (no such file, or a directory),
- *   `FORBIDDEN` at `where` (Jupyter refused).
- */
-export async function fileSize(path: string, where: string): Promise<number> {
-  const m = await manager();
-  let model: Contents.IModel;
-  try {
-    model = await m.get(path, { content: false });
-  } catch (e) {
-    throw relocate(contentsError(e, path, 'read'), where);
-  }
-  if (model.type !== 'file') {
-    throw new MolspaceError(
-      'NOT_FOUND',
-      `"${path}" is a ${model.type}, not a file.`,
-      where,
-      'Give the path of a file, e.g. "data/1hpv.cif".',
-      { path }
-    );
-  }
-  return typeof model.size === 'number' ? model.size : 0;
-}
-
-/** The bytes of a file under the Jupyter root (errors as {@link fileSize}). */
-export async function readFileBytes(path: string, where: string): Promise<Uint8Array> {
-  const m = await manager();
-  try {
-    const model = await m.get(path, { type: 'file', format: 'base64', content: true });
-    return fromBase64(String(model.content ?? ''));
-  } catch (e) {
-    throw relocate(contentsError(e, path, 'read'), where);
-  }
 }
 
 /** The same error located at another argument. */
@@ -195,62 +115,141 @@ async function exists(m: Contents.IManager, path: string): Promise<boolean> {
 }
 
 /**
- * Write a Story file (text for `.mvsj`, bytes for `.mvsx`), creating missing parent directories.
- *
- * @returns whether an existing file was replaced.
- * @throws MolspaceError `FORBIDDEN` at `/overwrite` when the file exists and
- *   `overwrite` is false; `FORBIDDEN` when Jupyter refuses.
+ * The files of one page, through one contents manager: the app's
+ * (`serviceManager.contents`, set by the `molspace:authoring` plugin), a
+ * test's, or else a default one on this page's server settings. Held by the
+ * page (`IMolspacePage.files`); tools reach it from their call (`files`).
  */
-export async function writeStoryFile(path: string, content: string | Uint8Array, overwrite: boolean): Promise<boolean> {
-  const m = await manager();
-  const replaced = await checkOverwrite(path, overwrite);
-  const parts = path.split('/').slice(0, -1);
-  for (let i = 1; i <= parts.length; i++) {
-    const dir = parts.slice(0, i).join('/');
-    if (!(await exists(m, dir))) {
-      try {
-        await m.save(dir, { type: 'directory' });
-      } catch (e) {
-        throw contentsError(e, dir, 'create');
-      }
+export class WorkspaceFiles {
+  private _contents: Contents.IManager | null;
+
+  constructor(contents: Contents.IManager | null = null) {
+    this._contents = contents;
+  }
+
+  /** Use this contents manager from now on. */
+  use(contents: Contents.IManager): void {
+    this._contents = contents;
+  }
+
+  private async _manager(): Promise<Contents.IManager> {
+    if (this._contents === null) {
+      const { ContentsManager } = await import('@jupyterlab/services');
+      this._contents = new ContentsManager();
+    }
+    return this._contents;
+  }
+
+  /** Read a Story file: text for `.mvsj`, bytes for `.mvsx`. */
+  async readStoryFile(path: string): Promise<{ mvsj: string } | { mvsx: Uint8Array }> {
+    const m = await this._manager();
+    const binary = path.toLowerCase().endsWith('.mvsx');
+    let model: Contents.IModel;
+    try {
+      model = await m.get(path, { type: 'file', format: binary ? 'base64' : 'text', content: true });
+    } catch (e) {
+      throw contentsError(e, path, 'read');
+    }
+    const content = String(model.content ?? '');
+    return binary ? { mvsx: fromBase64(content) } : { mvsj: content };
+  }
+
+  /**
+   * The size of a file under the Jupyter root, without reading it.
+   *
+   * @param where - the argument it came from, e.g. `/assets/0`.
+   * @throws MolspaceError `NOT_FOUND` at `where` (no such file, or a directory),
+   *   `FORBIDDEN` at `where` (Jupyter refused).
+   */
+  async fileSize(path: string, where: string): Promise<number> {
+    const m = await this._manager();
+    let model: Contents.IModel;
+    try {
+      model = await m.get(path, { content: false });
+    } catch (e) {
+      throw relocate(contentsError(e, path, 'read'), where);
+    }
+    if (model.type !== 'file') {
+      throw new MolspaceError(
+        'NOT_FOUND',
+        `"${path}" is a ${model.type}, not a file.`,
+        where,
+        'Give the path of a file, e.g. "data/1hpv.cif".',
+        { path }
+      );
+    }
+    return typeof model.size === 'number' ? model.size : 0;
+  }
+
+  /** The bytes of a file under the Jupyter root (errors as {@link fileSize}). */
+  async readFileBytes(path: string, where: string): Promise<Uint8Array> {
+    const m = await this._manager();
+    try {
+      const model = await m.get(path, { type: 'file', format: 'base64', content: true });
+      return fromBase64(String(model.content ?? ''));
+    } catch (e) {
+      throw relocate(contentsError(e, path, 'read'), where);
     }
   }
-  try {
-    await m.save(
-      path,
-      typeof content === 'string'
-        ? { type: 'file', format: 'text', content }
-        : { type: 'file', format: 'base64', content: toBase64(content) }
-    );
-  } catch (e) {
-    throw contentsError(e, path, 'write');
-  }
-  return replaced;
-}
 
-/** Whether a file or directory exists at `path` under the Jupyter root (used by Ketcher saves too). */
-export async function fileExists(path: string): Promise<boolean> {
-  return exists(await manager(), path);
-}
-
-/**
- * Refuse to replace an existing file unless `overwrite` (checked before any
- * asset is read, and again when writing).
- *
- * @returns whether a file exists at `path`.
- * @throws MolspaceError `FORBIDDEN` at `/overwrite`.
- */
-export async function checkOverwrite(path: string, overwrite: boolean): Promise<boolean> {
-  const m = await manager();
-  const present = await exists(m, path);
-  if (present && !overwrite) {
-    throw new MolspaceError(
-      'FORBIDDEN',
-      `"${path}" exists; story_create does not overwrite it.`,
-      '/overwrite',
-      'Pass overwrite: true to replace it, or choose another path.',
-      { path }
-    );
+  /**
+   * Write a Story file (text for `.mvsj`, bytes for `.mvsx`), creating missing parent directories.
+   *
+   * @returns whether an existing file was replaced.
+   * @throws MolspaceError `FORBIDDEN` at `/overwrite` when the file exists and
+   *   `overwrite` is false; `FORBIDDEN` when Jupyter refuses.
+   */
+  async writeStoryFile(path: string, content: string | Uint8Array, overwrite: boolean): Promise<boolean> {
+    const m = await this._manager();
+    const replaced = await this.checkOverwrite(path, overwrite);
+    const parts = path.split('/').slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      if (!(await exists(m, dir))) {
+        try {
+          await m.save(dir, { type: 'directory' });
+        } catch (e) {
+          throw contentsError(e, dir, 'create');
+        }
+      }
+    }
+    try {
+      await m.save(
+        path,
+        typeof content === 'string'
+          ? { type: 'file', format: 'text', content }
+          : { type: 'file', format: 'base64', content: toBase64(content) }
+      );
+    } catch (e) {
+      throw contentsError(e, path, 'write');
+    }
+    return replaced;
   }
-  return present;
+
+  /** Whether a file or directory exists at `path` under the Jupyter root (used by Ketcher saves too). */
+  async fileExists(path: string): Promise<boolean> {
+    return exists(await this._manager(), path);
+  }
+
+  /**
+   * Refuse to replace an existing file unless `overwrite` (checked before any
+   * asset is read, and again when writing).
+   *
+   * @returns whether a file exists at `path`.
+   * @throws MolspaceError `FORBIDDEN` at `/overwrite`.
+   */
+  async checkOverwrite(path: string, overwrite: boolean): Promise<boolean> {
+    const m = await this._manager();
+    const present = await exists(m, path);
+    if (present && !overwrite) {
+      throw new MolspaceError(
+        'FORBIDDEN',
+        `"${path}" exists; story_create does not overwrite it.`,
+        '/overwrite',
+        'Pass overwrite: true to replace it, or choose another path.',
+        { path }
+      );
+    }
+    return present;
+  }
 }

@@ -17,6 +17,7 @@ import {
 import { KETCHER_EXTENSIONS, persistFormat } from '../ketcher/ketcherFiles';
 import type { KetcherTarget } from '../ketcher/ketcherTarget';
 import { defineWidgetTool } from '../dispatcher/pageTool';
+import type { WorkspaceFiles } from '../resources/workspaceFiles';
 
 const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
 
@@ -46,10 +47,10 @@ interface PersistOutcome {
  * @throws MolspaceError `FORBIDDEN` (refused, failed, an existing file without
  *   overwrite; `details.refused`), `UNSUPPORTED_FORMAT`, `INVALID_INPUT`.
  */
-async function persist(args: KetcherControlInput, target: KetcherTarget): Promise<PersistOutcome> {
+async function persist(files: WorkspaceFiles, args: KetcherControlInput, target: KetcherTarget): Promise<PersistOutcome> {
   const path = required(args, 'path');
   const format = persistFormat(path, args.format);
-  const { checkStoryPath, fileExists } = await import('../resources/workspaceFiles');
+  const { checkStoryPath } = await import('../resources/workspaceFiles');
   const clean = checkStoryPath(path, KETCHER_EXTENSIONS[format]);
   const earlier = target.persistRequest(clean);
   const revision = target.state().structureRevision;
@@ -72,7 +73,7 @@ async function persist(args: KetcherControlInput, target: KetcherTarget): Promis
       { path: clean, refused }
     );
   }
-  if (!args.overwrite && (await fileExists(clean))) {
+  if (!args.overwrite && (await files.fileExists(clean))) {
     throw new MolspaceError(
       'FORBIDDEN',
       `"${clean}" exists; request_persist does not overwrite it.`,
@@ -103,7 +104,7 @@ const DEADLINE_MARGIN_MS = 2000;
 
 export const ketcherControl = defineWidgetTool(
   KETCHER_CONTROL_TOOL,
-  async ({ args, target, source, deadline }) => {
+  async ({ args, target, source, files, deadline }) => {
     const before = target.state();
     let changes: ChangeEntry[] = [];
     let value: string | undefined;
@@ -168,7 +169,7 @@ export const ketcherControl = defineWidgetTool(
         break;
       }
       case 'request_persist': {
-        const outcome = await persist(args, target);
+        const outcome = await persist(files, args, target);
         const answer = (o: PersistOutcome) => ({
           output: {
             editor: target.state(),
@@ -190,7 +191,7 @@ export const ketcherControl = defineWidgetTool(
           ...answer(outcome),
           settle: async () => {
             await target.whenPersistAnswered(outcome.path, room);
-            return answer(await persist(args, target));
+            return answer(await persist(files, args, target));
           }
         };
       }

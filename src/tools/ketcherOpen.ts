@@ -6,7 +6,7 @@
  */
 import { KETCHER_EXTENSIONS, KETCHER_OPEN_TOOL, LIMITS, MolspaceError } from '../contract';
 import type { KetcherFormat } from '../contract';
-import { checkStoryPath, fileSize, readFileBytes } from '../resources/workspaceFiles';
+import { checkStoryPath, type WorkspaceFiles } from '../resources/workspaceFiles';
 import { ketcherOpener } from '../ketcher/ketcherOpener';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { checkPlacement } from '../dockPlacement';
@@ -44,6 +44,7 @@ function tooLarge(bytes: number, where: string, what: string): MolspaceError {
  *   and the allowed extensions.
  */
 export async function readMoleculeFile(
+  files: WorkspaceFiles,
   given: string,
   format: KetcherFormat | undefined
 ): Promise<{ value: string; format: KetcherFormat }> {
@@ -63,7 +64,7 @@ export async function readMoleculeFile(
   }
   let size: number;
   try {
-    size = await fileSize(path, '/path');
+    size = await files.fileSize(path, '/path');
   } catch (e) {
     const err = MolspaceError.from(e, `ketcher_open ${path}`);
     if (err.code !== 'NOT_FOUND') {
@@ -84,7 +85,7 @@ export async function readMoleculeFile(
   if (size > LIMITS.ketcherInlineBytes) {
     throw tooLarge(size, '/path', `"${path}"`);
   }
-  const bytes = await readFileBytes(path, '/path');
+  const bytes = await files.readFileBytes(path, '/path');
   let value: string;
   try {
     value = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -100,7 +101,7 @@ export async function readMoleculeFile(
   return { value, format: format ?? byExtension };
 }
 
-export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args, openers, deadline }) => {
+export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args, openers, files, deadline }) => {
   if (args.value !== undefined && args.path !== undefined) {
     throw new MolspaceError(
       'INVALID_INPUT',
@@ -115,7 +116,7 @@ export const ketcherOpen = defineTool(KETCHER_OPEN_TOOL, async ({ args, openers,
   let value = args.value ?? '';
   let format: KetcherFormat | null = args.format ?? null;
   if (args.path !== undefined) {
-    const file = await readMoleculeFile(args.path, args.format);
+    const file = await readMoleculeFile(files, args.path, args.format);
     value = file.value;
     format = file.format;
   }

@@ -8,15 +8,14 @@
  */
 import { LIMITS, MolspaceError, OPEN_TOOL } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
-import { checkStoryPath, fileSize, readStoryFile, storyResourcePolicy } from '../resources/workspaceFiles';
+import { checkStoryPath } from '../resources/workspaceFiles';
 import { storyOpener } from '../story/storyOpener';
 import { checkRootPath, formatOfPath, isStoryPath, structureOpener } from '../viewer/structureOpener';
 import type { ViewerTarget } from '../viewer/viewerTarget';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { checkPlacement } from '../dockPlacement';
 import type { DockPlacement } from '../contract/toolArgs';
-import type { OpenerSlots } from '../dispatcher/pageOpeners';
-import { defineTool } from '../dispatcher/pageTool';
+import { defineTool, type ToolEnv } from '../dispatcher/pageTool';
 
 const SOURCES = ['path', 'text', 'pdbId', 'mvs', 'ketcher'] as const;
 
@@ -55,7 +54,7 @@ async function ketcherIn3d(registry: WidgetRegistry, id: string): Promise<{ byte
   };
 }
 
-export const open = defineTool(OPEN_TOOL, async ({ args, registry, openers, deadline }) => {
+export const open = defineTool(OPEN_TOOL, async ({ args, registry, openers, files, resourcePolicy, deadline }) => {
   const given = SOURCES.filter(k => args[k] !== undefined);
   if (given.length !== 1) {
     throw new MolspaceError(
@@ -81,7 +80,7 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, openers, dead
       );
     }
     checkPlacement(args.dock);
-    return openStory(openers, args.path, args.title, deadline, args.dock);
+    return openStory({ openers, files, resourcePolicy }, args.path, args.title, deadline, args.dock);
   }
   const opener = structureOpener(openers);
   checkPlacement(args.dock);
@@ -171,7 +170,7 @@ async function opened(viewer: ViewerTarget, what: string, deadline: number | und
  *   when its first step was not drawn by the deadline (`whenReady`).
  */
 async function openStory(
-  openers: OpenerSlots,
+  { openers, files, resourcePolicy }: Pick<ToolEnv, 'openers' | 'files' | 'resourcePolicy'>,
   given: string,
   title: string | undefined,
   deadline: number | undefined,
@@ -179,7 +178,7 @@ async function openStory(
 ) {
   const path = checkStoryPath(given, ['.mvsj', '.mvsx']);
   const opener = storyOpener(openers);
-  const size = await fileSize(path, '/path');
+  const size = await files.fileSize(path, '/path');
   if (size > LIMITS.storySourceBytes) {
     throw new MolspaceError(
       'TOO_LARGE',
@@ -193,13 +192,13 @@ async function openStory(
       }
     );
   }
-  const source = await readStoryFile(path);
+  const source = await files.readStoryFile(path);
   // Loaded with the first call: Mol* stays off JupyterLab's start path.
   const { parseStory } = await import('../molstar/storySource');
   const { stepsOf } = await import('../authoring/storyDocument');
   let story;
   try {
-    story = await parseStory(source, storyResourcePolicy());
+    story = await parseStory(source, resourcePolicy);
   } catch (e) {
     const err = MolspaceError.from(e, `open ${path}`);
     throw new MolspaceError(err.code, `${path}: ${err.message}`, '/path', err.fix, { ...err.details, path });

@@ -6,11 +6,11 @@
  * `/path` for an ending other than the panel type's).
  */
 import { MolspaceError, PANEL_EXPORT_EXTENSIONS, PANEL_EXPORT_TOOL } from '../contract';
-import { checkStoryPath, writeStoryFile } from '../resources/workspaceFiles';
+import { checkStoryPath } from '../resources/workspaceFiles';
 import { panelFileText } from '../panel/panelFile';
 import { defineWidgetTool } from '../dispatcher/pageTool';
 
-export const panelExport = defineWidgetTool(PANEL_EXPORT_TOOL, async ({ args, target }) => {
+export const panelExport = defineWidgetTool(PANEL_EXPORT_TOOL, async ({ args, target, files }) => {
   const state = target.state();
   const content = target.content();
   if (content === null || state.error !== null) {
@@ -24,7 +24,7 @@ export const panelExport = defineWidgetTool(PANEL_EXPORT_TOOL, async ({ args, ta
   }
   const path = checkStoryPath(args.path, [PANEL_EXPORT_EXTENSIONS[content.type]]);
   const text = panelFileText(content);
-  const replaced = await writeStoryFile(path, text, args.overwrite);
+  const replaced = await files.writeStoryFile(path, text, args.overwrite);
   const bytes = new TextEncoder().encode(text).length;
   return {
     output: { path, panelId: state.panelId, type: content.type, bytes, replaced },

@@ -4,12 +4,12 @@
  * (`../authoring/storyArchive.ts`); `open` shows it docked in the main area.
  */
 import { MolspaceError, STORY_CREATE_TOOL } from '../contract';
-import { checkOverwrite, checkStoryPath, storyResourcePolicy, writeStoryFile } from '../resources/workspaceFiles';
+import { checkStoryPath } from '../resources/workspaceFiles';
 import { storyOpener } from '../story/storyOpener';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { defineTool } from '../dispatcher/pageTool';
 
-export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, openers, deadline }) => {
+export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, openers, files: workspace, resourcePolicy, deadline }) => {
   // Loaded with the first call: Mol* stays off JupyterLab's start path.
   const { checkStory, stepsOf, storyIssuesError } = await import('../authoring/storyDocument');
   const path = checkStoryPath(args.path, ['.mvsj', '.mvsx']);
@@ -32,15 +32,15 @@ export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, openers,
   if (mvsx) {
     const { planAssets, readAssets, rewriteReferences } = await import('../authoring/storyArchive');
     const planned = planAssets(assetArgs);
-    await checkOverwrite(path, args.overwrite); // before reading any asset
+    await workspace.checkOverwrite(path, args.overwrite); // before reading any asset
     const rewritten = rewriteReferences(document, planned);
     document = rewritten.document;
-    const read = await readAssets(planned);
+    const read = await readAssets(workspace, planned);
     files = read.files;
     assets = planned.map((a, i) => ({ path: a.path, entry: a.entry, bytes: read.sizes[i] }));
     unused = planned.filter((_, i) => rewritten.uses[i] === 0).map(a => a.path);
   }
-  const checked = await checkStory({ document, archive: files }, storyResourcePolicy());
+  const checked = await checkStory({ document, archive: files }, resourcePolicy);
   const story = checked.story;
   if (story === null) {
     throw storyIssuesError(
@@ -50,7 +50,7 @@ export const storyCreate = defineTool(STORY_CREATE_TOOL, async ({ args, openers,
     );
   }
   const content = story.mvsx ?? JSON.stringify(story.data, null, 2) + '\n';
-  const replaced = await writeStoryFile(path, content, args.overwrite);
+  const replaced = await workspace.writeStoryFile(path, content, args.overwrite);
   const bytes = typeof content === 'string' ? new TextEncoder().encode(content).length : content.length;
   const shown = opener ? await opener.open({ path, story }) : null;
   if (shown) {

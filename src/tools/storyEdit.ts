@@ -1,9 +1,8 @@
 /** `story_edit`: replace or insert one step of a shown Story by key (docs/architecture.md, "Story authoring"). */
 import { MolspaceError, STORY_EDIT_TOOL } from '../contract';
-import { storyResourcePolicy } from '../resources/workspaceFiles';
 import { defineWidgetTool } from '../dispatcher/pageTool';
 
-export const storyEdit = defineWidgetTool(STORY_EDIT_TOOL, async ({ args, target, source }) => {
+export const storyEdit = defineWidgetTool(STORY_EDIT_TOOL, async ({ args, target, source, resourcePolicy }) => {
   // Loaded with the first call: Mol* stays off JupyterLab's start path.
   const { checkStory, stepsOf, storyIssuesError, storyboardToMvs } = await import('../authoring/storyDocument');
   const before = target.state();
@@ -36,7 +35,7 @@ export const storyEdit = defineWidgetTool(STORY_EDIT_TOOL, async ({ args, target
   const converted = storyboardToMvs({ steps: [args.step] });
   const [snapshot] = (converted.mvs as { snapshots: (typeof snapshots)[number][] }).snapshots;
   snapshots.splice(index, args.edit === 'replace' ? 1 : 0, snapshot);
-  const checked = await checkStory({ document: { ...story.data, snapshots } as unknown as Record<string, unknown> }, storyResourcePolicy());
+  const checked = await checkStory({ document: { ...story.data, snapshots } as unknown as Record<string, unknown> }, resourcePolicy);
   const issues = [...converted.issues.map(i => ({ ...i, snapshotIndex: index })), ...checked.issues];
   if (issues.length > 0 || checked.story === null) {
     const err = storyIssuesError(issues, false, converted.issues.length + checked.issueCount);

@@ -1,17 +1,17 @@
 /** `story_validate`: every issue of a Story, located, from the bundled Mol* and molspace's checks. */
 import { LIMITS, STORY_VALIDATE_TOOL } from '../contract';
-import { checkStoryPath, storyResourcePolicy, readStoryFile } from '../resources/workspaceFiles';
+import { checkStoryPath } from '../resources/workspaceFiles';
 import { readyDeadline } from '../dispatcher/whenReady';
 import { defineTool } from '../dispatcher/pageTool';
 
-export const storyValidate = defineTool(STORY_VALIDATE_TOOL, async ({ args, deadline }) => {
+export const storyValidate = defineTool(STORY_VALIDATE_TOOL, async ({ args, files, resourcePolicy, deadline }) => {
   // Loaded with the first call: Mol* stays off JupyterLab's start path.
   const { checkStory, stepsOf } = await import('../authoring/storyDocument');
   const src =
     args.path !== undefined
-      ? await readStoryFile(checkStoryPath(args.path, ['.mvsj', '.mvsx']))
+      ? await files.readStoryFile(checkStoryPath(args.path, ['.mvsj', '.mvsx']))
       : { document: args.document as Record<string, unknown> };
-  const policy = storyResourcePolicy();
+  const policy = resourcePolicy;
   const checked = await checkStory(src, policy);
   const { checkStoryResources } = await import('../authoring/storyResources');
   const mvsSnapshots = Array.isArray(checked.mvs.snapshots) ? (checked.mvs.snapshots as { metadata?: { key?: unknown } }[]) : [];

@@ -13,7 +13,7 @@ import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
 import { parseStory } from '../../molstar/storySource';
-import { useContents } from '../../resources/workspaceFiles';
+import { WorkspaceFiles } from '../../resources/workspaceFiles';
 import { pageDispatcher } from '../../tools';
 
 const ROOT = join(__dirname, '../../..');
@@ -91,8 +91,7 @@ beforeEach(() => {
   contents = new MemoryContents();
   contents.files.set('data', 'directory');
   contents.files.set('data/1hpv.pdb', new Uint8Array(PDB));
-  useContents(contents as never);
-  dispatcher = pageDispatcher(new WidgetRegistry());
+  dispatcher = pageDispatcher(new WidgetRegistry(), { files: new WorkspaceFiles(contents as never) });
 });
 
 const create = (args: Record<string, unknown>) =>

@@ -6,7 +6,7 @@
  * (ui-tests/tests/panelLinks.spec.ts).
  */
 import { MolspaceError, type ChangeEntry, type PanelContent, type PanelState } from '../../contract';
-import { useContents } from '../../resources/workspaceFiles';
+import { WorkspaceFiles } from '../../resources/workspaceFiles';
 import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { panelFileText } from '../panelFile';
@@ -92,10 +92,9 @@ describe('panel_export', () => {
   let registry: WidgetRegistry;
   beforeEach(() => {
     contents = new MemoryContents();
-    useContents(contents as never);
     registry = new WidgetRegistry();
     registry.register(memoryPanel('scores', TABLE));
-    dispatcher = pageDispatcher(registry);
+    dispatcher = pageDispatcher(registry, { files: new WorkspaceFiles(contents as never) });
   });
   const run = (args: Record<string, unknown>) => dispatcher.execute('panel_export', args, { source: 'agent' });
   const refused = async (args: Record<string, unknown>) => {

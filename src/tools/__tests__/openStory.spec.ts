@@ -14,7 +14,7 @@ import { KETCHER_EXTENSIONS, LIMITS, type StoryState } from '../../contract';
 import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { expectFailure as failure } from '../../__tests__/expectFailure';
-import { useContents } from '../../resources/workspaceFiles';
+import { WorkspaceFiles } from '../../resources/workspaceFiles';
 import type { ParsedStory } from '../../molstar/storySource';
 import { pageDispatcher } from '..';
 
@@ -47,8 +47,7 @@ beforeEach(() => {
   contents = new MemoryContents();
   contents.files.set('stories/1cbs.mvsj', new Uint8Array(MVSJ));
   contents.files.set('stories/bad.mvsj', new TextEncoder().encode('{"not": "a story"}'));
-  useContents(contents as never);
-  dispatcher = pageDispatcher(new WidgetRegistry());
+  dispatcher = pageDispatcher(new WidgetRegistry(), { files: new WorkspaceFiles(contents as never) });
   shownAs = { ready: true, error: null };
   opened = [];
   dispatcher.openers.story = {

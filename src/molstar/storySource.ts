@@ -14,13 +14,17 @@ import { MVSData } from 'molstar/lib/extensions/mvs/mvs-data';
 import type { MVSData_States, Snapshot } from 'molstar/lib/extensions/mvs/mvs-data';
 import { treeValidationIssues } from 'molstar/lib/extensions/mvs/tree/generic/tree-validation';
 import { MVSTreeSchema } from 'molstar/lib/extensions/mvs/tree/mvs/mvs-tree';
-import { Unzip } from 'molstar/lib/mol-util/zip/zip';
 
 import { MolspaceError } from '../contract/errors';
 import { LIMITS } from '../contract/limits';
 import { SnapshotMeta } from '../contract/story';
 import { cutText } from '../contract/budget';
+import { ARCHIVE_BASE, MVSX_MAIN_FILE, checkStorySize, normalizeArchivePath, readArchive } from './mvsxArchive';
+import { located, validationError, type StoryIssue } from './storyIssues';
 import { ResourcePolicy, defaultResourcePolicy, forbiddenError, refusedResources } from '../resources/resourcePolicy';
+
+export { MVSX_MAIN_FILE, normalizeArchivePath } from './mvsxArchive';
+export type { StoryIssue } from './storyIssues';
 
 /** Story input: exactly one of MVSJ text or MVSX archive bytes. */
 export interface StorySourceInput {
@@ -47,29 +51,8 @@ export interface ParsedStory {
   snapshots: SnapshotMeta[];
 }
 
-/** One validation issue, as listed in `details.issues` of a `VALIDATION_FAILED` error. */
-export interface StoryIssue {
-  /** 0-based snapshot index, or `null` for a Story-wide issue. */
-  snapshotIndex: number | null;
-  /** Snapshot key (after filling missing keys), or `null`. */
-  key: string | null;
-  /** Node path such as `root/children/0/params/url`, or `metadata/...`. */
-  path: string;
-  message: string;
-  /** What would fix it. */
-  fix: string;
-}
-
-/** Name of the main file inside an MVSX archive (Mol*'s `loadMVSX` default). */
-export const MVSX_MAIN_FILE = 'index.mvsj';
-
 /** Parameter names holding resource locations (as Mol*'s `convertMvsToMolstar` resolves them). */
 const URI_PARAMS = ['url', 'uri'] as const;
-
-/** Base used to resolve archive-relative paths, exactly as Mol*'s `loadMVSX` does (`arcp://<id>/<path>`). */
-const ARCHIVE_BASE = 'arcp://molspace-archive/';
-
-const FIX_GENERIC = 'Fix the listed issues in the Story (see details.issues) and load it again.';
 
 /**
  * Parse and validate a Story, then check where it would fetch from.
@@ -104,12 +87,12 @@ async function parseStorySource(src: StorySourceInput): Promise<ParsedStory> {
   }
   if (hasJ) {
     const text = src.mvsj as string;
-    checkSize(new TextEncoder().encode(text).length, 'MVSJ text', '/mvsj');
+    checkStorySize(new TextEncoder().encode(text).length, 'MVSJ text', '/mvsj');
     const raw = parseJson(text, '/mvsj');
     return buildStory(raw, 'mvsj', null);
   }
   const bytes = src.mvsx as Uint8Array;
-  checkSize(bytes.length, 'MVSX archive', '/mvsx');
+  checkStorySize(bytes.length, 'MVSX archive', '/mvsx');
   const files = await readArchive(bytes);
   const main = files.get(MVSX_MAIN_FILE);
   if (!main) {
@@ -131,18 +114,6 @@ async function parseStorySource(src: StorySourceInput): Promise<ParsedStory> {
   return story;
 }
 
-function checkSize(n: number, what: string, where: string): void {
-  if (n > LIMITS.storySourceBytes) {
-    throw new MolspaceError(
-      'TOO_LARGE',
-      `The ${what} is ${n} bytes; the limit is ${LIMITS.storySourceBytes} bytes (${LIMITS.storySourceBytes / (1024 * 1024)} MiB).`,
-      where,
-      'Reference large structures by https URL instead of embedding them, or split the Story.',
-      { bytes: n, limit: LIMITS.storySourceBytes }
-    );
-  }
-}
-
 function parseJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
@@ -154,59 +125,6 @@ function parseJson(text: string, where: string): unknown {
       'Pass MolViewSpec JSON (MVSJ), e.g. the output of `molviewspec` `States.dumps()`, or an .mvsx archive.'
     );
   }
-}
-
-/** True when the last 64 KiB + 22 bytes hold a zip end-of-central-directory record. */
-function hasZipEnd(bytes: Uint8Array): boolean {
-  const min = Math.max(0, bytes.length - 65557);
-  for (let i = bytes.length - 22; i >= min; i--) {
-    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 0x05 && bytes[i + 3] === 0x06) {
-      return true;
-    }
-  }
-  return false;
-}
-
-/** Read an MVSX archive with Mol*'s zip reader; names are archive paths. */
-async function readArchive(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
-  const notZip = (reason: string) =>
-    new MolspaceError(
-      'UNSUPPORTED_FORMAT',
-      `The MVSX bytes are not a readable zip archive: ${reason}`,
-      '/mvsx',
-      'Pass an .mvsx file (a zip of index.mvsj and its assets), or pass MVSJ text instead.'
-    );
-  // Mol*'s reader scans backwards for the end record without a bound: check it exists first.
-  if (bytes.length < 22 || bytes[0] !== 0x50 || bytes[1] !== 0x4b || !hasZipEnd(bytes)) {
-    throw notZip('no zip signature');
-  }
-  // Copy so the buffer holds exactly these bytes (a view may sit inside a larger buffer).
-  const buffer = bytes.slice().buffer;
-  let sizes: Record<string, unknown>;
-  try {
-    sizes = await Unzip(buffer, true).run();
-  } catch (err) {
-    throw notZip(err instanceof Error ? err.message : String(err));
-  }
-  let total = 0;
-  for (const info of Object.values(sizes)) {
-    const size = (info as { size?: unknown }).size;
-    total += typeof size === 'number' ? size : 0;
-  }
-  checkSize(total, 'unpacked MVSX content', '/mvsx');
-  let entries: Record<string, unknown>;
-  try {
-    entries = await Unzip(bytes.slice().buffer, false).run();
-  } catch (err) {
-    throw notZip(err instanceof Error ? err.message : String(err));
-  }
-  const files = new Map<string, Uint8Array>();
-  for (const [name, data] of Object.entries(entries)) {
-    if (data instanceof Uint8Array && !name.endsWith('/')) {
-      files.set(name, data);
-    }
-  }
-  return files;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -492,16 +410,6 @@ export function classifyUri(uri: string): UriKind {
   return 'other-scheme';
 }
 
-/**
- * Normalize an archive-relative path the way Mol* resolves it against the
- * archive's main file (`./assets/x.cif` → `assets/x.cif`); returns the path and
- * the `arcp:` URL Mol* would look up.
- */
-export function normalizeArchivePath(uri: string): { path: string; url: string } {
-  const url = new URL(uri, ARCHIVE_BASE + MVSX_MAIN_FILE).href;
-  return { path: url.slice(ARCHIVE_BASE.length), url };
-}
-
 function walkResources(
   node: Record<string, unknown>,
   path: string,
@@ -556,71 +464,4 @@ function walkResources(
       }
     });
   }
-}
-
-/** One issue with its fix. */
-function located(snapshotIndex: number | null, key: string | null, path: string, message: string): StoryIssue {
-  return { snapshotIndex, key, path, message, fix: fixFor(message) };
-}
-
-/** Issues one VALIDATION_FAILED error lists (`details.count` says how many there are). */
-const LISTED_ISSUES = 50;
-/** Characters of one issue message. */
-const ISSUE_CHARS = 300;
-
-function validationError(all: StoryIssue[]): MolspaceError {
-  const issues = all.slice(0, LISTED_ISSUES).map(i => ({ ...i, message: cutText(i.message, ISSUE_CHARS) }));
-  const first = issues[0];
-  const label =
-    first.snapshotIndex === null
-      ? ''
-      : `snapshot ${first.snapshotIndex}${first.key ? ` ("${first.key}")` : ''}${first.path ? ` at ${first.path}` : ''}: `;
-  const where =
-    first.snapshotIndex === null
-      ? `/${first.path.replace(/^\/+/, '')}`
-      : `/snapshots/${first.snapshotIndex}${first.path ? '/' + first.path : ''}`;
-  return new MolspaceError(
-    'VALIDATION_FAILED',
-    `${all.length} issue(s) in the Story: ${label}${first.message}`,
-    where,
-    first.fix,
-    all.length > issues.length ? { issues, count: all.length, cut: all.length - issues.length } : { issues, count: all.length }
-  );
-}
-
-function fixFor(m: string): string {
-  if (/Relative URL/.test(m)) {
-    return 'Use an https URL, or package the file into an .mvsx archive next to index.mvsj.';
-  }
-  if (/leaves the archive/.test(m)) {
-    return 'Use a path inside the archive, relative to index.mvsj, without "..".';
-  }
-  if (/not in the MVSX archive/.test(m)) {
-    return 'Add the file to the .mvsx archive at that path, or correct the URL.';
-  }
-  if (/file: URLs|filesystem paths|Only http/.test(m)) {
-    return 'Reference structures by https URL, or package the file into an .mvsx archive and use a relative path.';
-  }
-  if (/Duplicate snapshot key/.test(m)) {
-    return 'Give every snapshot a unique metadata.key.';
-  }
-  if (/duration_ms/.test(m)) {
-    return 'Set metadata.linger_duration_ms (and transition_duration_ms if used) to a number of milliseconds ≥ 0.';
-  }
-  if (/Unknown node kind/.test(m)) {
-    return 'Use a node kind of the MVS tree schema (story_schema lists them).';
-  }
-  if (/cannot appear as a child/.test(m)) {
-    return 'Move the node under one of its allowed parents (story_schema with `node` lists them).';
-  }
-  if (/Invalid parameters/.test(m)) {
-    return 'Give the node the params its kind takes (story_schema with `node` lists type, required and default).';
-  }
-  if (/key must be a non-empty string/.test(m)) {
-    return 'Give the snapshot a non-empty string metadata.key.';
-  }
-  if (/no "root" node|"root"/.test(m)) {
-    return 'Give every snapshot a "root" node: {"kind": "root", "children": [...]}.';
-  }
-  return FIX_GENERIC;
 }

@@ -8,7 +8,8 @@
 - The Jupyter server extension ``molspace`` — an MCP gateway at ``{base_url}molspace/mcp``.
 """
 
-from . import stories
+import sys as _sys
+
 from ._version import __version__
 from .errors import (
     KetcherControlError,
@@ -25,8 +26,11 @@ from .gateway._entry import (  # noqa: F401 - Jupyter Server finds the extension
 )
 from .ketcher import Ketcher, KetcherChange
 from .panel import Panel
-from .story import Story, StoryChange
+from .story import Story, StoryChange, stories
 from .viewer import Viewer
+
+# ``import molspace.stories`` as before the Story modules moved into molspace/story/.
+_sys.modules[f"{__name__}.stories"] = stories
 
 __all__ = [
     "Story",

@@ -126,7 +126,7 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_create_mvsx_packs_assets_and_rewrites_references(workdir: Path) -> None:
     import zipfile
 
-    from molspace.story_source import normalize_story_source
+    from molspace.story.source import normalize_story_source
 
     out = stories.create("s/1hpv.mvsx", _pdb_board("./data/1hpv.pdb"), assets=["data/1hpv.pdb"])
     assert out.path == Path("s/1hpv.mvsx") and out.keys == ["a"]

@@ -14,7 +14,7 @@ import traitlets
 
 import molspace
 from molspace import Story, StoryControlError, StorySourceError
-from molspace.story_source import MAX_STORY_BYTES, normalize_story_source
+from molspace.story.source import MAX_STORY_BYTES, normalize_story_source
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "examples" / "data" / "1cbs-story.mvsx"

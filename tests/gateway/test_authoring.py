@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from gateway_helpers import located_error
 
-from molspace import story_templates
 from molspace.contract import LIMITS
 from molspace.gateway.manifest import DEFAULT_MANIFEST_PATH
 from molspace.gateway.tools.story_schema import mvs_schema
+from molspace.story import templates as story_templates
 
 MANIFEST = json.loads(DEFAULT_MANIFEST_PATH.read_text(encoding="utf-8"))
 TEMPLATE_IDS = {
@@ -366,7 +366,7 @@ async def test_the_page_error_of_story_create_reaches_the_agent_unchanged(
     assert err == refusal
 
 
-# ---------------------------------------------------------------- molspace.story_templates (no server)
+# ---------------------------------------------------------------- molspace.story.templates (no server)
 def test_fill_defaults_and_text_placeholders() -> None:
     doc = story_templates.fill("binding-site-tour", examples("binding-site-tour"))
     assert doc["steps"][0]["root"]["children"][0]["children"][0]["params"] == {"format": "pdb"}

@@ -1,6 +1,6 @@
 """``story_template_list`` and ``story_template_create`` (docs/architecture.md, "Story authoring").
 
-The catalogue and the filling are :mod:`molspace.story_templates` (string values
+The catalogue and the filling are :mod:`molspace.story.templates` (string values
 only, bounded, missing and unknown variables refused); ``story_template_create``
 then relays ``story_create`` to a page through :class:`~molspace.gateway.pages.ConnectedPages`,
 so the page validates the filled Story with the same bundled Mol* as any other.
@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ... import story_templates
 from ...contract import LIMITS
 from ...errors import MolspaceError
+from ...story import templates as story_templates
 from .context import GatewayToolAnswer, GatewayToolContext
 
 

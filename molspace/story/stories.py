@@ -1,7 +1,7 @@
 """Story authoring from a notebook cell: ``molspace.stories`` (docs/architecture.md, "Story authoring").
 
 The same templates as the agent tools (``story_template_list`` / ``story_template_create``),
-filled the same way (:mod:`molspace.story_templates`), written as ``.mvsj``::
+filled the same way (:mod:`molspace.story.templates`), written as ``.mvsj``::
 
     from molspace import stories
     stories.templates()                                   # the catalogue
@@ -23,8 +23,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import story_archive, story_templates
-from .errors import MolspaceError
+from ..errors import MolspaceError
+from . import archive as story_archive
+from . import templates as story_templates
 
 #: Linger of a storyboard step that gives none, ms (as the page's storyboard conversion).
 DEFAULT_LINGER_MS = 4000
@@ -69,7 +70,7 @@ def templates() -> list[dict[str, Any]]:
 
 
 def fill(template: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Fill a template into a storyboard ``{title, steps}``; see :func:`molspace.story_templates.fill`.
+    """Fill a template into a storyboard ``{title, steps}``; see :func:`molspace.story.templates.fill`.
 
     Raises
     ------
@@ -177,7 +178,7 @@ def create(
     assets: Iterable[Any] | None = None,
 ) -> StoryFile:
     """Validate a Story (a document, or a template filled with ``variables``) and write it as ``.mvsj``
-    or, with ``assets``, as ``.mvsx`` (see :mod:`molspace.story_archive`).
+    or, with ``assets``, as ``.mvsx`` (see :mod:`molspace.story.archive`).
 
     Parameters
     ----------
@@ -198,7 +199,7 @@ def create(
         (not ``.mvsj``/``.mvsx``, or assets with ``.mvsj``), ``FORBIDDEN`` at ``overwrite`` (the
         file exists), ``VALIDATION_FAILED`` (every issue in ``details.issues``, including relative
         URLs no asset matches), the errors of :func:`fill` and of
-        :func:`molspace.story_archive.plan_assets` (located at ``assets/<i>``).
+        :func:`molspace.story.archive.plan_assets` (located at ``assets/<i>``).
     """
     if (document is None) == (template is None):
         raise MolspaceError(

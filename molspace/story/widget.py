@@ -19,11 +19,11 @@ import traitlets
 from ipywidgets import CallbackDispatcher
 from traitlets import Bool, Bytes, Dict, Int, List, Unicode
 
-from ._version import MODULE_NAME, MODULE_VERSION_RANGE
-from .contract import LIMITS
-from .errors import StoryControlError
-from .page_widget import PageWidget
-from .story_source import normalize_story_source
+from .._version import MODULE_NAME, MODULE_VERSION_RANGE
+from ..contract import LIMITS
+from ..errors import StoryControlError
+from ..page_widget import PageWidget
+from .source import normalize_story_source
 
 #: Traits only the page may change; the kernel reads them.
 _PAGE_OWNED = (
@@ -80,7 +80,7 @@ class Story(PageWidget):
     Raises
     ------
     molspace.errors.StorySourceError
-        When ``source`` cannot be a Story (see :func:`molspace.story_source.normalize_story_source`).
+        When ``source`` cannot be a Story (see :func:`molspace.story.source.normalize_story_source`).
 
     Notes
     -----

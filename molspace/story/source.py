@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .contract import LIMITS
-from .errors import StorySourceError
+from ..contract import LIMITS
+from ..errors import StorySourceError
 
 #: Largest Story accepted, bytes (MVSJ text or MVSX archive): the contract's ``storySourceBytes``.
 MAX_STORY_BYTES: int = LIMITS["storySourceBytes"]

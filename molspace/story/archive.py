@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .contract import LIMITS
-from .errors import MolspaceError
+from ..contract import LIMITS
+from ..errors import MolspaceError
 
 #: Largest asset, and all assets together, bytes: the contract's ``storySourceBytes`` (50 MiB).
 MAX_ASSET_BYTES: int = LIMITS["storySourceBytes"]

@@ -18,11 +18,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import MolspaceError
+from ..errors import MolspaceError
 
-_HERE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # molspace/
 #: Installed: ``molspace/templates`` (the wheel force-includes ``templates/``); source checkout: ``templates/``.
-TEMPLATE_DIRS = (_HERE / "templates", _HERE.parent / "templates")
+TEMPLATE_DIRS = (_PACKAGE / "templates", _PACKAGE.parent / "templates")
 _PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 #: Catalogue fields of a template (everything but its steps).
 SUMMARY_FIELDS = ("id", "title", "description", "variables", "storyboard", "caveats")

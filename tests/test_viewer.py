@@ -14,7 +14,7 @@ import pytest
 import traitlets
 
 from molspace import StructureSourceError, Viewer, ViewerControlError
-from molspace.structure_source import FORMATS, MAX_STRUCTURE_BYTES, normalize_structure_source
+from molspace.viewer.source import FORMATS, MAX_STRUCTURE_BYTES, normalize_structure_source
 
 DATA = Path(__file__).resolve().parent / "data" / "structures"
 

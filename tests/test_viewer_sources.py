@@ -15,7 +15,7 @@ from rdkit import Chem  # RDKit is in the test extras
 from rdkit.Chem import AllChem, rdDistGeom
 
 from molspace import StructureSourceError, Viewer, ViewerControlError
-from molspace.structure_source import EMBED_SEED, MAX_MVS_BYTES, normalize_structure_source
+from molspace.viewer.source import EMBED_SEED, MAX_MVS_BYTES, normalize_structure_source
 
 URL = "https://files.rcsb.org/molspace-test/1cbs.cif"
 

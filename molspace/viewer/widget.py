@@ -18,10 +18,10 @@ from typing import Any
 import traitlets
 from traitlets import Bool, Bytes, Dict, Int, Unicode
 
-from ._version import MODULE_NAME, MODULE_VERSION_RANGE
-from .errors import ViewerControlError
-from .page_widget import PageWidget
-from .structure_source import mvs_state_of, normalize_structure_source
+from .._version import MODULE_NAME, MODULE_VERSION_RANGE
+from ..errors import ViewerControlError
+from ..page_widget import PageWidget
+from .source import mvs_state_of, normalize_structure_source
 
 #: Traits only the page may change; the kernel reads them.
 _PAGE_OWNED = (
@@ -89,7 +89,7 @@ class Viewer(PageWidget):
         (dict, MVSJ text, ``molviewspec.create_builder()`` or ``State``), drawn
         as by :meth:`apply_mvs` over the structure it downloads, which the page
         fetches (its hosts allow-listed); see
-        :func:`molspace.structure_source.normalize_structure_source`.
+        :func:`molspace.viewer.source.normalize_structure_source`.
     format : str, optional
         ``pdb``, ``pdbqt``, ``mmcif``, ``bcif``, ``sdf``, ``mol``, ``mol2``,
         ``xyz`` or ``gro``; default: from the path's extension (``.extxyz`` is

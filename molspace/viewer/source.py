@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .contract import LIMITS, STRUCTURE_FORMATS
-from .errors import MolspaceError, StructureSourceError
+from ..contract import LIMITS, STRUCTURE_FORMATS
+from ..errors import MolspaceError, StructureSourceError
 
 #: Largest structure accepted, bytes: the contract's ``viewerSourceBytes``.
 MAX_STRUCTURE_BYTES: int = LIMITS["viewerSourceBytes"]

@@ -15,7 +15,7 @@ import traitlets
 import molspace
 from molspace import Panel, PanelContentError
 from molspace.contract import LIMITS, manifest
-from molspace.panel_content import normalize_panel_content
+from molspace.panel.content import normalize_panel_content
 
 
 def sent(panel: Panel, monkeypatch) -> list[dict]:

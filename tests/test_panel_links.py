@@ -15,7 +15,7 @@ import pytest
 
 from molspace import Panel, PanelContentError
 from molspace.contract import manifest
-from molspace.panel_content import normalize_panel_content
+from molspace.panel.content import normalize_panel_content
 
 REA = {"auth_asym_id": "A", "auth_seq_id": 200}
 

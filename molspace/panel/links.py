@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .errors import PanelContentError
+from ..errors import PanelContentError
 
 
 def _target_id(widget: Any, arg: str) -> str:

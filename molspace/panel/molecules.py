@@ -23,8 +23,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .contract import LIMITS
-from .errors import PanelContentError
+from ..contract import LIMITS
+from ..errors import PanelContentError
 
 
 def is_rdkit_mol(obj: Any) -> bool:

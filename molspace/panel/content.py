@@ -7,7 +7,7 @@
   Vega-Lite ``dict`` → a chart (data inline);
 - a list of SMILES strings or RDKit molecules, or a DataFrame with
   ``smiles_column=`` or an RDKit molecule column → a molecule grid
-  (:mod:`molspace.panel_molecules`);
+  (:mod:`molspace.panel.molecules`);
 - a ``dict`` with ``"type"`` of ``"markdown"``, ``"table"``, ``"chart"`` or ``"molecules"`` → as is.
 
 Bounds are the contract's (``LIMITS["panel*"]``, read from the manifest); over
@@ -24,10 +24,10 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .contract import LIMITS
-from .errors import PanelContentError
-from .panel_links import split_links
-from .panel_molecules import (
+from ..contract import LIMITS
+from ..errors import PanelContentError
+from .links import split_links
+from .molecules import (
     check_molecules,
     is_rdkit_mol,
     molecules_from_dataframe,
@@ -83,7 +83,7 @@ def normalize_panel_content(
         DataFrames only: one link per row, a click on which focuses the row's
         MVS component selector (column ``selector_column``) in ``viewer``, or
         goes to the row's step key (column ``step_column``) of ``story``
-        (:mod:`molspace.panel_links`).
+        (:mod:`molspace.panel.links`).
 
     Returns
     -------

@@ -17,10 +17,10 @@ from typing import Any
 import traitlets
 from traitlets import Bool, Dict, Int, Unicode
 
-from ._version import MODULE_NAME, MODULE_VERSION_RANGE
-from .errors import PanelContentError
-from .page_widget import PageWidget
-from .panel_content import normalize_panel_content
+from .._version import MODULE_NAME, MODULE_VERSION_RANGE
+from ..errors import PanelContentError
+from ..page_widget import PageWidget
+from .content import normalize_panel_content
 
 #: Traits only the page may change after the panel is made.
 _PAGE_OWNED = ("_content", "title", "revision", "ready", "error", "last_change")
@@ -41,7 +41,7 @@ class Panel(PageWidget):
         ``smiles_column=`` or an RDKit molecule column), an Altair chart or a
         Vega-Lite dict (a chart), a list of SMILES or RDKit molecules (a
         molecule grid), or a contract ``PanelContent`` dict; see
-        :func:`molspace.panel_content.normalize_panel_content`.
+        :func:`molspace.panel.content.normalize_panel_content`.
     title : str, optional
         Shown above the content.
     panel_id : str, optional

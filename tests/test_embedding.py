@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from rdkit import Chem
 
-from molspace.embedding import MAX_HEAVY_ATOMS, embed_3d
 from molspace.errors import MolspaceError
+from molspace.ketcher.embedding import MAX_HEAVY_ATOMS, embed_3d
 
 
 def z_spread(sdf: str) -> float:

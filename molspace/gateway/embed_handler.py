@@ -2,7 +2,7 @@
 
 The page's ``open {ketcher}`` (an agent sending an editor's molecule to a
 Viewer) needs 3D coordinates that neither Indigo nor Mol* make; the server's
-RDKit makes them (:func:`molspace.embedding.embed_3d`), off the event loop.
+RDKit makes them (:func:`molspace.ketcher.embedding.embed_3d`), off the event loop.
 Jupyter authenticates the request (the page's cookie and XSRF token); agent
 tokens do not open it (they open ``molspace/mcp`` only). Body and answers
 are JSON:
@@ -23,8 +23,8 @@ from typing import Any
 from jupyter_server.base.handlers import APIHandler
 from tornado import web
 
-from ..embedding import embed_3d
 from ..errors import MolspaceError
+from ..ketcher.embedding import embed_3d
 
 #: Path under base_url.
 EMBED_PATH = "molspace/embed3d"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import MolspaceError
+from ..errors import MolspaceError
 
 #: Most heavy atoms embedded in one call: ETKDG's time grows fast with size, and a
 #: drawn molecule past this is not a sketch (open the structure file instead).

@@ -20,10 +20,10 @@ import traitlets
 from ipywidgets import CallbackDispatcher
 from traitlets import Bool, Dict, Int, List, Unicode
 
-from ._version import MODULE_NAME, MODULE_VERSION_RANGE
-from .contract import LIMITS
-from .errors import KetcherControlError, MolspaceError
-from .page_widget import PageWidget
+from .._version import MODULE_NAME, MODULE_VERSION_RANGE
+from ..contract import LIMITS
+from ..errors import KetcherControlError, MolspaceError
+from ..page_widget import PageWidget
 
 #: Formats the editor reads and writes (the contract's ``KetcherFormat``).
 FORMATS = ("smiles", "molfile", "molfile-v3000", "ket", "sdf", "smarts", "inchi", "cml")
@@ -370,13 +370,13 @@ class Ketcher(PageWidget):
         Raises
         ------
         KetcherControlError
-            As :func:`molspace.embedding.embed_3d`: ``VALIDATION_FAILED`` when the
+            As :func:`molspace.ketcher.embedding.embed_3d`: ``VALIDATION_FAILED`` when the
             editor is empty or RDKit cannot read or embed the molecule,
             ``TOO_LARGE`` past its heavy-atom bound, ``UNSUPPORTED_FORMAT`` when
             RDKit is not installed.
         """
+        from ..viewer import Viewer
         from .embedding import embed_3d
-        from .viewer import Viewer
 
         if self.atoms:
             text = self.molfile

@@ -20,7 +20,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from traitlets import Bool, Float, Int, List, TraitError, Unicode, validate
 
-from ..agent_tokens import AgentTokenStore
+from .agent_tokens import AgentTokenStore
 from .bridge_frames import BridgeFrames
 from .connect_hint import ConnectHint
 from .embed_handler import EMBED_PATH, Embed3dHandler

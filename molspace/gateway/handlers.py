@@ -30,7 +30,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from tornado import web
 from tornado.websocket import WebSocketHandler
 
-from ..agent_tokens import AgentToken, AgentTokenStore, token_from_authorization
+from .agent_tokens import AgentToken, AgentTokenStore, token_from_authorization
 from .asgi_adapter import ASGIHandlerMixin
 from .bridge_frames import BridgeFrames, FrameRefused
 from .origin import OriginPolicy

@@ -16,7 +16,7 @@ from gateway_helpers import server_config
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from molspace.agent_tokens import AgentTokenStore, token_from_authorization
+from molspace.gateway.agent_tokens import AgentTokenStore, token_from_authorization
 
 
 def jupyter_molspace(*args: str, token_file: Path) -> subprocess.CompletedProcess[str]:

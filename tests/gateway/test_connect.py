@@ -21,7 +21,7 @@ from gateway_helpers import server_config
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from molspace.agent_tokens import AgentTokenStore
+from molspace.gateway.agent_tokens import AgentTokenStore
 
 #: Where each client's entry is, and which keys hold the URL and the headers.
 READ = {

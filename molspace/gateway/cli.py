@@ -6,7 +6,7 @@
     jupyter molspace connect claude-code               # mint a token, write the client's MCP config
     jupyter molspace connect codex --print             # print it instead (cursor, vscode, gemini too)
 
-Agent tokens open only ``{base_url}molspace/mcp`` (see :mod:`molspace.agent_tokens`).
+Agent tokens open only ``{base_url}molspace/mcp`` (see :mod:`molspace.gateway.agent_tokens`).
 ``--file`` points at another token file (the server reads
 ``c.MolspaceGateway.agent_token_file``, default ``{jupyter_data_dir}/molspace/agent-tokens.json``).
 """
@@ -17,9 +17,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from . import client_config
 from .agent_tokens import AgentTokenError, AgentTokenStore, default_path
-from .gateway import client_config
-from .gateway.client_config import CLIENTS, ClientConfigError
+from .client_config import CLIENTS, ClientConfigError
 
 
 def _parser() -> argparse.ArgumentParser:

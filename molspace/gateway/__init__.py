@@ -17,9 +17,15 @@ manifest
 tools
     Tools the gateway answers itself (``status``), one module each.
 pages
-    Connected pages, routing and relayed calls with deadlines.
+    ``ConnectedPages``: connected pages, routing and relayed calls with deadlines, made of
+    ``page`` (one page), ``page_registry`` (pages by id and owner, focus, routing),
+    ``mirrored_reads`` (reads from a page's mirror, served notes) and ``relayed_calls``
+    (calls with deadlines, result reading).
 bridge_frames
     Page frames checked against the contract's wire schema.
 origin, connect_hint
     The Origin policy, and the "how to connect a page" sentence.
+agent_tokens, cli
+    Agent tokens (they open the MCP endpoint only), and ``jupyter molspace`` (``token``,
+    ``connect``).
 """

@@ -14,6 +14,8 @@ server
     Low-level MCP server built from the contract manifest; the error-result shape.
 manifest
     Tool specs from the generated manifest: argument and result checks.
+schema_errors
+    A schema error located: JSON pointer, tagged-union item, problem text.
 tools
     Tools the gateway answers itself (``status``), one module each.
 pages

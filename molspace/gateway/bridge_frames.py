@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from ..contract import BRIDGE_CLOSE_CODES
-from .manifest import json_pointer
+from .schema_errors import json_pointer
 
 #: Websocket close code sent to a page speaking another bridge protocol.
 CLOSE_UNSUPPORTED_PROTOCOL = BRIDGE_CLOSE_CODES["unsupportedProtocol"]

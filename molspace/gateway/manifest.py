@@ -5,6 +5,7 @@ The gateway lists tools only from ``molspace/contract/manifest.json`` (written b
 arguments against each tool's JSON Schema (draft 2020-12) before relaying, so a
 bad call fails with a located ``INVALID_INPUT`` without a round trip to the page,
 and checks each page result against the tool's output schema before relaying it.
+How a schema error is located and said is :mod:`molspace.gateway.schema_errors`'s.
 """
 
 from __future__ import annotations
@@ -15,297 +16,19 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
 
 from ..contract import MANIFEST_PATH as DEFAULT_MANIFEST_PATH  # noqa: F401 - re-exported: the packaged manifest
 from ..contract import manifest as packaged_manifest
 from ..errors import MolspaceError
-
-
-def json_pointer(path: list[Any] | tuple[Any, ...]) -> str:
-    """Encode a path of keys/indices as an RFC 6901 JSON pointer.
-
-    Parameters
-    ----------
-    path : sequence of str or int
-        Keys and array indices from the document root, e.g. ``["actions", 0, "kind"]``.
-
-    Returns
-    -------
-    str
-        ``""`` for the root, else ``"/actions/0/kind"`` (``~`` → ``~0``, ``/`` → ``~1``).
-    """
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
-
-
-#: Fields that tell the branches of a tagged union apart (an ``act`` operation's ``op``, a panel
-#: content's ``type``, a control's ``action``): an error inside such an item names the item.
-UNION_TAGS = ("op", "type", "action")
-#: Longest value quoted in a message, characters (JSON, cut with "…").
-_QUOTED_CHARS = 60
-
-
-def _quoted(value: Any) -> str:
-    """A value as JSON for a message (never a Python repr), cut at ``_QUOTED_CHARS``."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=False)
-    except (TypeError, ValueError):
-        text = json.dumps(str(value))
-    return text if len(text) <= _QUOTED_CHARS else text[: _QUOTED_CHARS - 1] + "…"
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number" if isinstance(value, float) else "integer"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object" if isinstance(value, dict) else type(value).__name__
-
-
-def _resolve(root: dict[str, Any], schema: Any) -> Any:
-    """Follow local ``$ref`` s (``#/$defs/...``) of ``root``."""
-    seen = 0
-    while (
-        isinstance(schema, dict)
-        and isinstance(schema.get("$ref"), str)
-        and schema["$ref"].startswith("#")
-        and seen < 32
-    ):
-        node: Any = root
-        for part in schema["$ref"][1:].split("/")[1:]:
-            part = part.replace("~1", "/").replace("~0", "~")
-            node = node.get(part) if isinstance(node, dict) else None
-        schema, seen = node, seen + 1
-    return schema
-
-
-def _tag_values(root: dict[str, Any], branch: Any, tag: str) -> list[Any]:
-    """The values of ``tag`` a union branch takes (its ``const`` or ``enum``)."""
-    prop = (
-        _resolve(root, (_resolve(root, branch) or {}).get("properties", {}).get(tag))
-        if isinstance(_resolve(root, branch), dict)
-        else None
-    )
-    if not isinstance(prop, dict):
-        return []
-    if "const" in prop:
-        return [prop["const"]]
-    return list(prop.get("enum", []))
-
-
-def _union_branches(root: dict[str, Any], schema: Any) -> list[Any]:
-    """The branches of a ``oneOf``/``anyOf`` schema, nested unions flattened, refs resolved."""
-    schema = _resolve(root, schema)
-    if not isinstance(schema, dict):
-        return []
-    out: list[Any] = []
-    for key in ("oneOf", "anyOf"):
-        for b in schema.get(key, []):
-            b = _resolve(root, b)
-            inner = _union_branches(root, b)
-            out.extend(inner if inner else [b])
-    return out
-
-
-@dataclass
-class _TaggedItem:
-    """An item of a tagged union on the way to an error: where it is, its tag, its branch."""
-
-    path: list[Any]
-    tag: str
-    value: Any
-    allowed: list[str] | None  # fields of its branch; None when the tag value is unknown
-    tag_values: list[Any]
-
-
-def _tagged_items(root: dict[str, Any], arguments: Any, path: list[Any]) -> list[_TaggedItem]:
-    """The tagged-union items the instance path ``path`` passes through, outermost first."""
-    items: list[_TaggedItem] = []
-    schema: Any = root
-    instance: Any = arguments
-    for depth in range(len(path) + 1):
-        schema = _resolve(root, schema)
-        branches = _union_branches(root, schema)
-        if branches and isinstance(instance, dict):
-            for tag in UNION_TAGS:
-                values = [v for b in branches for v in _tag_values(root, b, tag)]
-                if values and isinstance(instance.get(tag), str):
-                    chosen = next(
-                        (b for b in branches if instance[tag] in _tag_values(root, b, tag)), None
-                    )
-                    allowed = (
-                        sorted(chosen.get("properties", {})) if isinstance(chosen, dict) else None
-                    )
-                    items.append(
-                        _TaggedItem(list(path[:depth]), tag, instance[tag], allowed, values)
-                    )
-                    schema = chosen if chosen is not None else schema
-                    break
-            else:
-                # an untagged union: the branch of the instance's type, if only one
-                typed = [
-                    b
-                    for b in branches
-                    if isinstance(b, dict)
-                    and b.get("type") == _json_type(instance).replace("integer", "number")
-                ]
-                typed = typed or [
-                    b
-                    for b in branches
-                    if isinstance(b, dict) and b.get("type") == _json_type(instance)
-                ]
-                schema = typed[0] if len(typed) == 1 else None
-        elif branches:
-            typed = [
-                b for b in branches if isinstance(b, dict) and b.get("type") == _json_type(instance)
-            ]
-            schema = typed[0] if len(typed) == 1 else None
-        if depth == len(path) or not isinstance(schema, dict):
-            break
-        key = path[depth]
-        if isinstance(instance, dict) and isinstance(key, str):
-            schema = schema.get("properties", {}).get(key, schema.get("additionalProperties"))
-            instance = instance.get(key)
-        elif isinstance(instance, list) and isinstance(key, int) and 0 <= key < len(instance):
-            prefix = schema.get("prefixItems") or []
-            schema = prefix[key] if key < len(prefix) else schema.get("items")
-            instance = instance[key]
-        else:
-            break
-    return items
-
-
-def _problem(error: ValidationError) -> str:
-    """What is wrong, as a short sentence with values as JSON (never a Python repr)."""
-    v, value, inst = error.validator, error.validator_value, error.instance
-    if v == "additionalProperties" and isinstance(inst, dict):
-        known = set((error.schema or {}).get("properties", {}))
-        extra = sorted(k for k in inst if k not in known)
-        return f"unknown field {', '.join(_quoted(k) for k in extra)}"
-    if v == "required" and isinstance(inst, dict):
-        missing = [n for n in value if n not in inst]
-        return f"missing required field {', '.join(_quoted(n) for n in missing)}"
-    if v == "type":
-        want = " or ".join(value) if isinstance(value, list) else str(value)
-        return f"must be {want} (got {_json_type(inst)})"
-    if v == "const":
-        return f"must be {_quoted(value)} (got {_quoted(inst)})"
-    if v == "enum":
-        return f"must be one of {', '.join(_quoted(x) for x in value)} (got {_quoted(inst)})"
-    if v in ("maxLength", "minLength") and isinstance(inst, str):
-        return f"is {len(inst)} characters; {'at most' if v == 'maxLength' else 'at least'} {value} allowed ({v})"
-    if v in ("maxItems", "minItems") and isinstance(inst, list):
-        return f"has {len(inst)} items; {'at most' if v == 'maxItems' else 'at least'} {value} allowed ({v})"
-    if v in ("maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"):
-        rel = {
-            "maximum": "at most",
-            "minimum": "at least",
-            "exclusiveMaximum": "below",
-            "exclusiveMinimum": "above",
-        }[v]
-        return f"must be {rel} {_quoted(value)} (got {_quoted(inst)})"
-    if v == "pattern":
-        return f"must match the pattern {_quoted(value)} (got {_quoted(inst)})"
-    if v in ("oneOf", "anyOf"):
-        return f"matches none of the allowed forms (got {_json_type(inst)} {_quoted(inst)})"
-    return f"fails {v} {_quoted(value)} (got {_quoted(inst)})"
-
-
-def _union_error(error: ValidationError) -> ValidationError | None:
-    """The error inside a failed union that says what is wrong (e.g. a tagged union's content).
-
-    Branches whose ``const`` does not match (the wrong tag) are set aside; if
-    one branch is left, its first error; if none is left, the tag itself.
-    """
-    branches: dict[int, list[ValidationError]] = {}
-    for e in error.context or []:
-        branches.setdefault(int(e.relative_schema_path[0]), []).append(e)
-    tagged = {i: es for i, es in branches.items() if not any(e.validator == "const" for e in es)}
-    if len(tagged) == 1:
-        return sorted(next(iter(tagged.values())), key=lambda e: list(map(str, e.absolute_path)))[0]
-    if not tagged:
-        consts = [e for es in branches.values() for e in es if e.validator == "const"]
-        if consts and len({tuple(e.absolute_path) for e in consts}) == 1:
-            return consts[0]
-    return None
-
-
-def _branch_error(error: ValidationError) -> ValidationError:
-    """For a ``oneOf``/``anyOf`` failure, the error of the branch the value was meant for.
-
-    A branch is preferred when its discriminator (a ``const``) matched and its
-    types matched, then by how deep its first error lies: e.g. ``{"op": "focus"}``
-    without ``selector`` is named at ``selector`` (the ``focus`` branch), not at
-    ``op`` (every other branch).
-    """
-    while error.validator in ("oneOf", "anyOf") and error.context:
-        branches: dict[Any, list[ValidationError]] = {}
-        for e in error.context:
-            branches.setdefault(e.schema_path[0] if e.schema_path else 0, []).append(e)
-
-        def score(errs: list[ValidationError]) -> tuple[int, int, int, int]:
-            const_failed = any(e.validator == "const" for e in errs)
-            type_failed = any(e.validator == "type" and not e.relative_path for e in errs)
-            return (
-                not const_failed,
-                not type_failed,
-                min(len(e.relative_path) for e in errs),
-                -len(errs),
-            )
-
-        error = max(branches.values(), key=score)[0]
-    return error
-
-
-def _leaf_errors(error: ValidationError) -> list[ValidationError]:
-    """Every error of the union branch the value was meant for (e.g. a missing and an unknown field)."""
-    if error.validator in ("oneOf", "anyOf") and error.context:
-        inner = _union_error(error)
-        if inner is not None:
-            siblings = [
-                e
-                for e in error.context
-                if e.relative_schema_path[0] == inner.relative_schema_path[0]
-            ]
-            return [leaf for e in siblings for leaf in _leaf_errors(e)]
-    return [_leaf_error(error)]
-
-
-def _leaf_error(error: ValidationError) -> ValidationError:
-    """The error :func:`_error_pointer` points at (inside a union, the branch's own error)."""
-    if error.validator in ("oneOf", "anyOf") and error.context:
-        inner = _union_error(error)
-        if inner is not None:
-            return _leaf_error(inner)
-    return _branch_error(error)
-
-
-def _error_pointer(error: ValidationError) -> str:
-    """Point at the offending field of one jsonschema error, not just its parent."""
-    if error.validator in ("oneOf", "anyOf") and error.context:
-        inner = _union_error(error)
-        if inner is not None:
-            return _error_pointer(inner)
-    # Otherwise the branch the value was meant for (a matching discriminator, then the deepest error).
-    error = _branch_error(error)
-    path = list(error.absolute_path)
-    instance = error.instance
-    if error.validator == "required" and isinstance(instance, dict):
-        missing = [name for name in error.validator_value if name not in instance]
-        if missing:
-            return json_pointer([*path, missing[0]])
-    if error.validator == "additionalProperties" and isinstance(instance, dict):
-        known = set((error.schema or {}).get("properties", {}))
-        extra = sorted(k for k in instance if k not in known)
-        if extra:
-            return json_pointer([*path, extra[0]])
-    return json_pointer(path)
+from .schema_errors import (
+    error_pointer,
+    json_pointer,
+    leaf_error,
+    leaf_errors,
+    problem,
+    quoted,
+    tagged_items,
+)
 
 
 @dataclass
@@ -396,15 +119,15 @@ class ToolSpec:
             ``INTERNAL`` at ``source``, naming the first bad field.
         """
         error = next(
-            iter(sorted(self._output_validator.iter_errors(structured), key=_error_pointer)), None
+            iter(sorted(self._output_validator.iter_errors(structured), key=error_pointer)), None
         )
         if error is None:
             return
-        pointer = _error_pointer(error) or "/"
+        pointer = error_pointer(error) or "/"
         raise MolspaceError(
             "INTERNAL",
             f"`{self.name}` answered from {source} with a result that does not match its output schema "
-            f"at {pointer}: {_problem(_leaf_error(error))}",
+            f"at {pointer}: {problem(leaf_error(error))}",
             source,
             "Reload the JupyterLab page so it runs the same molspace version as the server.",
             {"tool": self.name, "pointer": pointer},
@@ -427,20 +150,18 @@ class ToolSpec:
         """
         errors = sorted(
             self._validator.iter_errors(arguments),
-            key=lambda e: (_error_pointer(e), str(e.message)),
+            key=lambda e: (error_pointer(e), str(e.message)),
         )
         if not errors:
             return
-        problems = [
-            {"where": _error_pointer(e), "message": _problem(_leaf_error(e))} for e in errors
-        ]
+        problems = [{"where": error_pointer(e), "message": problem(leaf_error(e))} for e in errors]
         first = problems[0]
         where = first["where"]
         path = [
             int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~")
             for p in where.split("/")[1:]
         ]
-        items = _tagged_items(self.input_schema, arguments, path)
+        items = tagged_items(self.input_schema, arguments, path)
         details: dict[str, Any] = {"tool": self.name, "errors": problems}
         if items:
             # The error lies in one item of a tagged union (an `act` operation, panel content, ...):
@@ -448,7 +169,7 @@ class ToolSpec:
             item = items[-1]
             at = json_pointer(item.path)
             index = next((p for p in reversed(item.path) if isinstance(p, int)), None)
-            named = f"{item.tag} {_quoted(item.value)}" + (
+            named = f"{item.tag} {quoted(item.value)}" + (
                 f" (item {index} of {json_pointer(item.path[:-1])})"
                 if index is not None
                 else f" at {at}"
@@ -457,13 +178,13 @@ class ToolSpec:
                 {"item": at, "tag": item.tag, "tagValue": item.value, "allowed": item.allowed}
             )
             if item.allowed is None or where == json_pointer([*item.path, item.tag]):
-                message = f"Invalid arguments for `{self.name}` at {where}: {item.tag} {_quoted(item.value)} is not one of the known values."
-                fix = f"Set {at}/{item.tag} to one of: {', '.join(_quoted(v) for v in item.tag_values)}."
+                message = f"Invalid arguments for `{self.name}` at {where}: {item.tag} {quoted(item.value)} is not one of the known values."
+                fix = f"Set {at}/{item.tag} to one of: {', '.join(quoted(v) for v in item.tag_values)}."
                 details["allowed"] = None
                 details["tagValues"] = item.tag_values
             else:
-                leaves = [leaf for e in errors for leaf in _leaf_errors(e)]
-                inside = [{"where": _error_pointer(x), "message": _problem(x)} for x in leaves]
+                leaves = [leaf for e in errors for leaf in leaf_errors(e)]
+                inside = [{"where": error_pointer(x), "message": problem(x)} for x in leaves]
                 inside = [
                     p for p in inside if p["where"].startswith(at + "/") or p["where"] == at
                 ] or [first]
@@ -478,7 +199,7 @@ class ToolSpec:
                     if "unknown field" in first["message"]
                     else "."
                 )
-                fix += f" describe {{tool: {_quoted(self.name)}, part: {_quoted(item.value)}}} gives its schema and an example."
+                fix += f" describe {{tool: {quoted(self.name)}, part: {quoted(item.value)}}} gives its schema and an example."
             raise MolspaceError("INVALID_INPUT", message, where, fix, details)
         allowed = sorted(self.input_schema.get("properties", {}))
         raise MolspaceError(
@@ -486,7 +207,7 @@ class ToolSpec:
             f"Invalid arguments for `{self.name}` at {where or '(root)'}: {first['message']}.",
             where,
             f"Correct the field at {where or 'the argument root'} (allowed fields: {', '.join(allowed) or 'none'}); "
-            f"describe {{tool: {_quoted(self.name)}}} gives the full schema.",
+            f"describe {{tool: {quoted(self.name)}}} gives the full schema.",
             details,
         )
 

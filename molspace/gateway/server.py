@@ -13,6 +13,7 @@ import json
 import logging
 import time
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 import mcp_types as types
@@ -147,6 +148,145 @@ def _clip(s: str, limit: int = 400) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
+@dataclass
+class ToolCall:
+    """One ``tools/call`` on its way: the tool's spec, its arguments, the request's context.
+
+    Attributes
+    ----------
+    spec : ToolSpec
+        The called tool.
+    args : dict
+        Its arguments (checked against the input schema before a route runs).
+    how_to_connect : str
+        The request's connect sentence (the fix of ``NO_PAGE``).
+    ctx : Any
+        The SDK's request context (the session gives the client's ``clientInfo``).
+    """
+
+    spec: ToolSpec
+    args: dict[str, Any]
+    how_to_connect: str
+    ctx: Any
+
+    @property
+    def name(self) -> str:
+        """The tool's name."""
+        return self.spec.name
+
+
+@dataclass
+class ToolRoutes:
+    """The three routes of a tool call: the gateway, a page's read mirror, a page.
+
+    A gateway tool is answered here; a mirrored read from the routed page's read mirror when
+    it holds the answer; every other call is relayed to a page (replayed by ``actionId`` where
+    the tool has one). Each route checks the answer against the tool's output schema before it is returned.
+    """
+
+    manifest: Manifest
+    pages: ConnectedPages
+    endpoint: str
+    gateway_tools: dict[str, GatewayToolHandler]
+    replays: ReplayRecord
+
+    async def at_gateway(self, call: ToolCall) -> types.CallToolResult:
+        """A ``runs: 'gateway'`` tool: its handler in :attr:`gateway_tools` answers here.
+
+        Raises
+        ------
+        MolspaceError
+            ``INTERNAL`` at ``/name`` when the manifest lists a gateway tool that has no handler;
+            the handler's own errors.
+        """
+        name, manifest = call.name, self.manifest
+        handler = self.gateway_tools.get(name)
+        if handler is None:
+            raise MolspaceError(
+                "INTERNAL",
+                f"The gateway lists `{name}` but has no handler for it.",
+                "/name",
+                "Reinstall molspace so that its Python package and its manifest match.",
+                {"tool": name},
+            )
+        answer = handler(
+            call.args,
+            GatewayToolContext(
+                self.pages,
+                manifest.versions,
+                self.endpoint,
+                call.how_to_connect,
+                client_of(call.ctx),
+                pages_listed=int(manifest.limits["statusPagesListed"]),
+                manifest=manifest,
+            ),
+        )
+        if inspect.isawaitable(answer):
+            answer = await answer
+        call.spec.check_output(answer.structured, source="the gateway")
+        return ok_result(name, answer.structured, answer.text)
+
+    def from_mirror(self, call: ToolCall) -> types.CallToolResult | None:
+        """A mirrored read answered from the routed page's read mirror, or ``None`` to relay it.
+
+        The page is told after this answer, batched (its activity panel shows the read).
+        """
+        name, args, pages = call.name, call.args, self.pages
+        started_at_ms, began = time.time() * 1000.0, time.perf_counter()
+        mirrored = pages.read(name, args, how_to_connect=call.how_to_connect)
+        if mirrored is None:
+            return None
+        call.spec.check_output(mirrored["structuredContent"], source=mirrored["pageId"])
+        served = ok_result(name, mirrored["structuredContent"], mirrored["text"])
+        # The person sees it in the page's activity panel: told after this answer, batched.
+        duration_ms = (time.perf_counter() - began) * 1000.0
+        asyncio.get_running_loop().call_soon(
+            pages.note_served,
+            mirrored["pageId"],
+            name,
+            args,
+            client_of(call.ctx),
+            started_at_ms,
+            duration_ms,
+        )
+        return served
+
+    async def to_page(self, call: ToolCall) -> types.CallToolResult:
+        """A page tool relayed to the routed page; a retried ``actionId`` is replayed instead."""
+        name, args, spec = call.name, call.args, call.spec
+
+        async def relay() -> dict[str, Any]:
+            result = await self.pages.call(
+                name, args, how_to_connect=call.how_to_connect, client=client_of(call.ctx)
+            )
+            spec.check_output(
+                result["structuredContent"], source=str(result.get("pageId", "the page"))
+            )
+            return result
+
+        if spec.replayable:
+            result = await self.replays.run(
+                name, args, relay, replayed_field=spec.has_replayed_field
+            )
+        else:
+            result = await relay()
+        return ok_result(name, result["structuredContent"], result["text"], result.get("images"))
+
+
+def unexpected_failure(name: str, incident: str) -> types.CallToolResult:
+    """The error result of a call that failed unexpectedly, naming the incident the log has."""
+    return error_result(
+        MolspaceError(
+            "INTERNAL",
+            f"The molspace gateway failed while running `{name}` (incident {incident}).",
+            "",
+            f"Retry once; if it fails again, report incident {incident}: the Jupyter server log "
+            "has the details.",
+            {"tool": name, "incident": incident},
+        )
+    )
+
+
 def build_server(
     manifest: Manifest,
     pages: ConnectedPages,
@@ -175,7 +315,6 @@ def build_server(
         Stateless handler set; the session manager runs one server
         session/transport per MCP session.
     """
-    replays = ReplayRecord()
     tools = [listed_tool(spec) for spec in manifest.tools.values()]
     flows = workflows()
     prompts = [types.Prompt(name=w.name, description=w.description) for w in flows.values()]
@@ -208,91 +347,27 @@ def build_server(
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
 
+    routes = ToolRoutes(manifest, pages, endpoint, gateway_tools, ReplayRecord())
+
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         name = params.name
-        args = dict(params.arguments or {})
         how_to_connect = connect_hint.sentence(getattr(ctx, "request", None))
         try:
-            spec = manifest.get(name)
-            spec.check_arguments(args)
-            if spec.runs == "gateway":
-                handler = gateway_tools.get(name)
-                if handler is None:
-                    raise MolspaceError(
-                        "INTERNAL",
-                        f"The gateway lists `{name}` but has no handler for it.",
-                        "/name",
-                        "Reinstall molspace so that its Python package and its manifest match.",
-                        {"tool": name},
-                    )
-                answer = handler(
-                    args,
-                    GatewayToolContext(
-                        pages,
-                        manifest.versions,
-                        endpoint,
-                        how_to_connect,
-                        client_of(ctx),
-                        pages_listed=int(manifest.limits["statusPagesListed"]),
-                        manifest=manifest,
-                    ),
-                )
-                if inspect.isawaitable(answer):
-                    answer = await answer
-                spec.check_output(answer.structured, source="the gateway")
-                return ok_result(name, answer.structured, answer.text)
-            if spec.mirrored:
-                started_at_ms, began = time.time() * 1000.0, time.perf_counter()
-                mirrored = pages.read(name, args, how_to_connect=how_to_connect)
-                if mirrored is not None:
-                    spec.check_output(mirrored["structuredContent"], source=mirrored["pageId"])
-                    served = ok_result(name, mirrored["structuredContent"], mirrored["text"])
-                    # The person sees it in the page's activity panel: told after this answer, batched.
-                    duration_ms = (time.perf_counter() - began) * 1000.0
-                    asyncio.get_running_loop().call_soon(
-                        pages.note_served,
-                        mirrored["pageId"],
-                        name,
-                        args,
-                        client_of(ctx),
-                        started_at_ms,
-                        duration_ms,
-                    )
+            call = ToolCall(manifest.get(name), dict(params.arguments or {}), how_to_connect, ctx)
+            call.spec.check_arguments(call.args)
+            if call.spec.runs == "gateway":
+                return await routes.at_gateway(call)
+            if call.spec.mirrored:
+                served = routes.from_mirror(call)
+                if served is not None:
                     return served
-
-            async def relay() -> dict[str, Any]:
-                result = await pages.call(
-                    name, args, how_to_connect=how_to_connect, client=client_of(ctx)
-                )
-                spec.check_output(
-                    result["structuredContent"], source=str(result.get("pageId", "the page"))
-                )
-                return result
-
-            if spec.replayable:
-                result = await replays.run(
-                    name, args, relay, replayed_field=spec.has_replayed_field
-                )
-            else:
-                result = await relay()
-            return ok_result(
-                name, result["structuredContent"], result["text"], result.get("images")
-            )
+            return await routes.to_page(call)
         except MolspaceError as e:
             return error_result(e)
         except Exception:
             incident = uuid.uuid4().hex[:12]
             log.exception("molspace tool %s failed (incident %s)", name, incident)
-            return error_result(
-                MolspaceError(
-                    "INTERNAL",
-                    f"The molspace gateway failed while running `{name}` (incident {incident}).",
-                    "",
-                    f"Retry once; if it fails again, report incident {incident}: the Jupyter server log "
-                    "has the details.",
-                    {"tool": name, "incident": incident},
-                )
-            )
+            return unexpected_failure(name, incident)
 
     return Server(
         "molspace",

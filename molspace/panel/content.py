@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..contract import LIMITS
 from ..errors import PanelContentError
@@ -33,6 +33,9 @@ from .molecules import (
     molecules_from_dataframe,
     molecules_from_list,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 _TYPES = ("markdown", "table", "chart", "molecules")
 
@@ -52,38 +55,62 @@ def _is_dataframe(obj: Any) -> bool:
     return type(obj).__name__ == "DataFrame" and type(obj).__module__.startswith("pandas")
 
 
-def normalize_panel_content(
-    content: Any,
-    *,
-    units: Mapping[str, str] | None = None,
-    smiles_column: str | None = None,
-    molecule_column: str | None = None,
-    name_column: str | None = None,
-    page_size: int | None = None,
-    viewer: Any = None,
-    selector_column: str | None = None,
-    story: Any = None,
-    step_column: str | None = None,
-) -> dict[str, Any]:
+class ContentOptions(TypedDict, total=False):
+    """What a cell may say of its content besides the content: the keywords of
+    :class:`molspace.Panel`, :meth:`molspace.Panel.update` and :func:`normalize_panel_content`,
+    listed here once (each ``None`` when not given; see :func:`normalize_panel_content`)."""
+
+    units: Mapping[str, str] | None
+    smiles_column: str | None
+    molecule_column: str | None
+    name_column: str | None
+    page_size: int | None
+    viewer: Any
+    selector_column: str | None
+    story: Any
+    step_column: str | None
+
+
+#: The names of :class:`ContentOptions`, in order.
+CONTENT_OPTIONS: tuple[str, ...] = tuple(ContentOptions.__annotations__)
+
+
+def check_content_options(options: Mapping[str, Any], function: str) -> None:
+    """Refuse a keyword that is not a content option, as Python refuses an unknown keyword.
+
+    Raises
+    ------
+    TypeError
+        ``<function>() got an unexpected keyword argument '<name>'``.
+    """
+    for name in options:
+        if name not in CONTENT_OPTIONS:
+            raise TypeError(f"{function}() got an unexpected keyword argument {name!r}")
+
+
+def normalize_panel_content(content: Any, **options: Unpack[ContentOptions]) -> dict[str, Any]:
     """Turn what a cell passes into the contract's ``PanelContent`` dict.
 
     Parameters
     ----------
     content : str, pandas.DataFrame, altair chart, or dict
         See the module docstring.
-    units : mapping of str to str, optional
-        Tables from a DataFrame: unit of each column by name (e.g. ``{"score": "kcal/mol"}``).
-    smiles_column, molecule_column, name_column : str, optional
-        Molecule grids from a DataFrame: the column of SMILES or of RDKit
-        molecules (default: the first RDKit molecule column, if any), and the
-        column naming each molecule.
-    page_size : int, optional
-        Molecule grids: molecules per page (default 24).
-    viewer, selector_column, story, step_column : optional
-        DataFrames only: one link per row, a click on which focuses the row's
-        MVS component selector (column ``selector_column``) in ``viewer``, or
-        goes to the row's step key (column ``step_column``) of ``story``
-        (:mod:`molspace.panel.links`).
+    **options
+        The :class:`ContentOptions`, keywords only, each optional:
+
+        units : mapping of str to str, optional
+            Tables from a DataFrame: unit of each column by name (e.g. ``{"score": "kcal/mol"}``).
+        smiles_column, molecule_column, name_column : str, optional
+            Molecule grids from a DataFrame: the column of SMILES or of RDKit
+            molecules (default: the first RDKit molecule column, if any), and the
+            column naming each molecule.
+        page_size : int, optional
+            Molecule grids: molecules per page (default 24).
+        viewer, selector_column, story, step_column : optional
+            DataFrames only: one link per row, a click on which focuses the row's
+            MVS component selector (column ``selector_column``) in ``viewer``, or
+            goes to the row's step key (column ``step_column``) of ``story``
+            (:mod:`molspace.panel.links`).
 
     Returns
     -------
@@ -96,16 +123,22 @@ def normalize_panel_content(
         ``UNSUPPORTED_FORMAT`` for another type, ``TOO_LARGE`` over a bound
         (``details["limit"]`` names it), ``INVALID_INPUT`` for a malformed dict.
     """
-    link_args = {
-        "viewer": viewer,
-        "selector_column": selector_column,
-        "story": story,
-        "step_column": step_column,
+    check_content_options(options, "normalize_panel_content")
+    link_args: dict[str, Any] = {
+        k: options.get(k) for k in ("viewer", "selector_column", "story", "step_column")
     }
+    page_size = options.get("page_size")
     if _is_dataframe(content):
         content, links = split_links(content, **link_args)
         return _with_links(
-            _from_dataframe(content, units, smiles_column, molecule_column, name_column, page_size),
+            _from_dataframe(
+                content,
+                options.get("units"),
+                options.get("smiles_column"),
+                options.get("molecule_column"),
+                options.get("name_column"),
+                page_size,
+            ),
             links,
         )
     given = [k for k, v in link_args.items() if v is not None]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import traitlets
 from traitlets import Bool, Dict, Int, Unicode
@@ -20,7 +20,10 @@ from traitlets import Bool, Dict, Int, Unicode
 from .._version import MODULE_NAME, MODULE_VERSION_RANGE
 from ..errors import PanelContentError
 from ..page_widget import PageWidget
-from .content import normalize_panel_content
+from .content import ContentOptions, check_content_options, normalize_panel_content
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: Traits only the page may change after the panel is made.
 _PAGE_OWNED = ("_content", "title", "revision", "ready", "error", "last_change")
@@ -126,18 +129,18 @@ class Panel(PageWidget):
         step_column: str | None = None,
         **kwargs: Any,
     ):
-        normalized = normalize_panel_content(
-            content,
-            units=units,
-            smiles_column=smiles_column,
-            molecule_column=molecule_column,
-            name_column=name_column,
-            page_size=page_size,
-            viewer=viewer,
-            selector_column=selector_column,
-            story=story,
-            step_column=step_column,
-        )
+        options: ContentOptions = {
+            "units": units,
+            "smiles_column": smiles_column,
+            "molecule_column": molecule_column,
+            "name_column": name_column,
+            "page_size": page_size,
+            "viewer": viewer,
+            "selector_column": selector_column,
+            "story": story,
+            "step_column": step_column,
+        }
+        normalized = normalize_panel_content(content, **options)
         if panel_id is not None:
             _check_panel_id(panel_id)
         super().__init__(_content=normalized, title=title or "", panel_id=panel_id or "", **kwargs)
@@ -155,23 +158,16 @@ class Panel(PageWidget):
         title: str | None = None,
         expected_revision: int | None = None,
         action_id: str | None = None,
-        units: Mapping[str, str] | None = None,
-        smiles_column: str | None = None,
-        molecule_column: str | None = None,
-        name_column: str | None = None,
-        page_size: int | None = None,
-        viewer: Any = None,
-        selector_column: str | None = None,
-        story: Any = None,
-        step_column: str | None = None,
+        **options: Unpack[ContentOptions],
     ) -> str:
         """Replace the content through the page's Dispatcher (``render_panel``).
 
         Parameters
         ----------
         content : as for :class:`Panel`
-        units, smiles_column, molecule_column, name_column, page_size, viewer, selector_column, story, step_column
-            As for :class:`Panel`.
+        **options : ContentOptions
+            ``units``, ``smiles_column``, ``molecule_column``, ``name_column``, ``page_size``,
+            ``viewer``, ``selector_column``, ``story``, ``step_column``: as for :class:`Panel`.
         title : str, optional
         expected_revision : int, optional
             Refuse (``REVISION_CONFLICT`` in :attr:`last_result`) unless the panel is at this revision.
@@ -189,18 +185,8 @@ class Panel(PageWidget):
         PanelContentError
             As for :class:`Panel`.
         """
-        content = normalize_panel_content(
-            content,
-            units=units,
-            smiles_column=smiles_column,
-            molecule_column=molecule_column,
-            name_column=name_column,
-            page_size=page_size,
-            viewer=viewer,
-            selector_column=selector_column,
-            story=story,
-            step_column=step_column,
-        )
+        check_content_options(options, "Panel.update")
+        content = normalize_panel_content(content, **options)
         message: dict[str, Any] = {"content": content}
         if title is not None:
             message["title"] = title

@@ -52,7 +52,9 @@ def test_synced_traits_follow_the_contract(kind: str) -> None:
         for name, value in defaults.items()
         if value != spec["defaults"][name]
     }
-    assert not differ, f"{cls.__name__}'s trait defaults differ from the contract ({kind}): {differ}"
+    assert not differ, (
+        f"{cls.__name__}'s trait defaults differ from the contract ({kind}): {differ}"
+    )
 
 
 @pytest.mark.parametrize("kind", sorted(WIDGET_CLASSES))

@@ -14,6 +14,7 @@ const LAYERS = [
   ['dispatcher'],
   ['kernel'],
   ['tokens.ts', 'dockPlacement.ts', 'dockedTab.ts', 'widgetManager.ts', 'version.ts'],
+  ['widget'],
   ['story', 'viewer', 'ketcher', 'authoring', 'webmcp', 'fallback'],
   ['panel'],
   ['tools'],
@@ -23,7 +24,7 @@ const LAYERS = [
   ['index.ts']
 ];
 /** Widget kinds of one layer do not import each other. */
-const SIBLINGS_APART = LAYERS[6];
+const SIBLINGS_APART = LAYERS[7];
 
 const path = entry => `./src/${entry}`;
 const zones = [];

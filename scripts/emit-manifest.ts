@@ -4,7 +4,7 @@
  * Run at build time (`npm run build:manifest`). The manifest holds JSON Schema
  * (draft 2020-12) for each tool's input and output and the error codes it can
  * return, generated from the zod contract in `src/contract`; the shared
- * `limits`; the `wire` messages of the bridge (page <-> gateway) and of a
+ * `limits`; each widget kind's synced state (`widgets`); the `wire` messages of the bridge (page <-> gateway) and of a
  * widget's comm (kernel <-> page); versions and the server instructions.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,7 +25,9 @@ import {
   STRUCTURE_EXTENSIONS,
   StructureFormat,
   BINARY_STRUCTURE_FORMATS,
-  ViewerKernelControl
+  ViewerKernelControl,
+  WIDGETS,
+  syncedDefaults
 } from '../src/contract';
 import { STATIC_FALLBACK_MIME } from '../src/contract/staticFallback';
 import { INSTRUCTIONS } from '../src/contract/instructions';
@@ -35,8 +37,9 @@ const root = join(__dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const molstarPkg = JSON.parse(readFileSync(join(root, 'node_modules/molstar/package.json'), 'utf8'));
 // The MVS major version the bundled Mol* reads (`MVSData.SupportedVersion`).
-const mvsVersion = readFileSync(join(root, 'node_modules/molstar/lib/extensions/mvs/mvs-data.js'), 'utf8')
-  .match(/SupportedVersion:\s*(\d+)/)?.[1];
+const mvsVersion = readFileSync(join(root, 'node_modules/molstar/lib/extensions/mvs/mvs-data.js'), 'utf8').match(
+  /SupportedVersion:\s*(\d+)/
+)?.[1];
 if (!mvsVersion) {
   throw new Error('emit-manifest: SupportedVersion not found in molstar/lib/extensions/mvs/mvs-data.js');
 }
@@ -84,6 +87,14 @@ const manifest = {
       pageToKernel: schema(KernelResult, 'output')
     }
   },
+  // Each page widget kind's ipywidgets names and synced state (src/contract/widgetState.ts): the Python
+  // tests check every kernel widget's sync=True traits against these names and defaults.
+  widgets: Object.fromEntries(
+    Object.entries(WIDGETS).map(([kind, spec]) => [
+      kind,
+      { model: spec.model, view: spec.view, defaults: syncedDefaults(kind as keyof typeof WIDGETS), state: schema(spec.state, 'output') }
+    ])
+  ),
   tools: TOOLS.map(t => {
     const inputSchema = compactJsonSchema(t.input, 'input');
     for (const [i, example] of (t.examples ?? []).entries()) {

@@ -228,7 +228,9 @@ class Ketcher(PageWidget):
 
     ready = Bool(False, help="True once Ketcher and its Indigo engine have loaded.").tag(sync=True)
     error = Dict(
-        None, allow_none=True, help="Located error {code, message, where, fix, details} or None."
+        default_value=None,
+        allow_none=True,
+        help="Located error {code, message, where, fix, details} or None.",
     ).tag(sync=True)
     revision = Int(0, help="= structure_revision (what expected_revision is checked against).").tag(
         sync=True
@@ -249,12 +251,12 @@ class Ketcher(PageWidget):
     ).tag(sync=True)
     highlighted = List(Int(), help="Highlighted atoms (0-based, Molfile order).").tag(sync=True)
     persist = Dict(
-        None,
+        default_value=None,
         allow_none=True,
         help="The last save request {path, format, status, revision, message}.",
     ).tag(sync=True)
     last_change = Dict(
-        None, allow_none=True, help="The last change: {revision, source, summary}."
+        default_value=None, allow_none=True, help="The last change: {revision, source, summary}."
     ).tag(sync=True)
     summary = Unicode("", help="One line: what the editor holds.").tag(sync=True)
     ketcher_version = Unicode("").tag(sync=True)

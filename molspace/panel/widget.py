@@ -106,10 +106,12 @@ class Panel(PageWidget):
     revision = Int(0, help="Advanced by every content change.").tag(sync=True)
     ready = Bool(False, help="True once the content is rendered.").tag(sync=True)
     error = Dict(
-        None, allow_none=True, help="Located error {code, message, where, fix, details} or None."
+        default_value=None,
+        allow_none=True,
+        help="Located error {code, message, where, fix, details} or None.",
     ).tag(sync=True)
     last_change = Dict(
-        None, allow_none=True, help="The last change: {revision, source, summary}."
+        default_value=None, allow_none=True, help="The last change: {revision, source, summary}."
     ).tag(sync=True)
 
     def __init__(

@@ -135,7 +135,9 @@ class Viewer(PageWidget):
 
     _data = Bytes(None, allow_none=True).tag(sync=True)
     _mvs = Dict(
-        None, allow_none=True, help="An MVS source: the state drawn first (apply_mvs)."
+        default_value=None,
+        allow_none=True,
+        help="An MVS source: the state drawn first (apply_mvs).",
     ).tag(sync=True)
     format = Unicode("", help="Structure format (MVS parse format name).").tag(sync=True)
     source_name = Unicode(
@@ -145,17 +147,21 @@ class Viewer(PageWidget):
 
     ready = Bool(False, help="True once the current view is drawn.").tag(sync=True)
     error = Dict(
-        None, allow_none=True, help="Located error {code, message, where, fix, details} or None."
+        default_value=None,
+        allow_none=True,
+        help="Located error {code, message, where, fix, details} or None.",
     ).tag(sync=True)
     revision = Int(0, help="Advanced by every applied act batch.").tag(sync=True)
-    composition = Dict(None, allow_none=True, help="Bounded composition computed by the page.").tag(
-        sync=True
-    )
+    composition = Dict(
+        default_value=None, allow_none=True, help="Bounded composition computed by the page."
+    ).tag(sync=True)
     view = Dict(
-        None, allow_none=True, help="What is shown: layers, colors, focus, selection, highlight."
+        default_value=None,
+        allow_none=True,
+        help="What is shown: layers, colors, focus, selection, highlight.",
     ).tag(sync=True)
     last_change = Dict(
-        None, allow_none=True, help="The last change: {revision, source, summary}."
+        default_value=None, allow_none=True, help="The last change: {revision, source, summary}."
     ).tag(sync=True)
     summary = Unicode("", help="One line: what the Viewer shows.").tag(sync=True)
     undo_steps = Int(0, help="Steps undo() can take back (each act batch is one step).").tag(

@@ -12,5 +12,6 @@ export * from './panel';
 export * from './authoring';
 export * from './viewer';
 export * from './ketcher';
+export * from './widgetState';
 export * from './panelExport';
 export * from './staticFallback';

@@ -15,11 +15,9 @@
  * `ui` `set_structure` and loaded into the other frames only, so the
  * drawing frame keeps its own undo history.
  */
-import { DOMWidgetModel, type IBackboneModelOptions, ISerializers, unpack_models } from '@jupyter-widgets/base';
-import type * as Backbone from 'backbone';
+import type { DOMWidgetModel } from '@jupyter-widgets/base';
 import {
   LIMITS,
-  LocatedError,
   MolspaceError,
   PersistRequest,
   type ChangeEntry,
@@ -27,100 +25,42 @@ import {
   type KetcherFormat,
   type KetcherState
 } from '../contract';
-import { AppliedRequests } from '../kernel/appliedRequests';
-import { saveCurrentState } from '../kernel/currentState';
-import { KernelChannel, listenToKernel } from '../kernel/kernelChannel';
-import { toJSONValue } from '../kernel/json';
 import type { IMolspacePage } from '../tokens';
-import { MODULE_NAME, MODULE_VERSION } from '../version';
-import { notebookPathOf } from '../widgetManager';
-import { WidgetPresence } from '../dispatcher/widgetPresence';
+import { PageWidgetModel, boundModelClass, type KernelTools } from '../widget/pageWidgetModel';
 import type { EditorSnapshot } from './frameMessages';
 import { FrameError, FRAME_START_MS, type KetcherFrame } from './ketcherFrameHost';
 import type { KetcherTarget } from './ketcherTarget';
 import { ketcherSummary } from './ketcherText';
 
-export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarget {
-  static serializers: ISerializers = { ...DOMWidgetModel.serializers, layout: { deserialize: unpack_models } };
-
+export abstract class KetcherModel extends PageWidgetModel implements KetcherTarget {
   /** Live frames, oldest first; the first ready one converts. */
   declare private _frames: KetcherFrame[];
   /** People's drawings waiting for their `ui` call, by KET: the frame they came from. */
   declare private _drawn: Map<string, { frame: KetcherFrame; snapshot: EditorSnapshot }>;
   declare private _loaded: Promise<void>;
   declare private _markLoaded: () => void;
-  declare private _kernel: KernelChannel;
-  declare private _presence: WidgetPresence;
-  declare private _disposed: boolean;
   declare private _overwrite: boolean;
   declare private _highlightColor: string;
-
-  abstract get services(): IMolspacePage;
 
   get kind(): 'ketcher' {
     return 'ketcher';
   }
 
-  defaults(): Backbone.ObjectHash {
-    return {
-      ...super.defaults(),
-      _model_name: 'KetcherModel',
-      _model_module: MODULE_NAME,
-      _model_module_version: MODULE_VERSION,
-      _applied_requests: [],
-      _view_name: 'KetcherView',
-      _view_module: MODULE_NAME,
-      _view_module_version: MODULE_VERSION,
-      _initial: '',
-      _initial_format: null,
-      title: '',
-      ready: false,
-      error: null,
-      revision: 0,
-      structure_revision: 0,
-      interaction_revision: 0,
-      dirty: false,
-      ket: '',
-      smiles: '',
-      molfile: '',
-      atoms: 0,
-      bonds: 0,
-      formula: null,
-      highlighted: [],
-      persist: null,
-      last_change: null,
-      summary: '',
-      ketcher_version: ''
-    };
+  protected get label(): string {
+    return 'Ketcher';
   }
 
-  initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
-    super.initialize(attributes, options);
+  protected get kernelTools(): KernelTools {
+    return { tool: 'ketcher_control' };
+  }
+
+  protected setUp(): void {
     this._frames = [];
     this._drawn = new Map();
-    this._disposed = false;
     this._overwrite = false;
     this.persistWaiters = 0;
     this._highlightColor = '#ffb000';
     this._loaded = new Promise<void>(resolve => (this._markLoaded = resolve));
-    this._kernel = new KernelChannel({
-      targetId: this.model_id,
-      tool: 'ketcher_control',
-      dispatcher: this.services.dispatcher,
-      send: message => this.send(toJSONValue(message), {}),
-      applied: new AppliedRequests(this),
-      sync: () => this._sync()
-    });
-    this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
-    listenToKernel(this, this._kernel);
-  }
-
-  get targetId(): string {
-    return this.model_id;
-  }
-
-  get notebook(): string | null {
-    return notebookPathOf(this.widget_manager);
   }
 
   /** Resolves once a frame has started (and loaded the initial structure) or failed to; never rejects. */
@@ -147,11 +87,6 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
       persist: this._persist(),
       error: this.error()
     };
-  }
-
-  error(): LocatedError | null {
-    const parsed = LocatedError.safeParse(this.get('error'));
-    return parsed.success ? parsed.data : null;
   }
 
   describe(): string {
@@ -196,7 +131,7 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
     this._highlightColor = color;
     this.set({ interaction_revision: revision, highlighted: [...atoms] });
     this.set({ summary: this.describe() });
-    this._sync();
+    this.sendState();
     void source;
   }
 
@@ -214,7 +149,7 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
     if (forget) {
       this.set({ persist: null });
       this.set({ summary: this.describe() });
-      this._sync();
+      this.sendState();
       return;
     }
     const request: PersistRequest = {
@@ -226,7 +161,7 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
     };
     this.set({ persist: request });
     this.set({ summary: this.describe() });
-    this._sync();
+    this.sendState();
   }
 
   /** Calls now waiting for the person's answer to the save request (the view says so). */
@@ -285,7 +220,7 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
     }
     this.set({ persist: next });
     this.set({ summary: this.describe() });
-    this._sync();
+    this.sendState();
   }
 
   /** Whether the pending request may replace an existing file. */
@@ -326,13 +261,13 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
           this.set({ ready: true, error: MolspaceError.from(e, `Ketcher ${this.model_id}`).toJSON() });
         }
         this.set({ summary: this.describe() });
-        this._sync();
+        this.sendState();
         this._markLoaded();
       },
       (e: unknown) => {
         this.set({ error: MolspaceError.from(e, `Ketcher ${this.model_id}`).toJSON() });
         this.set({ summary: this.describe() });
-        this._sync();
+        this.sendState();
         this._markLoaded();
       }
     );
@@ -356,20 +291,8 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
         this._drawn.delete(snapshot.ket);
         this.set({ error: MolspaceError.from(e, `Ketcher ${this.model_id}`).toJSON() });
         this.set({ summary: this.describe() });
-        this._sync();
+        this.sendState();
       });
-  }
-
-  viewShown(view: unknown): void {
-    this._presence.shown(view);
-  }
-
-  viewRemoved(view: unknown): void {
-    this._presence.removed(view);
-  }
-
-  touch(): void {
-    this.services.registry.touch(this.model_id);
   }
 
   // ------------------------------------------------------------------ internals
@@ -422,22 +345,10 @@ export abstract class KetcherModel extends DOMWidgetModel implements KetcherTarg
       ...extra
     });
     this.set({ summary: this.describe() });
-    this._sync();
+    this.sendState();
   }
 
-  private _sync(): void {
-    if (this._disposed || !this.comm_live) {
-      return;
-    }
-    try {
-      saveCurrentState(this);
-    } catch (e) {
-      console.warn(`molspace: Ketcher ${this.model_id}: the kernel could not be sent the new state`, e);
-    }
-  }
-
-  private _dispose(): void {
-    this._disposed = true;
+  protected left(): void {
     this._markLoaded();
   }
 }
@@ -447,9 +358,5 @@ export const KETCHER_START_MS = FRAME_START_MS;
 
 /** The Ketcher model class the widget manager instantiates, bound to this page's services. */
 export function ketcherModelClass(services: IMolspacePage): typeof DOMWidgetModel {
-  return class BoundKetcherModel extends KetcherModel {
-    get services(): IMolspacePage {
-      return services;
-    }
-  };
+  return boundModelClass(KetcherModel, services);
 }

@@ -10,16 +10,13 @@
  * {@link PanelModel.applyContent}, which waits until the views have rendered
  * the new revision and sends the state to the kernel.
  */
-import { DOMWidgetModel, DOMWidgetView, type IBackboneModelOptions, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import { type DOMWidgetModel, DOMWidgetView, type IBackboneModelOptions } from '@jupyter-widgets/base';
 import type * as Backbone from 'backbone';
-import { LocatedError, MolspaceError, PanelContent, type ChangeEntry, type ChangeSource, type PanelState } from '../contract';
-import { toJSONValue } from '../kernel/json';
-import { AppliedRequests } from '../kernel/appliedRequests';
-import { saveCurrentState } from '../kernel/currentState';
-import { KernelChannel, listenToKernel } from '../kernel/kernelChannel';
+import { MolspaceError, PanelContent, type ChangeEntry, type ChangeSource, type PanelState } from '../contract';
 import type { IMolspacePage } from '../tokens';
-import { MODULE_NAME, MODULE_VERSION } from '../version';
-import { notebookPathOf, renderMimeOf } from '../widgetManager';
+import { renderMimeOf } from '../widgetManager';
+import { CHANGE_WAIT_MS, DrawWaiters } from '../widget/drawWaiters';
+import { PageWidgetModel, boundModelClass, type KernelTools } from '../widget/pageWidgetModel';
 import { checkPanelContent } from './panelContent';
 import { ketcherOpener } from './openMolecule';
 import { linkFollower } from './panelLinks';
@@ -27,73 +24,46 @@ import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
 import { staleLinks } from './panelLinkCheck';
 import { policyRenderMime } from '../resources/resourceSanitizer';
-import { WidgetPresence } from '../dispatcher/widgetPresence';
 
-/** How long an update waits for a view to render it, ms. */
-const RENDER_WAIT_MS = 25_000;
-
-interface Waiter {
-  revision: number;
-  resolve: () => void;
-  reject: (e: MolspaceError) => void;
-}
-
-export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
-  static serializers: ISerializers = { ...DOMWidgetModel.serializers, layout: { deserialize: unpack_models } };
-
+export abstract class PanelModel extends PageWidgetModel implements PanelTarget {
   declare private _loaded: Promise<void>;
-  declare private _waiters: Waiter[];
+  /** Calls waiting for a view to render a revision. */
+  declare private _waiters: DrawWaiters<number>;
+  /** Views that rendered (or tried to). */
   declare private _views: Set<unknown>;
-  declare private _kernel: KernelChannel;
-  /** Whether the Panel is in the page (its displayed views, its comm); see `WidgetPresence`. */
-  declare private _presence: WidgetPresence;
-  declare private _disposed: boolean;
-
-  abstract get services(): IMolspacePage;
 
   get kind(): 'panel' {
     return 'panel';
+  }
+
+  protected get label(): string {
+    return 'Panel';
+  }
+
+  protected get kernelTools(): KernelTools {
+    return { tool: 'render_panel' };
   }
 
   get placement(): 'inline' {
     return 'inline';
   }
 
-  defaults(): Backbone.ObjectHash {
-    return {
-      ...super.defaults(),
-      _model_name: 'PanelModel',
-      _model_module: MODULE_NAME,
-      _model_module_version: MODULE_VERSION,
-      _applied_requests: [],
-      _view_name: 'PanelView',
-      _view_module: MODULE_NAME,
-      _view_module_version: MODULE_VERSION,
-      _content: null,
-      panel_id: '',
-      title: '',
-      revision: 0,
-      ready: false,
-      error: null,
-      last_change: null
-    };
+  protected setUp(): void {
+    this._views = new Set();
+    this._waiters = new DrawWaiters(
+      revision =>
+        new MolspaceError(
+          'TIMEOUT',
+          `Panel ${this.model_id}: revision ${revision} was not rendered within ${CHANGE_WAIT_MS / 1000} s.`,
+          '/content',
+          'Check the panel shows no error (observe), then retry.',
+          { revision }
+        )
+    );
   }
 
   initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
     super.initialize(attributes, options);
-    this._disposed = false;
-    this._waiters = [];
-    this._views = new Set();
-    this._kernel = new KernelChannel({
-      targetId: this.model_id,
-      tool: 'render_panel',
-      dispatcher: this.services.dispatcher,
-      send: message => this.send(toJSONValue(message), {}),
-      applied: new AppliedRequests(this),
-      sync: () => this._sync()
-    });
-    this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
-    listenToKernel(this, this._kernel);
     this._loaded = this._check();
   }
 
@@ -119,29 +89,16 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
     }
     if (error) {
       this.set({ error: error.toJSON(), ready: false });
-      this._sync();
+      this.sendState();
     }
-  }
-
-  get targetId(): string {
-    return this.model_id;
   }
 
   get panelId(): string {
     return this.get('panel_id') || this.model_id;
   }
 
-  get notebook(): string | null {
-    return notebookPathOf(this.widget_manager);
-  }
-
   whenLoaded(): Promise<void> {
     return this._loaded;
-  }
-
-  error(): LocatedError | null {
-    const parsed = LocatedError.safeParse(this.get('error'));
-    return parsed.success ? parsed.data : null;
   }
 
   content(): PanelContent | null {
@@ -171,7 +128,7 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
     const revision = this.get('revision') + 1;
     const entry: ChangeEntry = { revision, source, summary };
     this.services.registry.touch(this.model_id);
-    const rendered = this._whenRendered(revision);
+    const rendered = this._views.size === 0 ? Promise.resolve() : this._waiters.wait(revision);
     this.set({
       _content: update.content,
       title: update.title ?? this.get('title'),
@@ -183,7 +140,7 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
     try {
       await rendered;
     } finally {
-      this._sync();
+      this.sendState();
     }
     return entry;
   }
@@ -195,83 +152,21 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
       return;
     }
     this.set({ ready: error === null, error: error ? error.toJSON() : this.get('error') });
-    const done = this._waiters.filter(w => w.revision === revision);
-    this._waiters = this._waiters.filter(w => w.revision !== revision);
-    for (const w of done) {
-      if (error) {
-        w.reject(error);
-      } else {
-        w.resolve();
-      }
+    if (!this._waiters.settle(revision, error)) {
+      this.sendState();
     }
-    if (!done.length) {
-      this._sync();
-    }
-  }
-
-  /** A view was displayed (see `WidgetPresence.shown`). */
-  viewShown(view: unknown): void {
-    this._presence.shown(view);
-  }
-
-  /** A view was removed (see `WidgetPresence.removed`). */
-  viewRemoved(view: unknown): void {
-    this.forgetView(view);
-    this._presence.removed(view);
   }
 
   forgetView(view: unknown): void {
     this._views.delete(view);
     if (this._views.size === 0) {
-      for (const w of this._waiters.splice(0)) {
-        w.resolve();
-      }
+      this._waiters.resolveAll();
     }
   }
 
-  touch(): void {
-    this.services.registry.touch(this.model_id);
-  }
-
-  private _whenRendered(revision: number): Promise<void> {
-    if (this._views.size === 0) {
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { revision, resolve, reject };
-      this._waiters.push(waiter);
-      setTimeout(() => {
-        if (this._waiters.includes(waiter)) {
-          this._waiters = this._waiters.filter(w => w !== waiter);
-          reject(
-            new MolspaceError(
-              'TIMEOUT',
-              `Panel ${this.model_id}: revision ${revision} was not rendered within ${RENDER_WAIT_MS / 1000} s.`,
-              '/content',
-              'Check the panel shows no error (observe), then retry.',
-              { revision }
-            )
-          );
-        }
-      }, RENDER_WAIT_MS);
-    });
-  }
-
-  private _sync(): void {
-    if (this._disposed || !this.comm_live) {
-      return;
-    }
-    try {
-      saveCurrentState(this);
-    } catch (e) {
-      console.warn(`molspace: Panel ${this.model_id}: the kernel could not be sent the new state`, e);
-    }
-  }
-
-  private _dispose(): void {
-    this._disposed = true;
-    for (const w of this._waiters.splice(0)) {
-      w.reject(
+  protected left(): void {
+    this._waiters.rejectAll(
+      () =>
         new MolspaceError(
           'STALE_TARGET',
           `Panel ${this.model_id} was closed before it rendered.`,
@@ -281,18 +176,13 @@ export abstract class PanelModel extends DOMWidgetModel implements PanelTarget {
             target: this.model_id
           }
         )
-      );
-    }
+    );
   }
 }
 
 /** The Panel model class the widget manager instantiates (as `PanelModel`), bound to this page's services. */
 export function panelModelClass(services: IMolspacePage): typeof DOMWidgetModel {
-  return class BoundPanelModel extends PanelModel {
-    get services(): IMolspacePage {
-      return services;
-    }
-  };
+  return boundModelClass(PanelModel, services);
 }
 
 /** The inline view: one {@link PanelRenderer} in the cell's output. */

@@ -20,10 +20,11 @@ import { Task } from 'molstar/lib/mol-task';
 import { Color } from 'molstar/lib/mol-util/color';
 
 import { MolspaceError } from '../contract/errors';
-import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin, disposeMolstarPlugin } from '../molstar/molstarPlugin';
+import { DARK_BACKGROUND, LIGHT_BACKGROUND } from '../molstar/molstarPlugin';
+import { MolstarViewer, type MolstarViewerOptions } from '../molstar/molstarViewer';
 import type { ParsedStory } from '../molstar/storySource';
-import { guardDownloads, refusedMessage, type RedirectRefusal } from '../resources/resourceFetch';
-import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../resources/resourcePolicy';
+import { refusedMessage } from '../resources/resourceFetch';
+import { RESOURCE_HOSTS_SETTING } from '../resources/resourcePolicy';
 import { DRAW_WAIT_MS, waitForFrame, type DrawOutcome } from '../molstar/frameWait';
 
 /** Mol*'s text for cells whose parent failed (mol-state/state.js). */
@@ -36,25 +37,16 @@ interface ResourceRef {
   url: string;
 }
 
+/** How a Story view restarts a disposed viewer. */
+const LIVE_FIX = 'Scroll the widget into view (or click it) to restart the viewer.';
+
 /** Mol* plugin wrapper: one per live Story view. */
-export class MolstarStoryViewer {
-  private readonly plugin: PluginContext;
-  private readonly host: HTMLElement;
-  private dark: boolean;
+export class MolstarStoryViewer extends MolstarViewer {
   private story: ParsedStory | null = null;
   private current = -1;
-  private disposed = false;
-  private readonly policy: ResourcePolicy;
-  /** Downloads refused after a redirect since the last apply (see `resourceFetch.ts`). */
-  private refusals: RedirectRefusal[] = [];
-  private readonly unguard: () => void;
 
-  private constructor(plugin: PluginContext, host: HTMLElement, dark: boolean, policy: ResourcePolicy) {
-    this.plugin = plugin;
-    this.host = host;
-    this.dark = dark;
-    this.policy = policy;
-    this.unguard = guardDownloads(plugin.managers.asset, policy, r => this.refusals.push(r));
+  private constructor(plugin: PluginContext, host: HTMLElement, opts: MolstarViewerOptions) {
+    super(plugin, host, opts);
   }
 
   /**
@@ -64,9 +56,8 @@ export class MolstarStoryViewer {
    *
    * @throws MolspaceError `INTERNAL` when WebGL is unavailable (e.g. too many live contexts).
    */
-  static async create(host: HTMLElement, opts: { dark: boolean; policy: ResourcePolicy }): Promise<MolstarStoryViewer> {
-    const plugin = await createMolstarPlugin(host, opts.dark);
-    return new MolstarStoryViewer(plugin, host, opts.dark, opts.policy);
+  static async create(host: HTMLElement, opts: MolstarViewerOptions): Promise<MolstarStoryViewer> {
+    return new MolstarStoryViewer(await MolstarViewer.mount(host, opts.dark), host, opts);
   }
 
   /** Whether {@link load} succeeded (the snapshots are in Mol*'s snapshot manager). */
@@ -90,7 +81,7 @@ export class MolstarStoryViewer {
    *   (the Story is then loaded; `loaded` is true and other steps may work).
    */
   async load(story: ParsedStory, index = 0): Promise<DrawOutcome> {
-    this.assertLive();
+    this.assertLive(LIVE_FIX);
     const count = story.data.snapshots.length;
     const start = index >= 0 && index < count ? index : 0;
     const errors = this.collectLogErrors();
@@ -138,7 +129,7 @@ export class MolstarStoryViewer {
    *   resource loaded but could not be read).
    */
   async applySnapshot(index: number): Promise<DrawOutcome> {
-    this.assertLive();
+    this.assertLive(LIVE_FIX);
     const story = this.story;
     if (!story) {
       throw new MolspaceError('INVALID_INPUT', 'No Story is loaded in this viewer.', 'viewer', 'Load the Story before showing a step.');
@@ -172,27 +163,6 @@ export class MolstarStoryViewer {
     }
   }
 
-  /** True while the browser has taken this viewer's WebGL context (driver reset, too many contexts). */
-  get contextLost(): boolean {
-    return this.plugin.canvas3dContext?.webgl.isContextLost ?? false;
-  }
-
-  /**
-   * Follow the WebGL context: `lost` when the browser takes it (Mol* stops
-   * drawing), `restored` once the browser gave it back and Mol* rebuilt its
-   * GPU resources (Mol*'s own handler runs first: it subscribed first).
-   *
-   * @returns a function that stops following.
-   */
-  onContext(handlers: { lost(): void; restored(): void }): () => void {
-    const ctx = this.plugin.canvas3dContext;
-    if (!ctx?.contextLost || !ctx.contextRestored) {
-      return () => undefined;
-    }
-    const subs = [ctx.contextLost.subscribe(() => handlers.lost()), ctx.contextRestored.subscribe(() => handlers.restored())];
-    return () => subs.forEach(s => s.unsubscribe());
-  }
-
   /**
    * Draw snapshot `index` again (after a restored context): apply it if
    * another is shown, else request a frame and wait for it.
@@ -200,7 +170,7 @@ export class MolstarStoryViewer {
    * @returns `'drawn'` when Mol* drew a frame of it (see {@link applySnapshot}).
    */
   async redraw(index: number): Promise<DrawOutcome> {
-    this.assertLive();
+    this.assertLive(LIVE_FIX);
     if (index !== this.current) {
       return this.applySnapshot(index);
     }
@@ -209,7 +179,7 @@ export class MolstarStoryViewer {
 
   /** PNG data URL of the current canvas (used as the parked image). */
   async screenshot(): Promise<string> {
-    this.assertLive();
+    this.assertLive(LIVE_FIX);
     const canvas3d = this.plugin.canvas3d;
     canvas3d?.commit(true);
     const canvas = this.host.querySelector('canvas');
@@ -217,40 +187,6 @@ export class MolstarStoryViewer {
       return '';
     }
     return canvas.toDataURL('image/png');
-  }
-
-  /** Re-measure the host (call when its size changes). */
-  resize(): void {
-    if (!this.disposed) {
-      this.plugin.handleResize();
-    }
-  }
-
-  /**
-   * Dispose the plugin. Its WebGL context is freed, or with `keepContext`
-   * (parked by the budget) kept for the next viewer that starts
-   * (`./webglContextPool.ts`). Idempotent.
-   */
-  dispose(keepContext = false): void {
-    if (this.disposed) {
-      return;
-    }
-    this.disposed = true;
-    this.unguard();
-    disposeMolstarPlugin(this.plugin, keepContext);
-  }
-
-  // ---------------------------------------------------------------- helpers
-
-  private assertLive(): void {
-    if (this.disposed) {
-      throw new MolspaceError(
-        'STALE_TARGET',
-        'This 3D viewer was disposed.',
-        'viewer',
-        'Scroll the widget into view (or click it) to restart the viewer.'
-      );
-    }
   }
 
   /** Apply the theme background, check the state tree, wait for a frame (see `waitForFrame`). */

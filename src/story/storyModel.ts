@@ -15,35 +15,20 @@
  * which advances the revision, waits for the views to draw the step, and
  * sends the new state to the kernel.
  */
-import { DOMWidgetModel, type IBackboneModelOptions, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import type { DOMWidgetModel, IBackboneModelOptions, ISerializers } from '@jupyter-widgets/base';
 import type * as Backbone from 'backbone';
 import type { IRenderMimeRegistry } from '@jupyterlab/rendermime';
-import { ChangeEntry, ChangeSource, LocatedError, MolspaceError, SnapshotMeta, StoryAction, StoryState } from '../contract';
-import { AppliedRequests } from '../kernel/appliedRequests';
-import { saveCurrentState } from '../kernel/currentState';
-import { KernelChannel, listenToKernel } from '../kernel/kernelChannel';
-import { toJSONValue } from '../kernel/json';
+import { ChangeEntry, ChangeSource, MolspaceError, SnapshotMeta, StoryAction, StoryState } from '../contract';
 import type { IMolspacePage } from '../tokens';
-import { MODULE_NAME, MODULE_VERSION } from '../version';
-import { notebookPathOf, renderMimeOf } from '../widgetManager';
+import { renderMimeOf } from '../widgetManager';
+import { bytesSerializer, toBytes, type Bytes } from '../widget/bytes';
+import { CHANGE_WAIT_MS, DrawWaiters } from '../widget/drawWaiters';
+import { PageWidgetModel, boundModelClass, type KernelTools } from '../widget/pageWidgetModel';
 import { PAGE_INSTANCE_ID, StoryPlayback, type PlaybackState } from './playback';
 import type { ParsedStory } from '../molstar/storySource';
 import type { StoryChangeRequest, StoryTarget } from './storyTarget';
 import { storySummary } from './storyText';
 import { NO_FRAME_REASON } from './noFrame';
-import { WidgetPresence } from '../dispatcher/widgetPresence';
-
-/** How long a step change waits for a view to report it drawn, ms. */
-const RENDER_WAIT_MS = 25_000;
-
-/** MVSX bytes as ipywidgets hands them over. */
-type Bytes = DataView | ArrayBuffer | Uint8Array;
-
-interface RenderWaiter {
-  index: number;
-  resolve: () => void;
-  reject: (e: MolspaceError) => void;
-}
 
 /**
  * What the model asks of a displayed view of the Story: draw the current
@@ -60,90 +45,55 @@ export interface StoryDrawer {
   drawNow(): void;
 }
 
-export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
-  static serializers: ISerializers = {
-    ...DOMWidgetModel.serializers,
-    layout: { deserialize: unpack_models },
-    // Keep the MVSX bytes binary when ipywidgets serializes the state (e.g. to save
-    // it in the notebook): its default serializer JSON-copies, turning bytes into `{}`.
-    _mvsx: {
-      serialize: (value: Bytes | null) => (value && value.byteLength > 0 ? toBytes(value).slice() : null)
-    }
-  };
+export abstract class StoryModel extends PageWidgetModel implements StoryTarget {
+  static serializers: ISerializers = { ...PageWidgetModel.serializers, _mvsx: bytesSerializer };
 
   // Backbone calls initialize() from the base constructor, before class field
-  // initialisers would run: fields are declared here and set in initialize().
+  // initialisers would run: fields are declared here and set in setUp().
   declare private _parsed: Promise<ParsedStory> | null;
-  declare private _waiters: RenderWaiter[];
+  /** Calls waiting for a view to draw a snapshot, by index. */
+  declare private _waiters: DrawWaiters<number>;
   /** Views that hold a live viewer, with the index each last drew. */
   declare private _views: Map<unknown, number>;
-  /** Every displayed view, live or not (parked, not started, context lost). */
-  declare private _shown: Set<unknown>;
-  /** Whether the Story is in the page (its displayed views, its comm); see `WidgetPresence`. */
-  declare private _presence: WidgetPresence;
-  declare private _kernel: KernelChannel;
   declare private _playback: StoryPlayback;
-  /** True once the widget was closed or its model destroyed. */
-  declare private _disposed: boolean;
-
-  /** The page services (registry, Dispatcher, viewer budget); bound by {@link storyModelClass}. */
-  abstract get services(): IMolspacePage;
 
   get kind(): 'story' {
     return 'story';
   }
 
-  defaults(): Backbone.ObjectHash {
-    return {
-      ...super.defaults(),
-      _model_name: 'StoryModel',
-      _model_module: MODULE_NAME,
-      _model_module_version: MODULE_VERSION,
-      _applied_requests: [],
-      _view_name: 'StoryView',
-      _view_module: MODULE_NAME,
-      _view_module_version: MODULE_VERSION,
-      _mvsj: '',
-      _mvsx: null,
-      title: '',
-      snapshots: [],
-      index: 0,
-      key: '',
-      playing: false,
-      revision: 0,
-      ready: false,
-      error: null,
-      last_change: null,
-      _play_owner: ''
-    };
+  protected get label(): string {
+    return 'Story';
   }
 
-  initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
-    super.initialize(attributes, options);
+  protected get kernelTools(): KernelTools {
+    return { tool: 'story_control', tools: ['story_edit'] };
+  }
+
+  protected setUp(): void {
     this._parsed = null;
-    this._disposed = false;
-    this._waiters = [];
     this._views = new Map();
-    this._shown = new Set();
-    this._kernel = new KernelChannel({
-      targetId: this.model_id,
-      tool: 'story_control',
-      tools: ['story_edit'],
-      dispatcher: this.services.dispatcher,
-      send: message => this.send(toJSONValue(message), {}),
-      applied: new AppliedRequests(this),
-      sync: () => this._sync()
-    });
+    this._waiters = new DrawWaiters(
+      index =>
+        new MolspaceError(
+          'TIMEOUT',
+          `Story ${this.model_id}: step ${index + 1} was not drawn within ${CHANGE_WAIT_MS / 1000} s.`,
+          `/snapshots/${index}`,
+          'Check the Story resources load (story_observe shows the error), then retry.',
+          { index }
+        )
+    );
     this._playback = new StoryPlayback({
       state: () => this._playbackState(),
       step: action => void this._run(action, {}, 'play'),
       claim: () => {
         this.set({ _play_owner: PAGE_INSTANCE_ID });
-        this._sync();
+        this.sendState();
       }
     });
-    this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
-    listenToKernel(this, this._kernel);
+  }
+
+  initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
+    super.initialize(attributes, options);
     this.on('change:_mvsj change:_mvsx', () => {
       this._parsed = null;
       void this.parsed().catch(() => undefined);
@@ -154,18 +104,9 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     void this.parsed().catch(() => undefined);
   }
 
-  get targetId(): string {
-    return this.model_id;
-  }
-
   /** JupyterLab's rendermime for descriptions: the widget manager's (a docked Story's is set by its opener). */
   get rendermime(): IRenderMimeRegistry | null {
     return renderMimeOf(this.widget_manager);
-  }
-
-  /** Path of the notebook that owns the widget, when the widget manager knows it. */
-  get notebook(): string | null {
-    return notebookPathOf(this.widget_manager);
   }
 
   /**
@@ -194,12 +135,12 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
         key: story.snapshots[index]?.key ?? '',
         error: null
       });
-      this._sync();
+      this.sendState();
       return story;
     } catch (e) {
       const err = MolspaceError.from(e, `Story ${this.model_id}`);
       this.set({ snapshots: [], ready: false, error: err.toJSON() });
-      this._sync();
+      this.sendState();
       throw err;
     }
   }
@@ -226,12 +167,6 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
       playing: this.get('playing'),
       error: this.error()
     };
-  }
-
-  /** The widget's one error state: the `error` attribute when it is a located error, else null. */
-  error(): LocatedError | null {
-    const parsed = LocatedError.safeParse(this.get('error'));
-    return parsed.success ? parsed.data : null;
   }
 
   snapshots(): SnapshotMeta[] {
@@ -265,11 +200,11 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     // Sent at once (with `ready: false`), `ready` again once drawn: a change kept here until the
     // draw would be undone by the kernel's echo of this page's previous update, which ipywidgets
     // applies when it arrives (seen with two pages during Play: the owner fell back a step and stalled).
-    this._sync();
+    this.sendState();
     try {
       await drawn;
     } finally {
-      this._sync();
+      this.sendState();
     }
     return entry;
   }
@@ -289,7 +224,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
       await this.parsed();
       await drawn;
     } finally {
-      this._sync();
+      this.sendState();
     }
     return entry;
   }
@@ -304,23 +239,14 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     if (index !== this.state().index) {
       return;
     }
-    if (error?.details?.reason === NO_FRAME_REASON && this.state().ready && !this._waiters.some(w => w.index === index)) {
+    if (error?.details?.reason === NO_FRAME_REASON && this.state().ready && !this._waiters.has(index)) {
       // This page is hidden, but another page showing the notebook drew the step (its
       // `ready` came with the index) and nobody here waits: leave that page's state alone.
       return;
     }
     this.set({ ready: error === null, error: error ? error.toJSON() : null });
-    const waiting = this._waiters.filter(w => w.index === index);
-    this._waiters = this._waiters.filter(w => w.index !== index);
-    for (const w of waiting) {
-      if (error) {
-        w.reject(error);
-      } else {
-        w.resolve();
-      }
-    }
-    if (!waiting.length) {
-      this._sync();
+    if (!this._waiters.settle(index, error)) {
+      this.sendState();
     }
     this._playback.update();
   }
@@ -328,23 +254,21 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
   /** Forget a view: it was removed or parked and holds no live viewer. */
   forgetView(view: unknown): void {
     this._views.delete(view);
-    if (this._views.size > 0 || this._waiters.length === 0) {
+    if (this._views.size > 0 || this._waiters.size === 0) {
       return;
     }
     // The last live viewer went (parked or removed) while a step waits to be drawn.
-    const drawer = [...this._shown].filter(isDrawer).find(d => d.canDraw());
+    const drawer = [...this.shownViews].filter(isDrawer).find(d => d.canDraw());
     if (drawer) {
       drawer.drawNow();
       return;
     }
-    for (const w of this._waiters.splice(0)) {
-      w.reject(this._notDrawable(w.index));
-    }
+    this._waiters.rejectAll(index => this._notDrawable(index));
   }
 
   /** No view of this Story can draw: none is displayed, or none is in the document. */
   private _notDrawable(index: number): MolspaceError {
-    if (this._shown.size === 0) {
+    if (this.shownViews.size === 0) {
       return new MolspaceError(
         'STALE_TARGET',
         `Story ${this.model_id}: no view shows it any more, so step ${index + 1} cannot be drawn.`,
@@ -362,24 +286,6 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     );
   }
 
-  /** A view of this Story was displayed (see `WidgetPresence.shown`). */
-  viewShown(view: unknown): void {
-    this._shown.add(view);
-    this._presence.shown(view);
-  }
-
-  /** A view was removed (see `WidgetPresence.removed`). */
-  viewRemoved(view: unknown): void {
-    this._shown.delete(view);
-    this.forgetView(view);
-    this._presence.removed(view);
-  }
-
-  /** A person used this widget: make it the active one. */
-  touch(): void {
-    this.services.registry.touch(this.model_id);
-  }
-
   /** A button press or link: run it through the Dispatcher as a `ui` operation. Never throws. */
   control(action: StoryAction, extra: { index?: number } = {}): Promise<void> {
     return this._run(action, extra, 'ui');
@@ -392,7 +298,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     } catch (e) {
       const err = MolspaceError.from(e, `Story ${this.model_id}`);
       this.set({ error: err.toJSON() });
-      this._sync();
+      this.sendState();
     }
   }
 
@@ -407,28 +313,11 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
    * @throws MolspaceError `STALE_TARGET` when no displayed view can draw.
    */
   private _whenDrawn(index: number): Promise<void> {
-    const drawers = [...this._shown].filter(isDrawer);
+    const drawers = [...this.shownViews].filter(isDrawer);
     if (this._views.size === 0 && drawers.length === 0) {
       return Promise.resolve();
     }
-    const promise = new Promise<void>((resolve, reject) => {
-      const waiter: RenderWaiter = { index, resolve, reject };
-      this._waiters.push(waiter);
-      setTimeout(() => {
-        if (this._waiters.includes(waiter)) {
-          this._waiters = this._waiters.filter(w => w !== waiter);
-          reject(
-            new MolspaceError(
-              'TIMEOUT',
-              `Story ${this.model_id}: step ${index + 1} was not drawn within ${RENDER_WAIT_MS / 1000} s.`,
-              `/snapshots/${index}`,
-              'Check the Story resources load (story_observe shows the error), then retry.',
-              { index }
-            )
-          );
-        }
-      }, RENDER_WAIT_MS);
-    });
+    const promise = this._waiters.wait(index);
     if (this._views.size === 0) {
       const drawer = drawers.find(d => d.canDraw());
       if (drawer) {
@@ -436,7 +325,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
         queueMicrotask(() => drawer.drawNow());
       } else {
         // Refused before the change is applied: the Story stays as it was.
-        this._waiters = this._waiters.filter(w => w.index !== index);
+        this._waiters.drop(index);
         throw this._notDrawable(index);
       }
     }
@@ -456,27 +345,11 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
     };
   }
 
-  /**
-   * Send the state to the kernel when there is one (a restored widget may
-   * have none; a closed one has none any more). Never throws.
-   */
-  private _sync(): void {
-    if (this._disposed || !this.comm_live) {
-      return;
-    }
-    try {
-      saveCurrentState(this);
-    } catch (e) {
-      console.warn(`molspace: Story ${this.model_id}: the kernel could not be sent the new state`, e);
-    }
-  }
-
   /** Left the page for good (WidgetPresence): stop playing, fail what waits. */
-  private _dispose(): void {
-    this._disposed = true;
+  protected left(): void {
     this._playback.dispose();
-    for (const w of this._waiters.splice(0)) {
-      w.reject(
+    this._waiters.rejectAll(
+      () =>
         new MolspaceError(
           'STALE_TARGET',
           `Story ${this.model_id} was closed before the step was drawn.`,
@@ -484,8 +357,7 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
           'Call observe to list the widgets that exist now.',
           { target: this.model_id }
         )
-      );
-    }
+    );
   }
 }
 
@@ -494,23 +366,9 @@ export abstract class StoryModel extends DOMWidgetModel implements StoryTarget {
  * bound to this page's services.
  */
 export function storyModelClass(services: IMolspacePage): typeof DOMWidgetModel {
-  return class BoundStoryModel extends StoryModel {
-    get services(): IMolspacePage {
-      return services;
-    }
-  };
+  return boundModelClass(StoryModel, services);
 }
 
 function isDrawer(view: unknown): view is StoryDrawer {
   return typeof (view as Partial<StoryDrawer>)?.drawNow === 'function' && typeof (view as Partial<StoryDrawer>)?.canDraw === 'function';
-}
-
-function toBytes(v: Bytes): Uint8Array {
-  if (v instanceof Uint8Array) {
-    return v;
-  }
-  if (v instanceof DataView) {
-    return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-  }
-  return new Uint8Array(v);
 }

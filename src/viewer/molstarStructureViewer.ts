@@ -24,12 +24,13 @@ import { PluginContext } from 'molstar/lib/mol-plugin/context';
 import { Asset } from 'molstar/lib/mol-util/assets';
 
 import { MolspaceError } from '../contract/errors';
-import { DARK_BACKGROUND, LIGHT_BACKGROUND, createMolstarPlugin, disposeMolstarPlugin } from '../molstar/molstarPlugin';
+import { DARK_BACKGROUND, LIGHT_BACKGROUND } from '../molstar/molstarPlugin';
+import { MolstarViewer, type MolstarViewerOptions } from '../molstar/molstarViewer';
 import type { ComponentSelector, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
 import type { Shot, ShotOptions } from './screenshot';
-import { guardDownloads, refusedMessage, type RedirectRefusal } from '../resources/resourceFetch';
-import { RESOURCE_HOSTS_SETTING, type ResourcePolicy } from '../resources/resourcePolicy';
+import { refusedMessage } from '../resources/resourceFetch';
+import { RESOURCE_HOSTS_SETTING } from '../resources/resourcePolicy';
 
 const DRAW_WAIT_MS = 10_000;
 
@@ -43,24 +44,13 @@ export interface ViewerSource {
   models: readonly number[];
 }
 
-export class MolstarStructureViewer {
-  private readonly plugin: PluginContext;
-  private readonly host: HTMLElement;
-  private dark: boolean;
+export class MolstarStructureViewer extends MolstarViewer {
   private url: string | null = null;
   private source: ViewerSource | null = null;
   private shown: ViewerViewState | null = null;
-  private disposed = false;
-  /** Downloads refused after a redirect since the last `show` (`resourceFetch.ts`). */
-  private refusals: RedirectRefusal[] = [];
-  private readonly unguard: () => void;
 
-  private constructor(plugin: PluginContext, host: HTMLElement, dark: boolean, policy: ResourcePolicy) {
-    this.plugin = plugin;
-    this.host = host;
-    this.dark = dark;
-    // an apply_mvs state's downloads: no credentials, a final URL the policy refuses is not read
-    this.unguard = guardDownloads(plugin.managers.asset, policy, r => this.refusals.push(r));
+  private constructor(plugin: PluginContext, host: HTMLElement, opts: MolstarViewerOptions) {
+    super(plugin, host, opts);
   }
 
   /**
@@ -69,9 +59,8 @@ export class MolstarStructureViewer {
    *
    * @throws MolspaceError `INTERNAL` when WebGL is unavailable.
    */
-  static async create(host: HTMLElement, opts: { dark: boolean; policy: ResourcePolicy }): Promise<MolstarStructureViewer> {
-    const plugin = await createMolstarPlugin(host, opts.dark);
-    return new MolstarStructureViewer(plugin, host, opts.dark, opts.policy);
+  static async create(host: HTMLElement, opts: MolstarViewerOptions): Promise<MolstarStructureViewer> {
+    return new MolstarStructureViewer(await MolstarViewer.mount(host, opts.dark), host, opts);
   }
 
   get loaded(): boolean {
@@ -85,7 +74,7 @@ export class MolstarStructureViewer {
    * @throws MolspaceError `VALIDATION_FAILED` when Mol* cannot build it.
    */
   async show(source: ViewerSource, view: ViewerViewState): Promise<boolean> {
-    this.assertLive();
+    this.assertLive('Scroll the Viewer into view (or click it) to restart it.');
     const first = this.source !== source;
     if (first) {
       const id = `molspace-viewer-${++archiveCounter}`;
@@ -147,7 +136,7 @@ export class MolstarStructureViewer {
    * most `defaultWidth` wide (else the canvas size); PNG unless `format` says.
    */
   async screenshot(size: ShotOptions = {}): Promise<Shot> {
-    this.assertLive();
+    this.assertLive('Scroll the Viewer into view (or click it) to restart it.');
     this.plugin.canvas3d?.commit(true);
     const canvas = this.host.querySelector('canvas');
     if (!canvas) {
@@ -182,36 +171,8 @@ export class MolstarStructureViewer {
     this.dark = dark;
   }
 
-  resize(): void {
-    if (!this.disposed) {
-      this.plugin.handleResize();
-    }
-  }
-
-  /** Dispose the plugin; with `keepContext` (parked) its WebGL context waits for the next viewer (`./webglContextPool.ts`). */
-  dispose(keepContext = false): void {
-    if (this.disposed) {
-      return;
-    }
-    this.disposed = true;
-    this.unguard();
-    disposeMolstarPlugin(this.plugin, keepContext);
-  }
-
   // ---------------------------------------------------------------- helpers
 
-  private assertLive(): void {
-    if (this.disposed) {
-      throw new MolspaceError(
-        'STALE_TARGET',
-        'This 3D viewer was disposed.',
-        'viewer',
-        'Scroll the Viewer into view (or click it) to restart it.'
-      );
-    }
-  }
-
-  /** The Mol* structures drawn (one per shown model). */
   private structures(): Structure[] {
     return this.plugin.managers.structure.hierarchy.current.structures.map(s => s.cell.obj?.data).filter((s): s is Structure => !!s);
   }

@@ -13,26 +13,22 @@
  * the view goes through the Dispatcher (`act`) and lands in
  * {@link ViewerModel.applyView}.
  */
-import { DOMWidgetModel, type IBackboneModelOptions, ISerializers, unpack_models } from '@jupyter-widgets/base';
+import type { DOMWidgetModel, IBackboneModelOptions, ISerializers } from '@jupyter-widgets/base';
 import type * as Backbone from 'backbone';
 import {
   ChangeEntry,
   ChangeSource,
   LIMITS,
-  LocatedError,
   MolspaceError,
   StructureFormat,
   ViewerComposition,
   ViewerState,
   ViewerViewState
 } from '../contract';
-import { AppliedRequests } from '../kernel/appliedRequests';
-import { saveCurrentState } from '../kernel/currentState';
-import { KernelChannel, listenToKernel } from '../kernel/kernelChannel';
-import { toJSONValue } from '../kernel/json';
 import type { IMolspacePage } from '../tokens';
-import { MODULE_NAME, MODULE_VERSION } from '../version';
-import { notebookPathOf } from '../widgetManager';
+import { bytesSerializer, toBytes, type Bytes } from '../widget/bytes';
+import { CHANGE_WAIT_MS, DrawWaiters } from '../widget/drawWaiters';
+import { PageWidgetModel, boundModelClass, type KernelTools } from '../widget/pageWidgetModel';
 import type { StructureData } from './structureData';
 import type { ShotOptions } from './screenshot';
 import type { ViewerTarget } from './viewerTarget';
@@ -40,15 +36,9 @@ import type { HistoryStep, ViewerHistory } from './viewerActions';
 import { viewerSummary } from './viewerText';
 import { initialView } from './initialView';
 import type { ResourcePolicy } from '../resources/resourcePolicy';
-import { WidgetPresence } from '../dispatcher/widgetPresence';
 
 /** Who made an undo step, as its button says it. */
 const SOURCE_LABELS: Record<ChangeSource, string> = { ui: 'button', kernel: 'cell', agent: 'agent', play: 'playback', load: 'load' };
-
-/** How long a change waits for the live views to draw it, ms. */
-const DRAW_WAIT_MS = 25_000;
-
-type Bytes = DataView | ArrayBuffer | Uint8Array;
 
 /** What the model needs from a view that holds a live Mol* viewer. */
 export interface LiveViewerView {
@@ -71,18 +61,8 @@ function isViewerDrawer(view: unknown): view is ViewerDrawer {
   return typeof (view as Partial<ViewerDrawer>)?.drawNow === 'function' && typeof (view as Partial<ViewerDrawer>)?.canDraw === 'function';
 }
 
-interface DrawWaiter {
-  revision: number;
-  resolve: () => void;
-  reject: (e: MolspaceError) => void;
-}
-
-export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget {
-  static serializers: ISerializers = {
-    ...DOMWidgetModel.serializers,
-    layout: { deserialize: unpack_models },
-    _data: { serialize: (value: Bytes | null) => (value && value.byteLength > 0 ? toBytes(value).slice() : null) }
-  };
+export abstract class ViewerModel extends PageWidgetModel implements ViewerTarget {
+  static serializers: ISerializers = { ...PageWidgetModel.serializers, _data: bytesSerializer };
 
   declare private _parsed: Promise<StructureData> | null;
   /** Structures of MVS states by download URL (`mvsStructureData`), and their bytes. */
@@ -90,13 +70,8 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
   /** For an MVS source: the bytes fetched for its structure. */
   declare private _fetched: Uint8Array | null;
   declare private _views: Map<LiveViewerView, number>;
-  /** Every displayed view, live or not (parked, out of view). */
-  declare private _shownViews: Set<unknown>;
-  declare private _waiters: DrawWaiter[];
-  declare private _kernel: KernelChannel;
-  /** Whether the Viewer is in the page (its displayed views, its comm); see `WidgetPresence`. */
-  declare private _presence: WidgetPresence;
-  declare private _disposed: boolean;
+  /** Calls waiting for the live views to draw a revision. */
+  declare private _waiters: DrawWaiters<number>;
   /** Views before each applied batch (undo), and views undone (redo); newest last. */
   declare private _past: ViewerViewState[];
   declare private _future: ViewerViewState[];
@@ -105,75 +80,44 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
   declare private _futureLabels: string[];
   declare private _drawn: { promise: Promise<void>; resolve: () => void };
 
-  abstract get services(): IMolspacePage;
-
   get kind(): 'viewer' {
     return 'viewer';
   }
 
-  defaults(): Backbone.ObjectHash {
-    return {
-      ...super.defaults(),
-      _model_name: 'ViewerModel',
-      _model_module: MODULE_NAME,
-      _model_module_version: MODULE_VERSION,
-      _applied_requests: [],
-      _view_name: 'ViewerViewState',
-      _view_module: MODULE_NAME,
-      _view_module_version: MODULE_VERSION,
-      _data: null,
-      _mvs: null,
-      format: 'pdb',
-      source_name: '',
-      title: '',
-      ready: false,
-      error: null,
-      revision: 0,
-      composition: null,
-      view: null,
-      last_change: null,
-      summary: '',
-      undo_steps: 0,
-      redo_steps: 0,
-      undo_label: '',
-      redo_label: ''
-    };
+  protected get label(): string {
+    return 'Viewer';
   }
 
-  initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
-    super.initialize(attributes, options);
+  protected get kernelTools(): KernelTools {
+    return { tool: 'act' };
+  }
+
+  protected setUp(): void {
     this._parsed = null;
     this._mvsData = new Map();
     this._fetched = null;
-    this._disposed = false;
     this._views = new Map();
-    this._shownViews = new Set();
-    this._waiters = [];
+    this._waiters = new DrawWaiters(
+      revision =>
+        new MolspaceError(
+          'TIMEOUT',
+          `Viewer ${this.model_id}: revision ${revision} was not drawn within ${CHANGE_WAIT_MS / 1000} s.`,
+          '/target',
+          'Check viewer_observe for an error, then retry.',
+          { revision }
+        )
+    );
     this._past = [];
     this._future = [];
     this._pastLabels = [];
     this._futureLabels = [];
     let resolveDrawn = () => undefined as void;
     this._drawn = { promise: new Promise<void>(r => (resolveDrawn = r)), resolve: () => resolveDrawn() };
-    this._kernel = new KernelChannel({
-      targetId: this.model_id,
-      tool: 'act',
-      dispatcher: this.services.dispatcher,
-      send: message => this.send(toJSONValue(message), {}),
-      applied: new AppliedRequests(this),
-      sync: () => this._sync()
-    });
-    this._presence = new WidgetPresence(this.services.registry, this, this, () => this._dispose());
-    listenToKernel(this, this._kernel);
+  }
+
+  initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
+    super.initialize(attributes, options);
     void this.structureData().catch(() => undefined);
-  }
-
-  get targetId(): string {
-    return this.model_id;
-  }
-
-  get notebook(): string | null {
-    return notebookPathOf(this.widget_manager);
   }
 
   /** The structure's bytes as the kernel sent them (for an MVS source: as fetched for its state). */
@@ -252,7 +196,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
         }
         this.set(attrs);
         this.set({ summary: this.describe() });
-        this._sync();
+        this.sendState();
         return data;
       }
       if (!format.success) {
@@ -271,13 +215,13 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       }
       this.set(attrs);
       this.set({ summary: this.describe() });
-      this._sync();
+      this.sendState();
       return data;
     } catch (e) {
       const err = MolspaceError.from(e, `Viewer ${this.model_id}`);
       this.set({ composition: null, ready: false, error: err.toJSON() });
       this.set({ summary: this.describe() });
-      this._sync();
+      this.sendState();
       throw err;
     }
   }
@@ -301,11 +245,6 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
       undo: this._past?.length ?? 0,
       redo: this._future?.length ?? 0
     };
-  }
-
-  error(): LocatedError | null {
-    const parsed = LocatedError.safeParse(this.get('error'));
-    return parsed.success ? parsed.data : null;
   }
 
   composition(): ViewerComposition | null {
@@ -336,7 +275,7 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     let view = this._views.keys().next().value;
     if (!view) {
       // Parked by the viewer budget, out of view or in a hidden tab: draw it first (as a Story step is).
-      const drawer = [...this._shownViews].filter(isViewerDrawer).find(d => d.canDraw());
+      const drawer = [...this.shownViews].filter(isViewerDrawer).find(d => d.canDraw());
       if (drawer) {
         await drawer.drawNow();
         view = this._views.keys().next().value;
@@ -397,11 +336,11 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     this.set({ summary: this.describe() });
     // Sent at once, not after the draw: ipywidgets applies the kernel's echo of this page's previous
     // update to attributes changed but not yet sent, which would put a quick second change back.
-    this._sync();
+    this.sendState();
     try {
       await drawn;
     } finally {
-      this._sync();
+      this.sendState();
     }
     return entry;
   }
@@ -422,45 +361,17 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     // A drawn revision clears an earlier draw or button error (load errors never reach a view).
     this.set({ ready: error === null, error: error ? error.toJSON() : null });
     this.set({ summary: this.describe() });
-    const waiting = this._waiters.filter(w => w.revision === revision);
-    this._waiters = this._waiters.filter(w => w.revision !== revision);
-    for (const w of waiting) {
-      if (error) {
-        w.reject(error);
-      } else {
-        w.resolve();
-      }
+    if (!this._waiters.settle(revision, error)) {
+      this.sendState();
     }
-    if (!waiting.length) {
-      this._sync();
-    }
-  }
-
-  /** A view was displayed (see `WidgetPresence.shown`). */
-  viewShown(view: unknown): void {
-    this._shownViews.add(view);
-    this._presence.shown(view);
-  }
-
-  /** A view was removed (see `WidgetPresence.removed`). */
-  viewRemoved(view: LiveViewerView): void {
-    this._shownViews.delete(view);
-    this.forgetView(view);
-    this._presence.removed(view);
   }
 
   /** A view no longer holds a live viewer. */
-  forgetView(view: LiveViewerView): void {
-    this._views.delete(view);
+  forgetView(view: unknown): void {
+    this._views.delete(view as LiveViewerView);
     if (this._views.size === 0) {
-      for (const w of this._waiters.splice(0)) {
-        w.resolve();
-      }
+      this._waiters.resolveAll();
     }
-  }
-
-  touch(): void {
-    this.services.registry.touch(this.model_id);
   }
 
   /** A button: run `{op}` through the Dispatcher as a `ui` operation; a failure becomes the widget's error. Never throws. */
@@ -470,81 +381,29 @@ export abstract class ViewerModel extends DOMWidgetModel implements ViewerTarget
     } catch (e) {
       this.set({ error: MolspaceError.from(e, `Viewer ${this.model_id}`).toJSON() });
       this.set({ summary: this.describe() });
-      this._sync();
+      this.sendState();
     }
   }
 
   private _whenDrawn(revision: number): Promise<void> {
-    if (this._views.size === 0) {
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
-      const waiter: DrawWaiter = { revision, resolve, reject };
-      this._waiters.push(waiter);
-      setTimeout(() => {
-        if (this._waiters.includes(waiter)) {
-          this._waiters = this._waiters.filter(w => w !== waiter);
-          reject(
-            new MolspaceError(
-              'TIMEOUT',
-              `Viewer ${this.model_id}: revision ${revision} was not drawn within ${DRAW_WAIT_MS / 1000} s.`,
-              '/target',
-              'Check viewer_observe for an error, then retry.',
-              { revision }
-            )
-          );
-        }
-      }, DRAW_WAIT_MS);
-    });
+    return this._views.size === 0 ? Promise.resolve() : this._waiters.wait(revision);
   }
 
-  private _sync(): void {
-    if (this._disposed || !this.comm_live) {
-      return;
-    }
-    try {
-      saveCurrentState(this);
-    } catch (e) {
-      console.warn(`molspace: Viewer ${this.model_id}: the kernel could not be sent the new state`, e);
-    }
-  }
-
-  private _dispose(): void {
-    if (this._disposed) {
-      return;
-    }
-    this._disposed = true;
-    for (const w of this._waiters.splice(0)) {
-      w.reject(
+  protected left(): void {
+    this._waiters.rejectAll(
+      () =>
         new MolspaceError(
           'STALE_TARGET',
           `Viewer ${this.model_id} was closed before the change was drawn.`,
           '/target',
           'Call observe to list the widgets that exist now.',
-          {
-            target: this.model_id
-          }
+          { target: this.model_id }
         )
-      );
-    }
+    );
   }
 }
 
 /** The Viewer model class the widget manager instantiates, bound to this page's services. */
 export function viewerModelClass(services: IMolspacePage): typeof DOMWidgetModel {
-  return class BoundViewerModel extends ViewerModel {
-    get services(): IMolspacePage {
-      return services;
-    }
-  };
-}
-
-function toBytes(v: Bytes): Uint8Array {
-  if (v instanceof Uint8Array) {
-    return v;
-  }
-  if (v instanceof DataView) {
-    return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-  }
-  return new Uint8Array(v);
+  return boundModelClass(ViewerModel, services);
 }

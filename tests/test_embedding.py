@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from rdkit import Chem
+from rdkit.Chem import rdDepictor
 
 from molspace.errors import MolspaceError
 from molspace.ketcher.embedding import MAX_HEAVY_ATOMS, embed_3d
@@ -25,7 +26,7 @@ def test_smiles_and_molfile_get_3d_coordinates_with_hydrogens() -> None:
     assert mol.GetConformer().Is3D() and z_spread(ethanol.sdf) > 0.5
     # A 2D Molfile (z = 0 everywhere, as Ketcher writes it) comes back 3D, stereo kept.
     flat = Chem.MolFromSmiles("O=C(O)[C@@H](N)C")
-    Chem.rdDepictor.Compute2DCoords(flat)
+    rdDepictor.Compute2DCoords(flat)
     alanine = embed_3d(Chem.MolToMolBlock(flat))
     back = Chem.MolFromMolBlock(alanine.sdf)
     Chem.AssignStereochemistryFrom3D(back)

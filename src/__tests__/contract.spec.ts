@@ -78,7 +78,7 @@ describe('error codes per tool', () => {
 
 describe('kernel messages', () => {
   it('accept what molspace.Story sends and carry the fields of story_control', () => {
-    // molspace/story.py: {"type": "control", "requestId": <hex>, "action": ..., **args}
+    // molspace/story/widget.py: {"type": "control", "requestId": <hex>, "action": ..., **args}
     const sent = [
       { type: 'control', requestId: 'a1', action: 'next' },
       { type: 'control', requestId: 'a2', action: 'goto', index: 2 },

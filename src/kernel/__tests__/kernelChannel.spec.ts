@@ -1,6 +1,6 @@
 /**
  * The kernel channel with the real Dispatcher and an in-memory Story: the
- * kernel's `control` messages (as molspace/story.py sends them) run as
+ * kernel's `control` messages (as molspace/story/widget.py sends them) run as
  * `kernel` operations on the channel's widget and are answered with the
  * contract's `result` message.
  */

@@ -6,7 +6,7 @@
  * error; one neither drawn nor failed is TIMEOUT naming it (the branch the
  * real page reaches only when the first draw takes longer than the opener
  * waits); too large is refused before any content is read. And ketcher_open's
- * path extensions are the kernel's (molspace/ketcher.py), one table in two languages.
+ * path extensions are the kernel's (molspace/ketcher/widget.py), one table in two languages.
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
@@ -124,7 +124,7 @@ describe('open a Story file', () => {
 
 describe('ketcher_open {path} extensions', () => {
   it("are the kernel's molspace.Ketcher path extensions, format for format", () => {
-    const py = readFileSync(join(ROOT, 'molspace/ketcher.py'), 'utf8');
+    const py = readFileSync(join(ROOT, 'molspace/ketcher/widget.py'), 'utf8');
     const table = /^EXTENSIONS = \{([^}]*)\}/m.exec(py)![1];
     const kernel = Object.fromEntries([...table.matchAll(/"(\.[a-z]+)": "([a-z0-9-]+)"/g)].map(m => [m[1], m[2]]));
     expect(Object.keys(kernel).length).toBeGreaterThan(3);

@@ -40,6 +40,15 @@ class PageWidget(widgets.DOMWidget):
     #: The most recent ``requestId``\ s some page applied (set by the pages, never by a cell):
     #: a page that finds a request here does not apply it again (src/kernel/appliedRequests.ts).
     _applied_requests = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    # Synced by every kind (the shared part of src/contract/widgetState.ts); set by the page.
+    error = traitlets.Dict(
+        default_value=None,
+        allow_none=True,
+        help="Located error {code, message, where, fix, details} or None.",
+    ).tag(sync=True)
+    last_change = traitlets.Dict(
+        default_value=None, allow_none=True, help="The last change: {revision, source, summary}."
+    ).tag(sync=True)
 
     #: How many answered ``requestId``\ s the kernel remembers to drop a second page's answer.
     _ANSWERED_MEMORY = 256

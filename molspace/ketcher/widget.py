@@ -227,11 +227,6 @@ class Ketcher(PageWidget):
     title = Unicode("").tag(sync=True)
 
     ready = Bool(False, help="True once Ketcher and its Indigo engine have loaded.").tag(sync=True)
-    error = Dict(
-        default_value=None,
-        allow_none=True,
-        help="Located error {code, message, where, fix, details} or None.",
-    ).tag(sync=True)
     revision = Int(0, help="= structure_revision (what expected_revision is checked against).").tag(
         sync=True
     )
@@ -254,9 +249,6 @@ class Ketcher(PageWidget):
         default_value=None,
         allow_none=True,
         help="The last save request {path, format, status, revision, message}.",
-    ).tag(sync=True)
-    last_change = Dict(
-        default_value=None, allow_none=True, help="The last change: {revision, source, summary}."
     ).tag(sync=True)
     summary = Unicode("", help="One line: what the editor holds.").tag(sync=True)
     ketcher_version = Unicode("").tag(sync=True)

@@ -105,14 +105,6 @@ class Panel(PageWidget):
     title = Unicode("").tag(sync=True)
     revision = Int(0, help="Advanced by every content change.").tag(sync=True)
     ready = Bool(False, help="True once the content is rendered.").tag(sync=True)
-    error = Dict(
-        default_value=None,
-        allow_none=True,
-        help="Located error {code, message, where, fix, details} or None.",
-    ).tag(sync=True)
-    last_change = Dict(
-        default_value=None, allow_none=True, help="The last change: {revision, source, summary}."
-    ).tag(sync=True)
 
     def __init__(
         self,

@@ -115,14 +115,6 @@ class Story(PageWidget):
     playing = Bool(False).tag(sync=True)
     revision = Int(0, help="Advanced by every change of position or playback.").tag(sync=True)
     ready = Bool(False, help="True once the current snapshot is rendered.").tag(sync=True)
-    error = Dict(
-        default_value=None,
-        allow_none=True,
-        help="Located error {code, message, where, fix, details} or None.",
-    ).tag(sync=True)
-    last_change = Dict(
-        default_value=None, allow_none=True, help="The last change: {revision, source, summary}."
-    ).tag(sync=True)
     # Which page owns the one Play timer when several pages show this Story (the page's id; "" when paused).
     _play_owner = Unicode("").tag(sync=True)
 

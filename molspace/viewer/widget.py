@@ -146,11 +146,6 @@ class Viewer(PageWidget):
     title = Unicode("").tag(sync=True)
 
     ready = Bool(False, help="True once the current view is drawn.").tag(sync=True)
-    error = Dict(
-        default_value=None,
-        allow_none=True,
-        help="Located error {code, message, where, fix, details} or None.",
-    ).tag(sync=True)
     revision = Int(0, help="Advanced by every applied act batch.").tag(sync=True)
     composition = Dict(
         default_value=None, allow_none=True, help="Bounded composition computed by the page."
@@ -159,9 +154,6 @@ class Viewer(PageWidget):
         default_value=None,
         allow_none=True,
         help="What is shown: layers, colors, focus, selection, highlight.",
-    ).tag(sync=True)
-    last_change = Dict(
-        default_value=None, allow_none=True, help="The last change: {revision, source, summary}."
     ).tag(sync=True)
     summary = Unicode("", help="One line: what the Viewer shows.").tag(sync=True)
     undo_steps = Int(0, help="Steps undo() can take back (each act batch is one step).").tag(

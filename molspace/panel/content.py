@@ -32,22 +32,13 @@ from .molecules import (
     is_rdkit_mol,
     molecules_from_dataframe,
     molecules_from_list,
+    too_large,
 )
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 _TYPES = ("markdown", "table", "chart", "molecules")
-
-
-def _too_large(what: str, size: int, limit: str, where: str, fix: str) -> PanelContentError:
-    return PanelContentError(
-        "TOO_LARGE",
-        f"{what} is {size}, over the limit of {LIMITS[limit]} ({limit})",
-        where,
-        fix,
-        {"limit": limit, "max": LIMITS[limit], "size": size},
-    )
 
 
 def _is_dataframe(obj: Any) -> bool:
@@ -218,7 +209,7 @@ def _from_dataframe(
 
 def _markdown(text: str) -> dict[str, Any]:
     if len(text) > LIMITS["panelMarkdownChars"]:
-        raise _too_large(
+        raise too_large(
             "the markdown length in characters",
             len(text),
             "panelMarkdownChars",
@@ -265,7 +256,7 @@ def _checked(content: dict[str, Any]) -> dict[str, Any]:
 
 def _check_table_size(columns: int, rows: int) -> None:
     if columns > LIMITS["panelTableColumns"]:
-        raise _too_large(
+        raise too_large(
             "the number of columns",
             columns,
             "panelTableColumns",
@@ -273,7 +264,7 @@ def _check_table_size(columns: int, rows: int) -> None:
             "Select fewer columns.",
         )
     if rows > LIMITS["panelTableRows"]:
-        raise _too_large(
+        raise too_large(
             "the number of rows",
             rows,
             "panelTableRows",
@@ -282,7 +273,7 @@ def _check_table_size(columns: int, rows: int) -> None:
             "df.nsmallest(n, column); nothing is cut for you.",
         )
     if rows * columns > LIMITS["panelTableCells"]:
-        raise _too_large(
+        raise too_large(
             "the number of cells (rows x columns)",
             rows * columns,
             "panelTableCells",
@@ -295,7 +286,7 @@ def _chart(spec: dict[str, Any]) -> dict[str, Any]:
     content = _json({"type": "chart", "spec": spec})
     size = len(json.dumps(content["spec"]).encode("utf-8"))
     if size > LIMITS["panelChartSpecBytes"]:
-        raise _too_large(
+        raise too_large(
             "the chart spec in bytes of JSON",
             size,
             "panelChartSpecBytes",

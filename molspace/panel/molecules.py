@@ -32,7 +32,8 @@ def is_rdkit_mol(obj: Any) -> bool:
     return type(obj).__name__ in ("Mol", "RWMol") and type(obj).__module__.startswith("rdkit")
 
 
-def _too_large(what: str, size: int, limit: str, where: str, fix: str) -> PanelContentError:
+def too_large(what: str, size: int, limit: str, where: str, fix: str) -> PanelContentError:
+    """A located ``TOO_LARGE``: ``what`` measured ``size``, over ``LIMITS[limit]``."""
     return PanelContentError(
         "TOO_LARGE",
         f"{what} is {size}, over the limit of {LIMITS[limit]} ({limit})",
@@ -207,7 +208,7 @@ def _grid(molecules: list[dict[str, Any]], page_size: int | None) -> dict[str, A
 
 def _check_count(n: int) -> None:
     if n > LIMITS["panelMolecules"]:
-        raise _too_large(
+        raise too_large(
             "the number of molecules",
             n,
             "panelMolecules",
@@ -243,7 +244,7 @@ def check_molecules(grid: Mapping[str, Any]) -> dict[str, Any]:
                 "Pass {'smiles': ...}.",
             )
         if len(m["smiles"]) > LIMITS["panelSmilesChars"]:
-            raise _too_large(
+            raise too_large(
                 f"the SMILES of molecule {i}, in characters,",
                 len(m["smiles"]),
                 "panelSmilesChars",
@@ -252,7 +253,7 @@ def check_molecules(grid: Mapping[str, Any]) -> dict[str, Any]:
             )
         props = m.get("properties") or {}
         if len(props) > LIMITS["panelMoleculeProperties"]:
-            raise _too_large(
+            raise too_large(
                 f"the number of properties of molecule {i}",
                 len(props),
                 "panelMoleculeProperties",
@@ -261,7 +262,7 @@ def check_molecules(grid: Mapping[str, Any]) -> dict[str, Any]:
             )
         for key, value in props.items():
             if isinstance(value, str) and len(value) > LIMITS["panelCellChars"]:
-                raise _too_large(
+                raise too_large(
                     f"the text of property {key!r} of molecule {i}, in characters,",
                     len(value),
                     "panelCellChars",

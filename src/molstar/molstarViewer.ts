@@ -71,6 +71,9 @@ export abstract class MolstarViewer {
     return () => subs.forEach(s => s.unsubscribe());
   }
 
+  /** Follow the JupyterLab theme (`dark`: a dark background unless what is shown sets its own). */
+  abstract setDark(dark: boolean): void;
+
   /** Re-measure the host (call when its size changes). */
   resize(): void {
     if (!this.disposed) {

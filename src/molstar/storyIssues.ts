@@ -86,3 +86,30 @@ function fixFor(m: string): string {
   }
   return FIX_GENERIC;
 }
+
+/**
+ * The issues of a `VALIDATION_FAILED` error's `details.issues` as one line
+ * each ("snapshot 2 ("intro") root/children/0: message"), for an error panel;
+ * [] when the details hold none. Fields that are not of {@link StoryIssue}'s
+ * types are left out of the line.
+ */
+export function issueLines(details: Record<string, unknown>): string[] {
+  const issues = details?.issues;
+  if (!Array.isArray(issues)) {
+    return [];
+  }
+  const lines: string[] = [];
+  for (const i of issues) {
+    if (typeof i !== 'object' || i === null) {
+      continue;
+    }
+    const field = (name: string): unknown => (name in i ? Reflect.get(i, name) : undefined);
+    const index = field('snapshotIndex');
+    const key = field('key');
+    const path = field('path');
+    const message = field('message');
+    const at = typeof index === 'number' ? `snapshot ${index}${typeof key === 'string' && key ? ` ("${key}")` : ''} ` : '';
+    lines.push(`${at}${typeof path === 'string' && path ? path + ': ' : ''}${typeof message === 'string' ? message : String(message)}`);
+  }
+  return lines;
+}

@@ -5,7 +5,8 @@
  * restores the Story and its step; the viewer follows the dark theme.
  */
 import { expect, galata, test } from '@jupyterlab/galata';
-import { dominantColour, newNotebookRun, runCell, uploadStory } from './helpers';
+import * as path from 'path';
+import { ROOT, dominantColour, newNotebookRun, runCell, uploadStory } from './helpers';
 
 const ONE_STORY = 'import molspace\nstory = molspace.Story("data/1cbs-story.mvsx")\nstory';
 
@@ -240,51 +241,60 @@ test.describe('Saved widget state', () => {
   });
 });
 
-test.describe('Mouse wheel over a Story', () => {
-  test('scrolls the notebook until the view is focused, then zooms the view', async ({ page, tmpPath }) => {
-    await uploadStory(page, tmpPath);
-    // Tall outputs above and below the Story, so the notebook can scroll either way.
-    await newNotebookRun(
-      page,
-      'wheel.ipynb',
-      'import molspace\nfrom IPython.display import display, HTML\n' +
-        'display(HTML("<div style=\\"height: 900px\\">above</div>"))\n' +
-        'story = molspace.Story("data/1cbs-story.mvsx")\ndisplay(story)\n' +
-        'display(HTML("<div style=\\"height: 1500px\\">below</div>"))'
-    );
-    const story = page.locator('.molspace-story').first();
-    await story.scrollIntoViewIfNeeded();
-    await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
-    const canvas = story.locator('.molspace-story-canvas canvas');
-    const scroller = page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer');
-    const scrollTop = () => scroller.evaluate(e => e.scrollTop);
-    // Nothing in the view focused, then wheel over the canvas: the notebook scrolls, the molecule does not zoom.
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await expect(canvas).not.toBeFocused();
-    const box = (await canvas.boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    const before = await scrollTop();
-    await page.mouse.wheel(0, 200);
-    await expect.poll(scrollTop).toBeGreaterThan(before);
-    await expect(story.locator('.molspace-wheel-hint')).toHaveClass(/molspace-wheel-hint-shown/);
+// The Story and the Viewer keep their Mol* canvas in one host (src/widget/molstarCanvas.ts): both guard the wheel.
+const WHEEL_CASES = [
+  { kind: 'Story', root: '.molspace-story', cell: 'w = molspace.Story("data/1cbs-story.mvsx")' },
+  { kind: 'Viewer', root: '.molspace-viewer', cell: 'w = molspace.Viewer("data/1cbs.cif")' }
+];
 
-    // Click the view (focus), wheel again: the notebook stays put and the picture changes.
-    await story.scrollIntoViewIfNeeded();
-    await canvas.click();
-    await expect(canvas).toBeFocused();
-    const still = await scrollTop();
-    // The pointer rests over the view (hover highlights settle): take the picture once it is stable.
-    let picture = await canvas.screenshot();
-    await expect
-      .poll(async () => {
-        const next = await canvas.screenshot();
-        const same = Buffer.compare(next, picture) === 0;
-        picture = next;
-        return same;
-      }, { timeout: 30_000 })
-      .toBe(true);
-    await page.mouse.wheel(0, -400);
-    await expect.poll(async () => Buffer.compare(await canvas.screenshot(), picture) !== 0, { timeout: 30_000 }).toBe(true);
-    expect(await scrollTop()).toBe(still);
+for (const { kind, root, cell } of WHEEL_CASES) {
+  test.describe(`Mouse wheel over a ${kind}`, () => {
+    test('scrolls the notebook until the view is focused, then zooms the view', async ({ page, tmpPath }) => {
+      await uploadStory(page, tmpPath);
+      await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), `${tmpPath}/data/1cbs.cif`);
+      // Tall outputs above and below the widget, so the notebook can scroll either way.
+      await newNotebookRun(
+        page,
+        'wheel.ipynb',
+        'import molspace\nfrom IPython.display import display, HTML\n' +
+          'display(HTML("<div style=\\"height: 900px\\">above</div>"))\n' +
+          `${cell}\ndisplay(w)\n` +
+          'display(HTML("<div style=\\"height: 1500px\\">below</div>"))'
+      );
+      const widget = page.locator(root).first();
+      await widget.scrollIntoViewIfNeeded();
+      await expect(widget).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+      const canvas = widget.locator('.molspace-story-canvas canvas');
+      const scroller = page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer');
+      const scrollTop = () => scroller.evaluate(e => e.scrollTop);
+      // Nothing in the view focused, then wheel over the canvas: the notebook scrolls, the molecule does not zoom.
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await expect(canvas).not.toBeFocused();
+      const box = (await canvas.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      const before = await scrollTop();
+      await page.mouse.wheel(0, 200);
+      await expect.poll(scrollTop).toBeGreaterThan(before);
+      await expect(widget.locator('.molspace-wheel-hint')).toHaveClass(/molspace-wheel-hint-shown/);
+
+      // Click the view (focus), wheel again: the notebook stays put and the picture changes.
+      await widget.scrollIntoViewIfNeeded();
+      await canvas.click();
+      await expect(canvas).toBeFocused();
+      const still = await scrollTop();
+      // The pointer rests over the view (hover highlights settle): take the picture once it is stable.
+      let picture = await canvas.screenshot();
+      await expect
+        .poll(async () => {
+          const next = await canvas.screenshot();
+          const same = Buffer.compare(next, picture) === 0;
+          picture = next;
+          return same;
+        }, { timeout: 30_000 })
+        .toBe(true);
+      await page.mouse.wheel(0, -400);
+      await expect.poll(async () => Buffer.compare(await canvas.screenshot(), picture) !== 0, { timeout: 30_000 }).toBe(true);
+      expect(await scrollTop()).toBe(still);
+    });
   });
-});
+}

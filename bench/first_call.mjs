@@ -13,9 +13,7 @@
  * first call (a control: work the page does right after connecting).
  * Writes results/first_call.json; prints one line per call.
  */
-import { PORTS, callTool, fmt, launchBrowser, log, newContext, startServer, stopOnExit, waitRestored, writeResult, loadAvg, fmtLoad, sleep } from './lib.mjs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { PORTS, callTool, mcpClient, fmt, launchBrowser, log, newContext, startServer, stopOnExit, waitRestored, writeResult, loadAvg, fmtLoad, sleep } from './lib.mjs';
 
 const DELAY = Number(process.env.MOLSPACE_BENCH_FIRST_DELAY_MS || 0);
 /** `off`: the page skips its idle-time warm-up (src/warmUp.ts), the "before" of the comparison. */
@@ -64,11 +62,7 @@ try {
     log(`${name.padEnd(22)} ${fmt(ms).padStart(8)} ms  (at ${Date.now() - t0} ms)`);
     return r;
   };
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/molspace/mcp`), {
-    requestInit: { headers: { Authorization: `token molspace-bench-token` } }
-  });
-  const client = new Client({ name: 'molspace-bench', version: '0.1.0' });
-  await time('connect', () => client.connect(transport));
+  const client = await time('connect', () => mcpClient(server, { listTools: false }));
   await time('tools/list', () => client.listTools());
   await time('tools/list second', () => client.listTools());
   for (const round of ['first', 'second']) {

@@ -52,7 +52,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { chromium } from 'playwright';
-import { CHROMIUM, CHROMIUM_ARGS, PORTS, TOKEN, execCell, fmt, launchBrowser, log, newContext, openNotebook, quantile, sleep, startServer, stopOnExit, waitRestored, writeResult } from './lib.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, execCell, fmt, launchBrowser, log, newContext, openNotebook, PORTS, quantile, sleep, startServer, stopOnExit, TOKEN, waitRestored, writeNotebook, writeResult } from './lib.mjs';
 
 const N = Number(process.env.MOLSPACE_BENCH_KETCHER_N || 5);
 const N_START = Number(process.env.MOLSPACE_BENCH_STARTUP_N || 5);
@@ -285,15 +285,7 @@ try {
   servers.push(await startServer({ port: PORTS.a, name: 'ketcher-with', molspace: true }));
   servers.push(await startServer({ port: PORTS.b, name: 'ketcher-without', molspace: false }));
   const [withMs, withoutMs] = servers;
-  fs.writeFileSync(
-    path.join(withMs.root, NB),
-    JSON.stringify({
-      cells: [],
-      metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' } },
-      nbformat: 4,
-      nbformat_minor: 5
-    })
-  );
+  writeNotebook(withMs.root, NB);
   browser = await launchBrowser();
   const loadStart = load();
 

@@ -15,8 +15,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 export const BENCH = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(BENCH, '..');
@@ -28,6 +26,8 @@ export const PORTS = { a: Number(process.env.MOLSPACE_BENCH_PORT_A || 8899), b: 
 
 /** Chromium flags shared with the Galata tests (ui-tests/chromium.js). */
 export const CHROMIUM_ARGS = createRequire(import.meta.url)('../ui-tests/chromium.js').args;
+/** What the benchmarks share with the Galata tests: notebook files, the server wait, the MCP client. */
+const harness = createRequire(import.meta.url)('../ui-tests/harness.js');
 
 // ------------------------------------------------------------------ numbers
 
@@ -133,24 +133,16 @@ export async function startServer({ port, molspace = true, name = 'server', conf
     detached: true
   });
   const url = `http://localhost:${port}`;
-  const started = performance.now();
-  for (;;) {
-    if (child.exitCode !== null) {
-      throw new Error(`jupyter lab on ${port} exited (${child.exitCode}); see ${logFile}:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
-    }
-    try {
-      const r = await fetch(`${url}/api/status`, { headers: { Authorization: `token ${TOKEN}` } });
-      if (r.ok) break;
-    } catch {
-      // not up yet
-    }
-    if (performance.now() - started > 120_000) {
-      await stopProcess(child);
-      throw new Error(`jupyter lab on ${port} did not answer within 120 s; see ${logFile}`);
-    }
-    await sleep(200);
+  let upMs;
+  try {
+    upMs = await harness.waitForServer(url, TOKEN, {
+      stillStarting: () => (child.exitCode === null ? null : `exited (${child.exitCode}); see ${logFile}:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`)
+    });
+  } catch (e) {
+    await stopProcess(child);
+    throw new Error(`${e.message} (port ${port}; log ${logFile})`);
   }
-  log(`jupyter lab (${molspace ? 'with' : 'without'} molspace) up on ${url} after ${fmt(performance.now() - started, 0)} ms, pid ${child.pid}`);
+  log(`jupyter lab (${molspace ? 'with' : 'without'} molspace) up on ${url} after ${fmt(upMs, 0)} ms, pid ${child.pid}`);
   return {
     url,
     port,
@@ -333,23 +325,21 @@ export async function runAllAndWaitStory(page) {
 
 // ------------------------------------------------------------------ MCP
 
-/** A connected MCP client (official SDK, Streamable HTTP) with the Jupyter token. */
-export async function mcpClient(server) {
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/molspace/mcp`), {
-    requestInit: { headers: { Authorization: `token ${TOKEN}` } }
-  });
-  const client = new Client({ name: 'molspace-bench', version: '0.1.0' });
-  await client.connect(transport);
-  return client;
+/**
+ * A connected MCP client (official SDK, Streamable HTTP) with the server's token;
+ * `listTools` false leaves `tools/list` to the caller (first_call.mjs times it).
+ */
+export function mcpClient(server, { listTools = true } = {}) {
+  return harness.connectMcp({ server: server.url, token: TOKEN, name: 'molspace-bench', listTools });
 }
 
-/** Call a tool; throw on a tool error; return structuredContent. */
+/** Call a tool; throw on a tool error (its located error in the message); return structuredContent. */
 export async function callTool(client, name, args = {}) {
-  const result = await client.callTool({ name, arguments: args });
-  if (result.isError) {
-    throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent ?? result.content)}`);
+  const [value, isError] = harness.readToolResult(await client.callTool({ name, arguments: args }));
+  if (isError) {
+    throw new Error(`${name} failed: ${JSON.stringify(value)}`);
   }
-  return result.structuredContent;
+  return value;
 }
 
 // ------------------------------------------------------------------ machine load
@@ -409,17 +399,38 @@ export async function keepOffline(context) {
 
 // ------------------------------------------------------------------ notebooks
 
-/** Write a notebook of code cells (sources) to `root/name` for the Python 3 kernel. */
-export function writeNotebook(root, name, sources) {
-  fs.writeFileSync(
-    path.join(root, name),
-    JSON.stringify({
-      cells: sources.map((source, i) => ({ cell_type: 'code', execution_count: null, id: `c${i}`, metadata: {}, outputs: [], source })),
-      metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' } },
-      nbformat: 4,
-      nbformat_minor: 5
-    })
+/** Write a notebook of code cells (`sources`, none for an empty one) to `root/name` for the Python 3 kernel. */
+export function writeNotebook(root, name, sources = []) {
+  fs.writeFileSync(path.join(root, name), harness.notebookJson(sources));
+}
+
+/** Run `source` in cell `index` of the current notebook without waiting; return the page's Date.now() just before. */
+export async function startCell(page, index, source) {
+  return page.evaluate(
+    ({ index, source }) => {
+      const app = window.jupyterapp;
+      const nb = app.shell.currentWidget.content;
+      while (nb.widgets.length <= index) {
+        nb.model.sharedModel.insertCell(nb.widgets.length, { cell_type: 'code', source: '' });
+      }
+      nb.activeCellIndex = index;
+      nb.deselectAll();
+      nb.activeCell.model.sharedModel.setSource(source);
+      const t0 = Date.now();
+      void app.commands.execute('notebook:run-cell');
+      return t0;
+    },
+    { index, source }
   );
+}
+
+/** The page's Date.now() at the first animation frame where `selector` matches (at most `timeoutMs`). */
+export async function stampWhen(page, selector, timeoutMs = 180_000) {
+  const handle = await page.waitForFunction(sel => (document.querySelector(sel) ? Date.now() : false), selector, {
+    polling: 'raf',
+    timeout: timeoutMs
+  });
+  return handle.jsonValue();
 }
 
 /**

@@ -16,7 +16,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PORTS, ROOT, execCell, fmt, launchBrowser, log, newContext, openNotebook, startServer, stopOnExit, summary, writeResult } from './lib.mjs';
+import { execCell, fmt, launchBrowser, log, newContext, openNotebook, PORTS, ROOT, stampWhen, startCell, startServer, stopOnExit, summary, writeNotebook, writeResult } from './lib.mjs';
 
 const N = Number(process.env.MOLSPACE_BENCH_GRID_N || 3);
 const MOLECULES = 200;
@@ -24,44 +24,7 @@ const MOLECULES = 200;
 const server = await startServer({ port: PORTS.a, name: 'grid' });
 const stopAll = stopOnExit([server]);
 fs.copyFileSync(path.join(ROOT, 'tests', 'data', 'structures', 'pubchem200.sdf'), path.join(server.root, 'pubchem200.sdf'));
-fs.writeFileSync(
-  path.join(server.root, 'grid.ipynb'),
-  JSON.stringify({
-    cells: [],
-    metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' } },
-    nbformat: 4,
-    nbformat_minor: 5
-  })
-);
-
-/** Run `source` in cell `index` without waiting; return the page's Date.now() just before. */
-async function startCell(page, index, source) {
-  return page.evaluate(
-    ({ index, source }) => {
-      const app = window.jupyterapp;
-      const nb = app.shell.currentWidget.content;
-      while (nb.widgets.length <= index) {
-        nb.model.sharedModel.insertCell(nb.widgets.length, { cell_type: 'code', source: '' });
-      }
-      nb.activeCellIndex = index;
-      nb.deselectAll();
-      nb.activeCell.model.sharedModel.setSource(source);
-      const t0 = Date.now();
-      void app.commands.execute('notebook:run-cell');
-      return t0;
-    },
-    { index, source }
-  );
-}
-
-/** Date.now() at the first animation frame where `selector` matches. */
-async function stampWhen(page, selector) {
-  const handle = await page.waitForFunction(sel => (document.querySelector(sel) ? Date.now() : false), selector, {
-    polling: 'raf',
-    timeout: 180_000
-  });
-  return handle.jsonValue();
-}
+writeNotebook(server.root, 'grid.ipynb');
 
 let browser;
 let exitCode = 0;

@@ -20,20 +20,19 @@
  * a comm message is only handled when no cell runs. There is no separate
  * baseline figure: the MCP benchmark's `status` is the transport floor.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import {
-  PORTS,
   execCell,
   fmt,
   launchBrowser,
   log,
   newContext,
   openNotebook,
+  PORTS,
   startServer,
   stopOnExit,
   summary,
   waitSettled,
+  writeNotebook,
   writeResult
 } from './lib.mjs';
 
@@ -42,15 +41,7 @@ const SCRATCH = 2;
 
 const server = await startServer({ port: PORTS.a, name: 'prop' });
 const stopAll = stopOnExit([server]);
-fs.writeFileSync(
-  path.join(server.root, 'propagation.ipynb'),
-  JSON.stringify({
-    cells: [],
-    metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' } },
-    nbformat: 4,
-    nbformat_minor: 5
-  })
-);
+writeNotebook(server.root, 'propagation.ipynb');
 
 let browser;
 let exitCode = 0;

@@ -26,6 +26,10 @@ command -v jupyter >/dev/null || { echo "jupyter not found: run scripts/test.sh 
 if [ ! -d node_modules/playwright ] || [ ! -d node_modules/esbuild ] || [ ! -d node_modules/@modelcontextprotocol/sdk ]; then
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund || exit 2
 fi
+# ../ui-tests/harness.js (the MCP client and notebook helpers shared with the Galata tests) loads ui-tests' SDK.
+if [ ! -d "$root/ui-tests/node_modules/@modelcontextprotocol/sdk" ]; then
+  (cd "$root/ui-tests" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund) || exit 2
+fi
 
 benches=("$@")
 [ ${#benches[@]} -eq 0 ] && benches=(mcp_roundtrip first_frame lab_startup propagation)

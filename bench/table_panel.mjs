@@ -14,53 +14,14 @@
  * Each trial replaces the previous output of its cell. Figures are medians;
  * nothing fails on a time.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { PORTS, fmt, launchBrowser, log, newContext, openNotebook, startServer, stopOnExit, summary, writeResult, execCell } from './lib.mjs';
+import { execCell, fmt, launchBrowser, log, newContext, openNotebook, PORTS, stampWhen, startCell, startServer, stopOnExit, summary, writeNotebook, writeResult } from './lib.mjs';
 
 const N = Number(process.env.MOLSPACE_BENCH_TABLE_N || 5);
 const ROWS = 10_000;
 
 const server = await startServer({ port: PORTS.a, name: 'table' });
 const stopAll = stopOnExit([server]);
-fs.writeFileSync(
-  path.join(server.root, 'table.ipynb'),
-  JSON.stringify({
-    cells: [],
-    metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' } },
-    nbformat: 4,
-    nbformat_minor: 5
-  })
-);
-
-/** Run `source` in cell `index` without waiting; return the page's Date.now() just before. */
-async function startCell(page, index, source) {
-  return page.evaluate(
-    ({ index, source }) => {
-      const app = window.jupyterapp;
-      const nb = app.shell.currentWidget.content;
-      while (nb.widgets.length <= index) {
-        nb.model.sharedModel.insertCell(nb.widgets.length, { cell_type: 'code', source: '' });
-      }
-      nb.activeCellIndex = index;
-      nb.deselectAll();
-      nb.activeCell.model.sharedModel.setSource(source);
-      const t0 = Date.now();
-      void app.commands.execute('notebook:run-cell');
-      return t0;
-    },
-    { index, source }
-  );
-}
-
-/** Date.now() at the first animation frame where `selector` matches. */
-async function stampWhen(page, selector) {
-  const handle = await page.waitForFunction(sel => (document.querySelector(sel) ? Date.now() : false), selector, {
-    polling: 'raf',
-    timeout: 120_000
-  });
-  return handle.jsonValue();
-}
+writeNotebook(server.root, 'table.ipynb');
 
 let browser;
 let exitCode = 0;

@@ -1,18 +1,19 @@
 /**
  * Shared steps of the molspace Galata tests: put files in the server, run a
- * notebook, talk MCP to the real gateway with the official TypeScript SDK.
+ * notebook, talk MCP to the real gateway with the official TypeScript SDK
+ * (the client and result reading are ../harness.js, shared with bench/).
  */
 import * as path from 'path';
 import { IJupyterLabPageFixture, expect } from '@jupyterlab/galata';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PNG } from 'pngjs';
 import type { Locator } from '@playwright/test';
+import { MCP_PATH, connectMcp, readToolResult } from '../harness';
 
 export const TOKEN = 'molspace-ui-test-token';
 /** The test server (port: MOLSPACE_UI_TEST_PORT, default 8888, as playwright.config.js). */
 export const SERVER = `http://localhost:${process.env.MOLSPACE_UI_TEST_PORT || '8888'}`;
-export const MCP_URL = `${SERVER}/molspace/mcp`;
+export const MCP_URL = `${SERVER}${MCP_PATH}`;
 export const ROOT = path.resolve(__dirname, '..', '..');
 
 /** Upload the demo notebook and its Story into the test's folder. */
@@ -60,13 +61,8 @@ export async function foregroundFraction(locator: Locator): Promise<number> {
  * used as an agent uses it: `tools/list` first, so the client validates every
  * `structuredContent` against the tool's `outputSchema` afterwards.
  */
-export async function mcpClient(token: string | null = TOKEN): Promise<Client> {
-  const headers: Record<string, string> = token === null ? {} : { Authorization: `token ${token}` };
-  const transport = new StreamableHTTPClientTransport(new URL(MCP_URL), { requestInit: { headers } });
-  const client = new Client({ name: 'molspace-ui-tests', version: '0.1.0' });
-  await client.connect(transport);
-  await client.listTools();
-  return client;
+export function mcpClient(token: string | null = TOKEN): Promise<Client> {
+  return connectMcp({ server: SERVER, token, name: 'molspace-ui-tests' });
 }
 
 /**
@@ -74,13 +70,7 @@ export async function mcpClient(token: string | null = TOKEN): Promise<Client> {
  * read from the error result's text as an agent reads it (summary line, then the JSON).
  */
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<[any, boolean]> {
-  const result = await client.callTool({ name, arguments: args });
-  if (!result.isError) {
-    return [result.structuredContent, false];
-  }
-  const content = result.content as { type: string; text: string }[];
-  const text = content[0].text;
-  return [JSON.parse(text.slice(text.indexOf('\n') + 1)), true];
+  return readToolResult(await client.callTool({ name, arguments: args }));
 }
 
 /** Upload only the demo Story into `${tmpPath}/data/`. */

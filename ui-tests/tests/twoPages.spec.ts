@@ -9,6 +9,7 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 import type { Page } from '@playwright/test';
+import { notebookJson } from '../harness';
 import { SERVER, TOKEN } from './helpers';
 
 const STEPS = ['a', 'b', 'c', 'd', 'e'];
@@ -56,14 +57,7 @@ function pageState(page: Page, id: string): Promise<{ index: number; ready: bool
 test('two pages on one kernel: a cell moves the Story one step, and Play steps once per tick', async ({ page, tmpPath }) => {
   // Made as a file first: the session is opened at its final path, the one the second tab opens.
   const name = 'twopages.ipynb';
-  const code = (source: string) => ({ cell_type: 'code', metadata: {}, execution_count: null, outputs: [], source });
-  const notebook = {
-    nbformat: 4,
-    nbformat_minor: 5,
-    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
-    cells: [code(STORY_CELL), code('')]
-  };
-  await page.contents.uploadContent(JSON.stringify(notebook), 'text', `${tmpPath}/${name}`);
+  await page.contents.uploadContent(notebookJson([STORY_CELL, '']), 'text', `${tmpPath}/${name}`);
   await page.notebook.openByPath(`${tmpPath}/${name}`);
   await page.notebook.activate(name);
   await page.notebook.runCell(0, true);

@@ -9,6 +9,7 @@ the first problem; a ``hello`` of another bridge protocol closes the socket.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,21 @@ from jsonschema.exceptions import best_match
 
 from ..contract import BRIDGE_CLOSE_CODES
 from .schema_errors import json_pointer
+
+#: A JSON escape of a UTF-16 surrogate: JSON allows a lone one, UTF-8 (the MCP reply) does not.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _whole_characters(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings replaced by U+FFFD (pairs kept)."""
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, list):
+        return [_whole_characters(v) for v in value]
+    if isinstance(value, dict):
+        return {_whole_characters(k): _whole_characters(v) for k, v in value.items()}
+    return value
+
 
 #: Websocket close code sent to a page speaking another bridge protocol.
 CLOSE_UNSUPPORTED_PROTOCOL = BRIDGE_CLOSE_CODES["unsupportedProtocol"]
@@ -98,6 +114,9 @@ class BridgeFrames:
             raise FrameRefused(f"not JSON ({e})") from None
         if not isinstance(frame, dict):
             raise FrameRefused("not a JSON object")
+        if _SURROGATE_ESCAPE.search(raw):
+            # A text the page cut inside a character (an emoji): keep the frame, not the half.
+            frame = _whole_characters(frame)
         if frame.get("type") == "hello" and frame.get("protocol") != self.protocol:
             raise FrameRefused(
                 f"unsupported bridge protocol {frame.get('protocol')!r} (server speaks {self.protocol})",

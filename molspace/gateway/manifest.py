@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +22,35 @@ from ..contract import MANIFEST_PATH as DEFAULT_MANIFEST_PATH  # noqa: F401 - re
 from ..contract import manifest as packaged_manifest
 from ..errors import MolspaceError
 from .schema_errors import (
+    bounded,
     error_pointer,
     json_pointer,
     leaf_error,
     leaf_errors,
+    oversized,
     problem,
     quoted,
     tagged_items,
 )
+
+#: Schema errors read from one call (the rest are not enumerated: a call of 100,000 bad items
+#: costs what 200 cost) and listed in ``details.errors``.
+_SCANNED_ERRORS = 200
+_LISTED_ERRORS = 20
+#: Characters of a JSON pointer quoted in an error (a field name can be any string).
+_POINTER_CHARS = 200
+
+
+def _short_pointer(where: str) -> str:
+    return where if len(where) <= _POINTER_CHARS else where[: _POINTER_CHARS - 1] + "…"
+
+
+def _shown(where: str) -> str:
+    """A JSON pointer as a message says it: characters that are not printable (a newline in a
+    field name) as JSON escapes, so a message stays one line."""
+    if where.isprintable():
+        return where
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in where)
 
 
 @dataclass
@@ -146,28 +168,59 @@ class ToolSpec:
         MolspaceError
             ``INVALID_INPUT`` with ``where`` = JSON pointer of the first bad
             field (document order) and every problem in ``details.errors``
-            (a list of ``{where, message}``).
+            (a list of ``{where, message}``, at most 20; ``details.errorCount`` says how many
+            were found, counting at most 200). Values and field names are quoted cut short, so
+            the error stays small whatever the call held.
         """
+        too_long = oversized(self.input_schema, arguments)
+        if too_long is not None:
+            big, keyword, length, limit = too_long
+            where = _short_pointer(json_pointer(big))
+            unit = "items" if keyword == "maxItems" else "characters"
+            raise MolspaceError(
+                "INVALID_INPUT",
+                f"Invalid arguments for `{self.name}` at {where}: has {length} {unit}; at most {limit} allowed ({keyword}).",
+                where,
+                f"Send at most {limit} {unit} at {where} (split the work into several calls).",
+                {
+                    "tool": self.name,
+                    "errors": [
+                        {
+                            "where": where,
+                            "message": f"has {length} {unit}; at most {limit} allowed ({keyword})",
+                        }
+                    ],
+                    "errorCount": 1,
+                },
+            )
         errors = sorted(
-            self._validator.iter_errors(arguments),
+            islice(self._validator.iter_errors(arguments), _SCANNED_ERRORS),
             key=lambda e: (error_pointer(e), str(e.message)),
         )
         if not errors:
             return
-        problems = [{"where": error_pointer(e), "message": problem(leaf_error(e))} for e in errors]
+        problems = [
+            {"where": _short_pointer(error_pointer(e)), "message": problem(leaf_error(e))}
+            for e in errors
+        ]
         first = problems[0]
-        where = first["where"]
+        located = first["where"]
+        where = _shown(located)
         path = [
             int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~")
             for p in where.split("/")[1:]
         ]
         items = tagged_items(self.input_schema, arguments, path)
-        details: dict[str, Any] = {"tool": self.name, "errors": problems}
+        details: dict[str, Any] = {
+            "tool": self.name,
+            "errors": problems[:_LISTED_ERRORS],
+            "errorCount": len(problems),
+        }
         if items:
             # The error lies in one item of a tagged union (an `act` operation, panel content, ...):
             # name that item, its tag and its own fields, not the tool's top-level ones.
             item = items[-1]
-            at = json_pointer(item.path)
+            at = _shown(json_pointer(item.path))
             index = next((p for p in reversed(item.path) if isinstance(p, int)), None)
             named = f"{item.tag} {quoted(item.value)}" + (
                 f" (item {index} of {json_pointer(item.path[:-1])})"
@@ -175,9 +228,14 @@ class ToolSpec:
                 else f" at {at}"
             )
             details.update(
-                {"item": at, "tag": item.tag, "tagValue": item.value, "allowed": item.allowed}
+                {
+                    "item": at,
+                    "tag": item.tag,
+                    "tagValue": bounded(item.value),
+                    "allowed": item.allowed,
+                }
             )
-            if item.allowed is None or where == json_pointer([*item.path, item.tag]):
+            if item.allowed is None or located == json_pointer([*item.path, item.tag]):
                 message = f"Invalid arguments for `{self.name}` at {where}: {item.tag} {quoted(item.value)} is not one of the known values."
                 fix = f"Set {at}/{item.tag} to one of: {', '.join(quoted(v) for v in item.tag_values)}."
                 details["allowed"] = None
@@ -200,12 +258,12 @@ class ToolSpec:
                     else "."
                 )
                 fix += f" describe {{tool: {quoted(self.name)}, part: {quoted(item.value)}}} gives its schema and an example."
-            raise MolspaceError("INVALID_INPUT", message, where, fix, details)
+            raise MolspaceError("INVALID_INPUT", message, located, fix, details)
         allowed = sorted(self.input_schema.get("properties", {}))
         raise MolspaceError(
             "INVALID_INPUT",
             f"Invalid arguments for `{self.name}` at {where or '(root)'}: {first['message']}.",
-            where,
+            located,
             f"Correct the field at {where or 'the argument root'} (allowed fields: {', '.join(allowed) or 'none'}); "
             f"describe {{tool: {quoted(self.name)}}} gives the full schema.",
             details,

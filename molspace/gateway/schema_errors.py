@@ -36,6 +36,8 @@ def json_pointer(path: list[Any] | tuple[Any, ...]) -> str:
 UNION_TAGS = ("op", "type", "action")
 #: Longest value quoted in a message, characters (JSON, cut with "…").
 _QUOTED_CHARS = 60
+#: Unknown field names one error lists.
+_LISTED_FIELDS = 10
 
 
 def quoted(value: Any) -> str:
@@ -45,6 +47,87 @@ def quoted(value: Any) -> str:
     except (TypeError, ValueError):
         text = json.dumps(str(value))
     return text if len(text) <= _QUOTED_CHARS else text[: _QUOTED_CHARS - 1] + "…"
+
+
+def bounded(value: Any) -> Any:
+    """``value`` as a located error may carry it: a string cut at ``_QUOTED_CHARS``, other values as they are."""
+    if isinstance(value, str) and len(value) > _QUOTED_CHARS:
+        return value[: _QUOTED_CHARS - 1] + "…"
+    return value
+
+
+def oversized(root: dict[str, Any], arguments: Any) -> tuple[list[Any], str, int, int] | None:
+    """The first array over its ``maxItems`` or string over its ``maxLength`` along fixed fields.
+
+    Checked before full validation, so a call of 100,000 items costs one length check, not a
+    schema check per item. Follows ``properties`` and ``items`` (not union branches) of ``root``.
+
+    Returns
+    -------
+    tuple or None
+        ``(path, keyword, length, limit)`` of the first such value in document order, else None.
+    """
+
+    def walk(schema: Any, value: Any, path: list[Any]) -> tuple[list[Any], str, int, int] | None:
+        schema = _resolve(root, schema)
+        if not isinstance(schema, dict):
+            return None
+        branches = _union_branches(root, schema)
+        if branches:
+            return in_union(branches, value, path)
+        if isinstance(value, list):
+            limit = schema.get("maxItems")
+            if isinstance(limit, int) and len(value) > limit:
+                return path, "maxItems", len(value), limit
+            items = schema.get("items")
+            if isinstance(items, dict):
+                for i, v in enumerate(value):
+                    found = walk(items, v, [*path, i])
+                    if found:
+                        return found
+        elif isinstance(value, str):
+            limit = schema.get("maxLength")
+            if isinstance(limit, int) and len(value) > limit:
+                return path, "maxLength", len(value), limit
+        elif isinstance(value, dict):
+            props = schema.get("properties")
+            if isinstance(props, dict):
+                for k, v in value.items():
+                    if k in props:
+                        found = walk(props[k], v, [*path, k])
+                        if found:
+                            return found
+        return None
+
+    def in_union(
+        branches: list[Any], value: Any, path: list[Any]
+    ) -> tuple[list[Any], str, int, int] | None:
+        if isinstance(value, list):
+            # Over the largest maxItems of every branch that takes an array: too long whichever it is.
+            arrays = [b for b in branches if isinstance(b, dict) and b.get("type") == "array"]
+            limits = [b["maxItems"] for b in arrays if isinstance(b.get("maxItems"), int)]
+            if arrays and len(limits) == len(arrays) and len(value) > max(limits):
+                return path, "maxItems", len(value), max(limits)
+            return walk(arrays[0], value, path) if len(arrays) == 1 else None
+        if isinstance(value, dict):
+            # A tagged union: follow the one branch whose `const` fields the value matches.
+            matching = [
+                b
+                for b in branches
+                if isinstance(b, dict)
+                and any(
+                    "const" in (_resolve(root, p) or {}) for p in b.get("properties", {}).values()
+                )
+                and all(
+                    value.get(k) == _resolve(root, p)["const"]
+                    for k, p in b.get("properties", {}).items()
+                    if isinstance(_resolve(root, p), dict) and "const" in _resolve(root, p)
+                )
+            ]
+            return walk(matching[0], value, path) if len(matching) == 1 else None
+        return None
+
+    return walk(root, arguments, [])
 
 
 def _json_type(value: Any) -> str:
@@ -180,7 +263,9 @@ def problem(error: ValidationError) -> str:
     if v == "additionalProperties" and isinstance(inst, dict):
         known = set((error.schema or {}).get("properties", {}))
         extra = sorted(k for k in inst if k not in known)
-        return f"unknown field {', '.join(quoted(k) for k in extra)}"
+        listed = ", ".join(quoted(k) for k in extra[:_LISTED_FIELDS])
+        more = f" and {len(extra) - _LISTED_FIELDS} more" if len(extra) > _LISTED_FIELDS else ""
+        return f"unknown field {listed}{more}"
     if v == "required" and isinstance(inst, dict):
         missing = [n for n in value if n not in inst]
         return f"missing required field {', '.join(quoted(n) for n in missing)}"

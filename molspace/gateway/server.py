@@ -71,7 +71,8 @@ def error_text(error: dict[str, Any]) -> str:
     str
         Two lines; the second parses with ``json.loads`` (no raw newlines: JSON escapes them).
     """
-    where = f" at {error['where']}" if error.get("where") else ""
+    # One line whatever the error holds: a field name may contain a newline.
+    where = f" at {' '.join(str(error['where']).split())}" if error.get("where") else ""
     message = " ".join(str(error["message"]).split()).rstrip(".")
     fix = " ".join(str(error["fix"]).split())
     summary = f"{error['code']}{where}: {message}. Fix: {fix}"

@@ -35,14 +35,23 @@ export function withinBudget<T>(
 }
 
 /**
- * `text` cut to at most `max` characters, ending in a marker that says how
- * many were cut (`… [cut 1234 characters]`); unchanged when it fits.
+ * `text` cut to at most `max` characters (UTF-16 code units), ending in a
+ * marker that says how many were cut (`… [cut 1234 characters]`); unchanged
+ * when it fits. Never cuts between the two halves of a character outside the
+ * BMP (an emoji): a lone surrogate is not valid UTF-8 on the wire.
  */
 export function cutText(text: string, max: number): string {
   if (text.length <= max) {
     return text;
   }
   const probe = ` … [cut ${text.length} characters]`;
-  const keep = Math.max(0, max - probe.length);
+  let keep = Math.max(0, max - probe.length);
+  if (keep > 0 && isHighSurrogate(text.charCodeAt(keep - 1))) {
+    keep -= 1;
+  }
   return `${text.slice(0, keep)} … [cut ${text.length - keep} characters]`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -666,3 +666,30 @@ async def test_status_lists_a_bounded_number_of_pages(
     text = status.content[0].text
     assert f"{n} page(s) connected" in text and "5 more" in text
     assert len(text.encode()) <= gateway.manifest.limits["observeOutputBytes"]
+
+
+async def test_a_page_text_cut_inside_a_character_reaches_the_agent(
+    mcp_client: Any, connect_page: Any
+) -> None:
+    """JSON lets a page send half of an emoji (a lone surrogate); UTF-8, the reply's encoding, does
+    not: the gateway answers with U+FFFD in its place instead of an empty body."""
+    page = await connect_page("page-1")
+    half = "🧬" * 3 + "\ud83e"  # json.dumps writes it as the escape \\ud83e, as JSON.stringify does
+
+    def answer(tool: str, args: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "ok": False,
+            "error": {
+                "code": "NOT_FOUND",
+                "message": half,
+                "where": "/target",
+                "fix": "use observe",
+                "details": {},
+            },
+        }
+
+    page.handler = answer
+    async with mcp_client() as client:
+        result = await client.call_tool("story_control", {"action": "next", "target": "w1"})
+    err = located_error(result)
+    assert err["message"] == "🧬" * 3 + "\ufffd"

@@ -35,6 +35,16 @@ describe('cutText and withinBudget', () => {
     expect(cutText('short', 100)).toBe('short');
   });
 
+  it('never leaves half of a character outside the BMP (a lone surrogate is not valid UTF-8)', () => {
+    // Every cut point: the kept part ends before or after a whole 🧬 (two UTF-16 units), never inside.
+    for (let max = 30; max < 60; max++) {
+      const cut = cutText('🧬'.repeat(100), max);
+      expect(cut.length).toBeLessThanOrEqual(max);
+      // A lone surrogate comes back from UTF-8 as U+FFFD.
+      expect(Buffer.from(cut, 'utf8').toString('utf8')).toBe(cut);
+    }
+  });
+
   it('takes the longest prefix that fits, and at least one item', () => {
     const items = Array.from({ length: 10 }, () => 'x'.repeat(100));
     expect(withinBudget(items, page => page, 350)).toHaveLength(3);

@@ -6,10 +6,12 @@
  */
 import { LIMITS } from './limits';
 
-const encoder = new TextEncoder();
+let encoder: TextEncoder | null = null;
 
 /** UTF-8 bytes of `value` as JSON. */
 export function jsonBytes(value: unknown): number {
+  // Made on first use: importing the module (e.g. for cutText) needs no TextEncoder.
+  encoder ??= new TextEncoder();
   return encoder.encode(JSON.stringify(value)).length;
 }
 

@@ -142,6 +142,9 @@ export class DockedPanel implements PanelTarget {
         }
       );
     }
+    // A shown panel whose update fails to render keeps what it shows (content, title, revision):
+    // the caller gets the located error and nothing on the page changes.
+    const kept = this._ready && this._revision > 0 ? { revision: this._revision, content: this._content, title: this._title } : null;
     this._revision += 1;
     const entry: ChangeEntry = { revision: this._revision, source, summary };
     this._content = update.content;
@@ -155,7 +158,14 @@ export class DockedPanel implements PanelTarget {
       this._error = null;
     } catch (e) {
       const err = MolspaceError.from(e, `panel ${this.panelId}`);
-      this._error = err.toJSON();
+      if (kept) {
+        ({ revision: this._revision, content: this._content, title: this._title } = kept);
+        this._ready = true;
+        this._identity();
+        this.widget.renderer.showKept(this._revision, this._content.type);
+      } else {
+        this._error = err.toJSON();
+      }
       throw err;
     } finally {
       this.widget.renderer.showError(this._error);

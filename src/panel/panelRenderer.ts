@@ -27,6 +27,7 @@ import { depictSmiles, type Depict } from './depictor';
 import { renderMolecules, type OpenMolecule } from './moleculeGrid';
 import { linkLabel, linkTitle, type FollowLink, type LinkButton } from './panelLinks';
 import { nextDirection, sortedOrder, type SortDirection } from './tableSort';
+import { chartRenderError } from './chartRenderError';
 
 /** The Vega-Lite mime type of JupyterLab's Vega renderer. */
 export const VEGALITE_MIME = 'application/vnd.vegalite.v5+json';
@@ -110,7 +111,8 @@ export class PanelRenderer {
    *
    * @returns false when a later render superseded this one.
    * @throws MolspaceError `UNSUPPORTED_FORMAT` when the page has no renderer
-   *   for the content, `INTERNAL` when a renderer fails.
+   *   for the content, `VALIDATION_FAILED` when Vega refuses a chart
+   *   ({@link chartRenderError}), `INTERNAL` when another renderer fails.
    */
   async render(content: PanelContent, revision: number): Promise<boolean> {
     const seq = ++this._seq;
@@ -131,7 +133,10 @@ export class PanelRenderer {
       if (seq === this._seq) {
         this.node.setAttribute('data-molspace-revision', String(revision));
       }
-      throw MolspaceError.from(e, `panel ${content.type} renderer`);
+      // Vega refusing a chart that passed the schema is the spec's fault, located; other failures are ours.
+      throw content.type === 'chart' && !(e instanceof MolspaceError)
+        ? chartRenderError(content.spec, e)
+        : MolspaceError.from(e, `panel ${content.type} renderer`);
     }
     if (seq !== this._seq || this._disposed) {
       renderer?.dispose();
@@ -143,6 +148,13 @@ export class PanelRenderer {
     this.node.setAttribute('data-molspace-revision', String(revision));
     this.node.setAttribute('data-molspace-ready', 'true');
     return true;
+  }
+
+  /** A failed render left revision `revision` (of `type`) shown: the node says so again. */
+  showKept(revision: number, type: PanelContent['type']): void {
+    this.node.setAttribute('data-molspace-revision', String(revision));
+    this.node.setAttribute('data-molspace-type', type);
+    this.node.setAttribute('data-molspace-ready', 'true');
   }
 
   dispose(): void {

@@ -156,6 +156,18 @@ test.describe('report panels', () => {
         content: { type: 'chart', spec: { ...ENERGY, encoding: { ...ENERGY.encoding, x: { field: 't', type: 'quantitative', colour: 'red' } } } }
       });
       expect(badEncoding).toMatchObject({ code: 'VALIDATION_FAILED', where: '/content/spec/encoding/x/colour', details: { property: 'colour' } });
+      // valid by the schema, refused by Vega itself (a field name Vega reads as a nested path): located, not INTERNAL
+      const [badField, isBadField] = await call(client, 'render_panel', {
+        panelId: 'energy',
+        content: { type: 'chart', spec: { ...ENERGY, encoding: { ...ENERGY.encoding, x: { field: 'a[', type: 'quantitative' } } } }
+      });
+      expect(isBadField).toBe(true);
+      expect(badField).toMatchObject({ code: 'VALIDATION_FAILED', where: '/content/spec/encoding/x/field' });
+      expect(badField.details.vegaMessage).toContain('a[');
+      // the chart shown before stays, with its revision, and the panel reports no error
+      await expect(panel(page, 'energy').locator('.jp-RenderedVegaLite canvas, .jp-RenderedVegaLite svg').first()).toBeVisible();
+      const [afterBad] = await call(client, 'observe');
+      expect(afterBad.widgets.find((w: any) => w.id === 'energy')).toMatchObject({ ready: true, revision: 1, error: null });
       await expect(panel(page, 'energy')).toHaveAttribute('data-molspace-revision', '1');
 
       // observe lists the panels

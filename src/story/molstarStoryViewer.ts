@@ -38,6 +38,10 @@ interface ResourceRef {
 }
 
 /** How a Story view restarts a disposed viewer. */
+/** MVS markdown commands a description link may run on the view (Mol*'s built-in extensions), and their options. */
+const VIEW_COMMANDS = ['center-camera', 'focus-refs', 'highlight-refs', 'query'];
+const VIEW_COMMAND_OPTIONS = ['lang', 'action', 'focus-radius'];
+
 const LIVE_FIX = 'Scroll the widget into view (or click it) to restart the viewer.';
 
 /** Mol* plugin wrapper: one per live Story view. */
@@ -150,6 +154,34 @@ export class MolstarStoryViewer extends MolstarViewer {
     await PluginCommands.State.Snapshots.Apply(this.plugin, { id: entry.snapshot.id });
     this.current = index;
     return this.afterApply(index);
+  }
+
+  /**
+   * The arguments of an MVS markdown command link (`!focus-refs=ligand`,
+   * `!apply-snapshot=intro`), parsed by Mol*'s markdown extension manager;
+   * undefined when `href` is not one.
+   */
+  markdownArgs(href: string): Record<string, string> | undefined {
+    return this.disposed ? undefined : this.plugin.managers.markdownExtensions.parseArgs(href);
+  }
+
+  /**
+   * Run the view commands of a description link as Mol*'s Story UI does:
+   * camera and highlights only (`center-camera`, `focus-refs`,
+   * `highlight-refs`, `query`). Snapshot, audio and animation commands never
+   * reach Mol* from here: the Story's own controls move it.
+   *
+   * @returns true when the link held a view command.
+   */
+  runViewCommand(event: 'click' | 'mouse-enter' | 'mouse-leave', args: Record<string, string>): boolean {
+    if (this.disposed || !VIEW_COMMANDS.some(name => name in args)) {
+      return false;
+    }
+    const allowed = Object.fromEntries(
+      Object.entries(args).filter(([key]) => VIEW_COMMANDS.includes(key) || VIEW_COMMAND_OPTIONS.includes(key))
+    );
+    this.plugin.managers.markdownExtensions.tryExecute(event, allowed);
+    return true;
   }
 
   /**

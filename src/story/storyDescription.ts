@@ -4,10 +4,26 @@
  * policy, plain text when the step says `description_format: "plaintext"` or
  * no rendermime is at hand. Only the latest of overlapping renders is shown.
  */
+import { URLExt } from '@jupyterlab/coreutils';
 import type { IRenderMime, IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
 import { policyRenderMime } from '../resources/resourceSanitizer';
 import type { ResourcePolicy } from '../resources/resourcePolicy';
+import { isCommandLink } from './descriptionLinks';
+
+/**
+ * `base` except that MVS markdown command links (`!name=args`) are not local
+ * files: JupyterLab leaves their href as written (the view runs them) instead
+ * of turning them into a link that opens a file.
+ */
+function keepCommandLinks(base: IRenderMime.IResolver): IRenderMime.IResolver {
+  return {
+    resolveUrl: (url, context) => base.resolveUrl(url, context),
+    getDownloadUrl: url => base.getDownloadUrl(url),
+    isLocal: (url, allowRoot) => !isCommandLink(url) && (base.isLocal ? base.isLocal(url, allowRoot) : URLExt.isLocal(url, allowRoot)),
+    resolvePath: base.resolvePath ? path => base.resolvePath!(path) : undefined
+  };
+}
 
 export class StoryDescription {
   /** The description's element (`.molspace-story-description`, hidden when empty). */
@@ -33,7 +49,8 @@ export class StoryDescription {
     this.renderer?.dispose();
     this.renderer = null;
     target.hidden = text === '';
-    const registry = rendermime && policyRenderMime(rendermime, policy);
+    const checked = rendermime && policyRenderMime(rendermime, policy);
+    const registry = checked?.resolver ? checked.clone({ resolver: keepCommandLinks(checked.resolver) }) : checked;
     if (!text || !registry || format === 'plaintext') {
       target.textContent = text;
       return;

@@ -36,6 +36,7 @@ import { showLocatedError } from '../widget/errorPanel';
 import { MolstarCanvas } from '../widget/molstarCanvas';
 import type { MolstarStoryViewer } from './molstarStoryViewer';
 import { noFrameError } from './noFrame';
+import { followDescriptionLinks } from './descriptionLinks';
 import { StoryDescription } from './storyDescription';
 import type { StoryDrawer, StoryModel } from './storyModel';
 
@@ -51,6 +52,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
   private awaitingFrame = false;
   private readonly description = new StoryDescription();
   private readonly visibilityListener = () => this.onVisibility();
+  private unfollowLinks: (() => void) | null = null;
 
   private els!: {
     step: HTMLElement;
@@ -92,6 +94,7 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
   remove(): void {
     document.removeEventListener('visibilitychange', this.visibilityListener);
     this.canvas.dispose();
+    this.unfollowLinks?.();
     this.description.dispose();
     this.model.viewRemoved(this);
     super.remove();
@@ -139,8 +142,20 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
     root.append(toolbar, title, error, this.canvas.element, description);
     this.els = { step, title, error, buttons };
 
-    // Story descriptions link to other steps by key, e.g. "[Go to start](#intro)" (MVS Stories convention).
-    description.addEventListener('click', e => this.onDescriptionLink(e));
+    // `#key` links go to a step; MVS markdown commands (`!focus-refs=…`) act on the view, never navigate.
+    this.unfollowLinks = followDescriptionLinks(description, {
+      goto: key => {
+        const index = this.model.snapshots().findIndex(s => s.key === key);
+        if (index >= 0) {
+          void this.model.control('goto', { index });
+        }
+        return index >= 0;
+      },
+      step: direction => void this.model.control(direction < 0 ? 'previous' : 'next'),
+      commandArgs: href => this.canvas.viewer?.markdownArgs(href),
+      runViewCommand: (event, args) => void this.canvas.viewer?.runViewCommand(event, args),
+      touched: () => this.canvas.touched()
+    });
     root.addEventListener('keydown', e => this.onKeyDown(e));
     root.addEventListener('pointerdown', () => this.canvas.touched(), true);
     root.addEventListener('focusin', () => this.canvas.touched());
@@ -205,23 +220,6 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
   private onButton(action: 'previous' | 'play' | 'pause' | 'next'): void {
     this.canvas.touched();
     void this.model.control(action);
-  }
-
-  /** A click on a `#key` link in a description goes to that step through the Dispatcher. */
-  private onDescriptionLink(e: MouseEvent): void {
-    const link = e.target instanceof Element ? e.target.closest('a') : null;
-    const href = link?.getAttribute('href') ?? '';
-    if (!href.startsWith('#')) {
-      return;
-    }
-    const key = decodeURIComponent(href.slice(1));
-    const index = this.model.snapshots().findIndex(s => s.key === key);
-    if (index >= 0) {
-      e.preventDefault();
-      e.stopPropagation();
-      this.canvas.touched();
-      void this.model.control('goto', { index });
-    }
   }
 
   private onKeyDown(e: KeyboardEvent): void {

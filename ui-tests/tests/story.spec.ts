@@ -94,6 +94,61 @@ test('a "#key" link in a step description goes to that step', async ({ page, tmp
   expect(await runCell(page, 'print(story.key, story.last_change["source"])')).toBe('overview ui');
 });
 
+test('MVS markdown commands in a description move the Story through its controls and focus the view, never navigating', async ({ page }) => {
+  const url = 'https://files.rcsb.org/molspace-test/1hpv.pdb';
+  const body = fs.readFileSync(path.join(ROOT, 'tests', 'data', 'structures', '1hpv.pdb'));
+  await page.route(url, route => route.fulfill({ body, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } }));
+  const source = [
+    'import molspace',
+    `tree = {"kind": "root", "children": [{"kind": "download", "params": {"url": "${url}"}, "children": [{"kind": "parse", "params": {"format": "pdb"}, "children": [`,
+    '  {"kind": "structure", "params": {"type": "model"}, "children": [',
+    '    {"kind": "component", "params": {"selector": "polymer"}, "children": [{"kind": "representation", "params": {"type": "cartoon"}}]},',
+    '    {"kind": "component", "ref": "lig", "params": {"selector": "ligand"}, "children": [{"kind": "representation", "params": {"type": "ball_and_stick"}}]}]}]}]}]}',
+    'meta = lambda key, text: {"key": key, "title": key, "description": text, "linger_duration_ms": 3000}',
+    'story = molspace.Story({"kind": "multiple", "metadata": {"version": "1", "timestamp": "2026-01-01T00:00:00Z"}, "snapshots": [',
+    '  {"root": tree, "metadata": meta("one", "[Focus the inhibitor](!focus-refs=lig) or [go on](!next-snapshot)")},',
+    '  {"root": tree, "metadata": meta("two", "[Back to the start](!apply-snapshot=one)")}]})',
+    'story'
+  ].join('\n');
+  await page.notebook.createNew('commands.ipynb');
+  await page.notebook.setCell(0, 'code', source);
+  await page.notebook.runCell(0, true);
+  const story = page.locator('.molspace-story').first();
+  await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  const pages = page.context().pages().length;
+  const at = page.url();
+
+  // focus-refs: Mol* moves the camera to the ligand (the picture changes), the Story stays at its step
+  const canvas = story.locator('.molspace-story-canvas canvas').first();
+  const link = story.locator('.molspace-story-description a', { hasText: 'Focus the inhibitor' });
+  await link.hover();
+  // The picture once it is still (hovering may highlight first), then the click moves the camera.
+  let before = await canvas.screenshot();
+  await expect
+    .poll(async () => {
+      const next = await canvas.screenshot();
+      const same = Buffer.compare(next, before) === 0;
+      before = next;
+      return same;
+    }, { timeout: 30_000 })
+    .toBe(true);
+  await link.click();
+  await expect.poll(async () => Buffer.compare(await canvas.screenshot(), before) !== 0, { timeout: 30_000 }).toBe(true);
+  await expect(story.locator('.molspace-story-step')).toHaveText('step 1 of 2');
+
+  // next-snapshot and apply-snapshot go through the Story's controls: the kernel sees them as the page's
+  await story.locator('.molspace-story-description a', { hasText: 'go on' }).click();
+  await expect(story.locator('.molspace-story-step')).toHaveText('step 2 of 2');
+  await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 60_000 });
+  await story.locator('.molspace-story-description a', { hasText: 'Back to the start' }).click();
+  await expect(story.locator('.molspace-story-step')).toHaveText('step 1 of 2');
+  expect(await runCell(page, 'print(story.key, story.last_change["source"])')).toBe('one ui');
+
+  // no command link opened a tab or navigated this one
+  expect(page.context().pages().length).toBe(pages);
+  expect(page.url()).toBe(at);
+});
+
 /** What the page showed at the moment it sent one bridge `result` frame. */
 interface ResultMoment {
   callId: string;

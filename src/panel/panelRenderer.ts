@@ -15,7 +15,7 @@
  * Whatever the content, it stays in its box: the body is a CSS containment
  * box (`contain: strict`-like, see `style/base.css`), so absolutely or fixed
  * positioned content cannot overlay the page; form submission is blocked; a
- * click on a link other than `http(s):` or `#fragment` does nothing.
+ * click on a link other than `http(s):` or `#fragment` (which scrolls within the panel) does nothing.
  *
  * Test hooks on the root (`.molspace-panel`): `data-molspace-panel-id`,
  * `data-molspace-revision` (the revision last rendered), `data-molspace-ready`.
@@ -211,7 +211,13 @@ function showLocated(host: HTMLElement, error: LocatedError | null): void {
   host.append(message, where, fix);
 }
 
-/** A link click inside a panel: only `http(s):` (new tab, as JupyterLab sets it) and `#fragment` links act. */
+/**
+ * A link click inside a panel: only `http(s):` (new tab, as JupyterLab sets
+ * it) and `#fragment` links act. A fragment scrolls to its target inside the
+ * panel (a heading's `id` or `data-jupyter-id`); it never loads the page
+ * again, in this tab or a second one (a second JupyterLab would connect as
+ * another page).
+ */
 function guardLink(e: MouseEvent): void {
   const link = e.target instanceof Element ? e.target.closest('a') : null;
   if (!link) {
@@ -219,6 +225,11 @@ function guardLink(e: MouseEvent): void {
   }
   const href = link.getAttribute('href') ?? '';
   if (href.startsWith('#')) {
+    e.preventDefault();
+    e.stopPropagation();
+    const id = CSS.escape(decodeURIComponent(href.slice(1)));
+    const body = e.currentTarget instanceof Element ? e.currentTarget : null;
+    body?.querySelector(`[data-jupyter-id="${id}"], [id="${id}"]`)?.scrollIntoView();
     return;
   }
   let scheme = '';

@@ -366,6 +366,33 @@ test.describe('report panels', () => {
     expect(onTitle).toBe('title');
   }
 
+  test('a #fragment link in a markdown panel scrolls within the panel and opens no second JupyterLab', async ({ page }) => {
+    const client = await agent();
+    try {
+      const filler = Array.from({ length: 80 }, (_, i) => `Line ${i} of the findings.`).join('\n\n');
+      const [shown, err] = await call(client, 'render_panel', {
+        panelId: 'long',
+        content: { type: 'markdown', markdown: `# Results\n\n${filler}\n\n[Back to the results](#Results)` }
+      });
+      expect(err).toBe(false);
+      expect(shown.panel.ready).toBe(true);
+      const heading = panel(page, 'long').locator('h1', { hasText: 'Results' });
+      const link = panel(page, 'long').locator('a', { hasText: 'Back to the results' });
+      await link.scrollIntoViewIfNeeded();
+      await expect(heading).not.toBeInViewport();
+      const pages = page.context().pages().length;
+      const at = page.url();
+      await link.click();
+      await expect(heading).toBeInViewport();
+      expect(page.context().pages().length).toBe(pages);
+      expect(page.url()).toBe(at);
+      const [status] = await call(client, 'status');
+      expect(status.pages).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('hostile markdown in a docked panel runs no script, navigates nowhere and stays in its box', async ({ page }) => {
     const seen = await watch(page);
     const client = await agent();

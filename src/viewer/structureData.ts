@@ -70,6 +70,9 @@ export async function readStructure(data: Uint8Array, format: StructureFormat, w
   let text = '';
   if (!binary) {
     text = decodeText(data, format, where);
+    if (format === 'pdb' || format === 'pdbqt') {
+      refuseShortAtomRecord(text, format, where);
+    }
   }
   let models: Model[];
   const notes: ParseNotes = { xyzComment: null };
@@ -149,16 +152,52 @@ function droppedOf(format: StructureFormat, text: string, models: readonly Model
   return out;
 }
 
+/** Last column of an ATOM/HETATM record's coordinates (z is columns 47–54, PDB format 3.3). */
+const PDB_COORDINATES_END = 54;
+
+/**
+ * Refuse a PDB/PDBQT text with an ATOM or HETATM record too short to hold its
+ * coordinates: Mol* would read the half-written atom and draw it somewhere.
+ *
+ * @throws MolspaceError `VALIDATION_FAILED` naming the line (1-based) and its length;
+ *   the last line cut short says the file looks truncated.
+ */
+function refuseShortAtomRecord(text: string, format: StructureFormat, where: string): void {
+  let start = 0;
+  for (let line = 1; start < text.length; line++) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    if (text.startsWith('ATOM', start) || text.startsWith('HETATM', start)) {
+      const length = end - start - (text[end - 1] === '\r' ? 1 : 0);
+      if (length < PDB_COORDINATES_END) {
+        const last = newline < 0 || text.slice(newline + 1).trim() === '';
+        const record = text.startsWith('ATOM', start) ? 'ATOM' : 'HETATM';
+        throw new MolspaceError(
+          'VALIDATION_FAILED',
+          `${last ? `The ${format} data ends inside an ${record} record` : `Line ${line} of the ${format} data is an ${record} record cut short`}: line ${line} has ${length} characters, its coordinates need columns 31–${PDB_COORDINATES_END}.`,
+          where,
+          last
+            ? 'Pass the whole file: it looks truncated (cut while copying, writing or downloading).'
+            : `Repair line ${line} (x, y, z in columns 31–54) or pass the complete file.`,
+          { format, line, length, truncated: last }
+        );
+      }
+    }
+    start = end + 1;
+  }
+}
+
 /** UTF-8 text of a text format; binary data is refused. */
 function decodeText(data: Uint8Array, format: StructureFormat, where: string): string {
-  const probe = data.subarray(0, Math.min(data.byteLength, 65536));
-  if (probe.includes(0)) {
+  // Anywhere in the data, not only near its start: Mol* would silently lose the record holding it.
+  const nul = data.indexOf(0);
+  if (nul >= 0) {
     throw new MolspaceError(
       'UNSUPPORTED_FORMAT',
-      `The data is binary, not ${format} text (it has NUL bytes).`,
+      `The data is binary, not ${format} text (it has a NUL byte at offset ${nul}).`,
       where,
       'Pass a text structure file (PDB, mmCIF, SDF, MOL2, XYZ, GRO) or BCIF with format "bcif".',
-      { format }
+      { format, offset: nul }
     );
   }
   try {

@@ -169,4 +169,32 @@ describe('bad inputs', () => {
     const truncated = cif.slice(0, cif.indexOf('_atom_site.') + 200);
     await expect(readStructure(new TextEncoder().encode(truncated), 'mmcif', 't.cif')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
+
+  test('a PDB cut inside an ATOM record is refused at its line, not drawn with a half-written atom', async () => {
+    const pdb = text('1hpv.pdb');
+    const lines = pdb.split('\n');
+    const atom = lines.findIndex((l, i) => i > 100 && l.startsWith('ATOM'));
+    // Cut in the middle of the coordinates of an atom: the last line is 40 of its 80 characters.
+    const cut = lines.slice(0, atom).join('\n') + '\n' + lines[atom].slice(0, 40);
+    await expect(readStructure(new TextEncoder().encode(cut), 'pdb', 'cut.pdb')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      where: 'cut.pdb',
+      details: { line: atom + 1, length: 40, truncated: true }
+    });
+    // The same short record in the middle of the file, with Windows line ends.
+    const middle = [...lines.slice(0, atom), lines[atom].slice(0, 30), ...lines.slice(atom + 1)].join('\r\n');
+    await expect(readStructure(new TextEncoder().encode(middle), 'pdb', 'mid.pdb')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { line: atom + 1, length: 30, truncated: false }
+    });
+    // A whole file still opens (its TER, END and short non-atom records are fine).
+    await expect(readStructure(new TextEncoder().encode(pdb), 'pdb', '1hpv.pdb')).resolves.toBeTruthy();
+  });
+
+  test('a NUL byte far into a text file is refused with its offset (Mol* would drop the record holding it)', async () => {
+    const bytes = new TextEncoder().encode(text('1hpv.pdb'));
+    const at = bytes.length - 5000;
+    bytes[at] = 0;
+    await expect(readStructure(bytes, 'pdb', 'nul.pdb')).rejects.toMatchObject({ code: 'UNSUPPORTED_FORMAT', details: { offset: at } });
+  });
 });

@@ -10,8 +10,7 @@
  * {@link PanelModel.applyContent}, which waits until the views have rendered
  * the new revision and sends the state to the kernel.
  */
-import { type DOMWidgetModel, DOMWidgetView, type IBackboneModelOptions } from '@jupyter-widgets/base';
-import type * as Backbone from 'backbone';
+import { type DOMWidgetModel, DOMWidgetView } from '@jupyter-widgets/base';
 import { MolspaceError, PanelContent, type ChangeEntry, type ChangeSource, type PanelState } from '../contract';
 import type { IMolspacePage } from '../tokens';
 import { renderMimeOf } from '../widgetManager';
@@ -60,11 +59,9 @@ export abstract class PanelModel extends PageWidgetModel implements PanelTarget 
           { revision }
         )
     );
-  }
-
-  initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
-    super.initialize(attributes, options);
-    this._loaded = this._check();
+    // Set before the widget joins the registry: the read mirror calls whenLoaded() the moment it
+    // registers. The check itself runs once set-up is done (it may set and send state).
+    this._loaded = Promise.resolve().then(() => this._check());
   }
 
   /** Check the content the kernel sent; an invalid one becomes the widget's error. */

@@ -8,6 +8,14 @@ import { expect, test } from '@jupyterlab/galata';
 import { ROOT, call, mcpClient } from './helpers';
 
 test('the workspace notebook shows a Viewer, a Ketcher editor, its 3D copy and a panel; an agent observes them', async ({ page, tmpPath }) => {
+  // Errors the page reports while the cells run (uncaught, or logged by molspace's code).
+  const errors: string[] = [];
+  page.on('pageerror', e => errors.push(e.message));
+  page.on('console', m => {
+    if (m.type() === 'error') {
+      errors.push(m.text());
+    }
+  });
   await page.contents.uploadFile(path.join(ROOT, 'examples', 'workspace.ipynb'), `${tmpPath}/workspace.ipynb`);
   await page.contents.uploadFile(path.join(ROOT, 'examples', 'data', '1cbs.cif'), `${tmpPath}/data/1cbs.cif`);
   await page.notebook.openByPath(`${tmpPath}/workspace.ipynb`);
@@ -25,6 +33,8 @@ test('the workspace notebook shows a Viewer, a Ketcher editor, its 3D copy and a
     const viewers = observed.widgets.filter((w: { kind: string }) => w.kind === 'viewer');
     expect(viewers.some((v: { summary: string }) => v.summary.includes('1 ligand (REA A 200)'))).toBe(true);
     expect(viewers.some((v: { title: string }) => v.title === 'retinoic acid (3D)')).toBe(true);
+    // Every widget is followed by the read mirror from the moment it registers (no TypeError there).
+    expect(errors.filter(e => /Cannot read properties of (undefined|null)/.test(e))).toEqual([]);
   } finally {
     await client.close();
   }

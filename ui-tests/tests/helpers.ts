@@ -88,6 +88,23 @@ export async function newNotebookRun(page: IJupyterLabPageFixture, name: string,
   await page.notebook.runCell(0, true);
 }
 
+/** The element's screenshot once two in a row are the same (hover highlights and transitions settled). */
+export async function stillPicture(locator: Locator): Promise<Buffer> {
+  let picture = await locator.screenshot();
+  await expect
+    .poll(
+      async () => {
+        const next = await locator.screenshot();
+        const same = Buffer.compare(next, picture) === 0;
+        picture = next;
+        return same;
+      },
+      { timeout: 30_000 }
+    )
+    .toBe(true);
+  return picture;
+}
+
 /** The element's most common colour (its background) as `[r, g, b]`. */
 export async function dominantColour(locator: Locator): Promise<[number, number, number]> {
   const png = PNG.sync.read(await locator.screenshot());

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { expect, test } from '@jupyterlab/galata';
 import type { Route } from '@playwright/test';
-import { ROOT, call, foregroundFraction, mcpClient, runCell, runNotebook, uploadDemo } from './helpers';
+import { ROOT, call, foregroundFraction, mcpClient, runCell, runNotebook, stillPicture, uploadDemo } from './helpers';
 
 test.describe('Story in the demo notebook', () => {
   test('renders the demo Story in Mol* with its controls', async ({ page, tmpPath }) => {
@@ -123,15 +123,7 @@ test('MVS markdown commands in a description move the Story through its controls
   const link = story.locator('.molspace-story-description a', { hasText: 'Focus the inhibitor' });
   await link.hover();
   // The picture once it is still (hovering may highlight first), then the click moves the camera.
-  let before = await canvas.screenshot();
-  await expect
-    .poll(async () => {
-      const next = await canvas.screenshot();
-      const same = Buffer.compare(next, before) === 0;
-      before = next;
-      return same;
-    }, { timeout: 30_000 })
-    .toBe(true);
+  const before = await stillPicture(canvas);
   await link.click();
   await expect.poll(async () => Buffer.compare(await canvas.screenshot(), before) !== 0, { timeout: 30_000 }).toBe(true);
   await expect(story.locator('.molspace-story-step')).toHaveText('step 1 of 2');

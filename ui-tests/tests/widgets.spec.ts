@@ -6,7 +6,7 @@
  */
 import { expect, galata, test } from '@jupyterlab/galata';
 import * as path from 'path';
-import { ROOT, dominantColour, newNotebookRun, runCell, uploadStory } from './helpers';
+import { ROOT, dominantColour, newNotebookRun, runCell, stillPicture, uploadStory } from './helpers';
 
 const ONE_STORY = 'import molspace\nstory = molspace.Story("data/1cbs-story.mvsx")\nstory';
 
@@ -283,15 +283,7 @@ for (const { kind, root, cell } of WHEEL_CASES) {
       await expect(canvas).toBeFocused();
       const still = await scrollTop();
       // The pointer rests over the view (hover highlights settle): take the picture once it is stable.
-      let picture = await canvas.screenshot();
-      await expect
-        .poll(async () => {
-          const next = await canvas.screenshot();
-          const same = Buffer.compare(next, picture) === 0;
-          picture = next;
-          return same;
-        }, { timeout: 30_000 })
-        .toBe(true);
+      const picture = await stillPicture(canvas);
       await page.mouse.wheel(0, -400);
       await expect.poll(async () => Buffer.compare(await canvas.screenshot(), picture) !== 0, { timeout: 30_000 }).toBe(true);
       expect(await scrollTop()).toBe(still);

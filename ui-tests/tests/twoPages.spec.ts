@@ -13,6 +13,10 @@ import { notebookJson } from '../harness';
 import { SERVER, TOKEN } from './helpers';
 
 const STEPS = ['a', 'b', 'c', 'd', 'e'];
+/** One step from a cell. */
+const NEXT_CELL = 'story.next()\nprint(story.last_request_id)';
+/** The last cell, re-run to ask the kernel what it saw. */
+const KERNEL_CELL = 'print(story.index, story.ready, story.playing, story.last_request_id, seen)';
 
 /** Empty scenes draw at once and download nothing; short lingers keep Play short. */
 const STORY_CELL = [
@@ -57,15 +61,15 @@ function pageState(page: Page, id: string): Promise<{ index: number; ready: bool
 test('two pages on one kernel: a cell moves the Story one step, and Play steps once per tick', async ({ page, tmpPath }) => {
   // Made as a file first: the session is opened at its final path, the one the second tab opens.
   const name = 'twopages.ipynb';
-  await page.contents.uploadContent(notebookJson([STORY_CELL, '']), 'text', `${tmpPath}/${name}`);
+  // Every cell the test runs is in the file from the start: typing into a cell while two pages draw
+  // in software WebGL can outlast Galata's 10 s wait for the editor's highlighting.
+  await page.contents.uploadContent(notebookJson([STORY_CELL, NEXT_CELL, KERNEL_CELL]), 'text', `${tmpPath}/${name}`);
   await page.notebook.openByPath(`${tmpPath}/${name}`);
   await page.notebook.activate(name);
   await page.notebook.runCell(0, true);
   const first = page.locator('.molspace-story').first();
   await expect(first).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
   const id = (await first.getAttribute('data-molspace-model'))!;
-  // A cell the test re-runs to ask the kernel what it saw.
-  await page.notebook.setCell(1, 'code', 'print(story.index, story.ready, story.playing, story.last_request_id, seen)');
   await page.notebook.save();
   await recordCalls(page);
 
@@ -85,11 +89,9 @@ test('two pages on one kernel: a cell moves the Story one step, and Play steps o
   expect(await kernel()).toMatch(/^0 True False None \[\]$/);
 
   // (a) One story.next() from a cell: both pages receive it; it is applied once.
-  await page.notebook.setCell(1, 'code', 'story.next()\nprint(story.last_request_id)');
   await page.notebook.runCell(1, true);
   const requestId = ((await page.notebook.getCellTextOutput(1)) ?? []).join('').trim();
   expect(requestId).toMatch(/^[0-9a-f]{32}$/);
-  await page.notebook.setCell(1, 'code', 'print(story.index, story.ready, story.playing, story.last_request_id, seen)');
   // Both pages have seen it applied (by one of them, or by both from the same step).
   for (const p of [page, second]) {
     await expect.poll(async () => (await pageState(p, id)).applied, { timeout: 60_000 }).toContain(requestId);

@@ -5,6 +5,7 @@
 - :mod:`molspace.stories` — Story templates, validation (molviewspec) and writing from a cell.
 - :class:`Viewer` — a Mol* viewer of one structure file, with its composition and typed operations.
 - :class:`Ketcher` — the Ketcher chemical editor, revision-checked, shared with agents.
+- :class:`PageRequest` — what a control call returns; ``.wait()`` waits for the page in the cell.
 - The Jupyter server extension ``molspace`` — an MCP gateway at ``{base_url}molspace/mcp``.
 """
 
@@ -14,6 +15,7 @@ from ._version import __version__
 from .errors import (
     KetcherControlError,
     MolspaceError,
+    PageWaitError,
     PanelContentError,
     StoryControlError,
     StorySourceError,
@@ -25,6 +27,7 @@ from .gateway._entry import (  # noqa: F401 - Jupyter Server finds the extension
     _load_jupyter_server_extension,
 )
 from .ketcher import Ketcher, KetcherChange
+from .page_request import PageRequest
 from .panel import Panel
 from .story import Story, StoryChange, stories
 from .viewer import Viewer
@@ -36,6 +39,8 @@ __all__ = [
     "Story",
     "StoryChange",
     "MolspaceError",
+    "PageRequest",
+    "PageWaitError",
     "StorySourceError",
     "StoryControlError",
     "__version__",

@@ -142,3 +142,7 @@ class ViewerControlError(MolspaceError, ValueError):
 
 class KetcherControlError(MolspaceError, ValueError):
     """A Ketcher editor operation that cannot be sent (bad type, over a bound, unknown format)."""
+
+
+class PageWaitError(MolspaceError, RuntimeError):
+    """A wait inside a cell for the page that ended without the answer (``TIMEOUT``, ``NO_PAGE``)."""

@@ -17,6 +17,9 @@ import ipywidgets as widgets
 import traitlets
 
 from .contract import STATIC_FALLBACK_MIME
+from .errors import MolspaceError
+from .page_request import PageRequest
+from .page_wait import keep_page_messages_on_their_subshell, wait_for_page
 
 
 class PageWidget(widgets.DOMWidget):
@@ -35,6 +38,10 @@ class PageWidget(widgets.DOMWidget):
         With several pages showing the notebook, one page applies and answers each request
         (``_applied_requests``); should two answer, the first one is kept (a later ``ok`` one
         replaces a refusal: e.g. a hidden page that could not draw the step).
+
+    Control calls return a :class:`~molspace.page_request.PageRequest`: shown in a cell as
+    what happened, with ``.wait()`` to wait for the page's answer inside the cell;
+    :meth:`wait_ready` waits for the page to show the widget.
     """
 
     #: The most recent ``requestId``\ s some page applied (set by the pages, never by a cell):
@@ -53,12 +60,17 @@ class PageWidget(widgets.DOMWidget):
     #: How many answered ``requestId``\ s the kernel remembers to drop a second page's answer.
     _ANSWERED_MEMORY = 256
 
+    #: The error class a refusal from the page is raised as (``PageRequest.wait``, ``wait_ready``).
+    _control_error: type[MolspaceError] = MolspaceError
+
     def __init__(self, **kwargs: Any):
         self._from_page = False
         self.last_result: dict[str, Any] | None = None
         self.last_request_id: str | None = None
-        self._answered: dict[str, bool] = {}  # requestId -> whether the kept answer is ok
+        # requestId -> the kept answer, images left out
+        self._answers: dict[str, dict[str, Any]] = {}
         super().__init__(**kwargs)
+        keep_page_messages_on_their_subshell(self.comm)
         self.on_msg(self._handle_page_message)
 
     @traitlets.validate("_applied_requests")
@@ -92,12 +104,57 @@ class PageWidget(widgets.DOMWidget):
             )
         return proposal["value"]
 
-    def _send_control(self, fields: dict[str, Any]) -> str:
-        """Send one ``control`` message ``{type, requestId, **fields}``; returns its ``requestId``."""
+    def _send_control(self, fields: dict[str, Any], action: str) -> PageRequest:
+        """Send one ``control`` message ``{type, requestId, **fields}``; ``action`` says what it asks."""
         request_id = uuid.uuid4().hex
         self.last_request_id = request_id
         self.send({"type": "control", "requestId": request_id, **fields})
-        return request_id
+        return PageRequest(self, request_id, action)
+
+    def _answer(self, request_id: str) -> dict[str, Any] | None:
+        """The kept answer to ``request_id`` (the last :data:`_ANSWERED_MEMORY` answers), or None."""
+        return self._answers.get(request_id)
+
+    def _label(self) -> str:
+        """How errors and requests name this widget: ``molspace.Viewer 'title'``."""
+        title = str(getattr(self, "title", "") or self.model_id)
+        return f"molspace.{type(self).__name__} {title!r}"
+
+    def _control_error_from(self, data: Any) -> MolspaceError:
+        """The page's located error ``data`` as :attr:`_control_error`."""
+        e = MolspaceError.from_dict(data, where_default=self._label())
+        return self._control_error(e.code, e.message, e.where, e.fix, e.details)
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Wait inside this cell until a page shows the widget (``ready``) or reports its error.
+
+        Under *Run All*, a cell after the one that shows a widget runs before the page has
+        loaded it; ``widget.wait_ready()`` first makes its traits read the page's state.
+
+        Parameters
+        ----------
+        timeout : float
+            Seconds to wait, in (0, 600].
+
+        Raises
+        ------
+        MolspaceError
+            The widget's error (``error`` trait) as its error class, e.g. a Story that does not
+            validate or a structure Mol* cannot parse.
+        PageWaitError
+            ``TIMEOUT`` if no page showed it within ``timeout``; ``NO_PAGE`` outside a Jupyter
+            kernel; ``INVALID_INPUT`` for a bad ``timeout``.
+        """
+        wait_for_page(
+            lambda: bool(getattr(self, "ready", False)) or self.error is not None,
+            timeout=timeout,
+            what=f"the page's view of {self._label()}",
+            where=f"{self._label()}.wait_ready",
+            fix="Show the widget first (make it a cell's last line, or display(widget)) in an "
+            "open JupyterLab page, or pass a longer timeout",
+        )
+        if self.error is not None:
+            raise self._control_error_from(self.error)
 
     def _handle_page_message(
         self, _widget: Any, content: dict[str, Any], _buffers: list[Any]
@@ -106,11 +163,13 @@ class PageWidget(widgets.DOMWidget):
             request_id = content.get("requestId")
             if isinstance(request_id, str):
                 ok = content.get("ok") is True
-                if request_id in self._answered and (self._answered[request_id] or not ok):
+                kept = self._answers.get(request_id)
+                if kept is not None and (kept.get("ok") is True or not ok):
                     return  # a second page's answer to a request already answered (an ok one replaces a refusal)
-                self._answered[request_id] = ok
-                while len(self._answered) > self._ANSWERED_MEMORY:
-                    del self._answered[next(iter(self._answered))]
+                self._answers.pop(request_id, None)
+                self._answers[request_id] = {k: v for k, v in content.items() if k != "images"}
+                while len(self._answers) > self._ANSWERED_MEMORY:
+                    del self._answers[next(iter(self._answers))]
             self.last_result = content
             self._on_result(content)
 

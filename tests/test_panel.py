@@ -160,7 +160,7 @@ class TestPageState:
         assert messages == [
             {
                 "type": "control",
-                "requestId": request,
+                "requestId": request.id,
                 "content": {
                     "type": "table",
                     "columns": [{"name": "a", "type": "number"}],
@@ -171,8 +171,10 @@ class TestPageState:
                 "actionId": "a1",
             }
         ]
-        panel._handle_page_message(panel, {"type": "result", "requestId": request, "ok": True}, [])
-        assert panel.last_result["requestId"] == request
+        panel._handle_page_message(
+            panel, {"type": "result", "requestId": request.id, "ok": True}, []
+        )
+        assert panel.last_result["requestId"] == request.id and request.ok
 
     def test_update_refuses_a_bad_content_in_the_cell(self, monkeypatch):
         panel = Panel("x")

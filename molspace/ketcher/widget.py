@@ -23,6 +23,7 @@ from traitlets import Bool, Dict, Int, List, Unicode
 from .._version import MODULE_NAME, MODULE_VERSION_RANGE
 from ..contract import LIMITS
 from ..errors import KetcherControlError, MolspaceError
+from ..page_request import PageRequest
 from ..page_widget import PageWidget
 
 #: Formats the editor reads and writes (the contract's ``KetcherFormat``).
@@ -215,6 +216,8 @@ class Ketcher(PageWidget):
     >>> k.highlight([0, 1])                       # doctest: +SKIP
     """
 
+    _control_error = KetcherControlError
+
     _model_name = Unicode("KetcherModel").tag(sync=True)
     _model_module = Unicode(MODULE_NAME).tag(sync=True)
     _model_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
@@ -285,7 +288,7 @@ class Ketcher(PageWidget):
         *,
         expected_revision: int | None = None,
         action_id: str | None = None,
-    ) -> str:
+    ) -> PageRequest:
         """Replace the editor's structure (one new ``structure_revision``).
 
         Parameters
@@ -301,8 +304,9 @@ class Ketcher(PageWidget):
 
         Returns
         -------
-        str
-            The request id.
+        PageRequest
+            Shown in a cell as what happened; ``.wait()`` waits for the page's answer (raising
+            its refusal, e.g. ``REVISION_CONFLICT``, as :class:`KetcherControlError`).
 
         Raises
         ------
@@ -315,11 +319,11 @@ class Ketcher(PageWidget):
             args["format"] = fmt
         return self._control(args, expected_revision, action_id)
 
-    def clear(self, *, expected_revision: int | None = None) -> str:
+    def clear(self, *, expected_revision: int | None = None) -> PageRequest:
         """Empty the editor (one new ``structure_revision``)."""
         return self._control({"action": "clear_structure"}, expected_revision, None)
 
-    def highlight(self, atoms: list[int], color: str | None = None) -> str:
+    def highlight(self, atoms: list[int], color: str | None = None) -> PageRequest:
         """Highlight atoms (0-based indices, Molfile atom order); ``[]`` clears. Advances ``interaction_revision`` only.
 
         Raises
@@ -388,12 +392,12 @@ class Ketcher(PageWidget):
 
     def _control(
         self, args: dict[str, Any], expected_revision: int | None, action_id: str | None
-    ) -> str:
+    ) -> PageRequest:
         if expected_revision is not None:
             args["expectedRevision"] = int(expected_revision)
         if action_id is not None:
             args["actionId"] = action_id
-        return self._send_control(args)
+        return self._send_control(args, str(args["action"]))
 
     def _notify_change(self, _change: dict[str, Any]) -> None:
         last = self.last_change or {}

@@ -19,6 +19,7 @@ from traitlets import Bool, Dict, Int, Unicode
 
 from .._version import MODULE_NAME, MODULE_VERSION_RANGE
 from ..errors import PanelContentError
+from ..page_request import PageRequest
 from ..page_widget import PageWidget
 from .content import ContentOptions, check_content_options, normalize_panel_content
 
@@ -90,6 +91,8 @@ class Panel(PageWidget):
     without molspace.
     """
 
+    _control_error = PanelContentError
+
     _model_name = Unicode("PanelModel").tag(sync=True)
     _model_module = Unicode(MODULE_NAME).tag(sync=True)
     _model_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
@@ -153,7 +156,7 @@ class Panel(PageWidget):
         expected_revision: int | None = None,
         action_id: str | None = None,
         **options: Unpack[ContentOptions],
-    ) -> str:
+    ) -> PageRequest:
         """Replace the content through the page's Dispatcher (``render_panel``).
 
         Parameters
@@ -170,9 +173,10 @@ class Panel(PageWidget):
 
         Returns
         -------
-        str
-            The request id; the page's answer lands in :attr:`last_result`
-            (the contract's kernel ``result``) when the kernel next handles messages.
+        PageRequest
+            Shown in a cell as what happened; ``.wait()`` waits for the page's answer (raising
+            its refusal as :class:`PanelContentError`). The answer (the contract's kernel
+            ``result``) also lands in :attr:`last_result` when the kernel next handles messages.
 
         Raises
         ------
@@ -188,7 +192,7 @@ class Panel(PageWidget):
             message["expectedRevision"] = int(expected_revision)
         if action_id is not None:
             message["actionId"] = action_id
-        return self._send_control(message)
+        return self._send_control(message, "update")
 
     # ------------------------------------------------------------------ read-only page state
     @traitlets.validate(*_PAGE_OWNED)

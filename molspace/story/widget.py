@@ -22,6 +22,7 @@ from traitlets import Bool, Bytes, Dict, Int, List, Unicode
 from .._version import MODULE_NAME, MODULE_VERSION_RANGE
 from ..contract import LIMITS
 from ..errors import StoryControlError
+from ..page_request import PageRequest
 from ..page_widget import PageWidget
 from .source import normalize_story_source
 
@@ -96,6 +97,8 @@ class Story(PageWidget):
     >>> story.next(); story.goto("ligand")                # doctest: +SKIP
     """
 
+    _control_error = StoryControlError
+
     _model_name = Unicode("StoryModel").tag(sync=True)
     _model_module = Unicode(MODULE_NAME).tag(sync=True)
     _model_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
@@ -149,23 +152,23 @@ class Story(PageWidget):
         )
 
     # ------------------------------------------------------------------ control
-    def next(self) -> None:
-        """Step to the next snapshot (stays at the last one)."""
-        self._control("next")
+    def next(self) -> PageRequest:
+        """Step to the next snapshot (stays at the last one); ``.wait()`` waits until it is drawn."""
+        return self._control("next")
 
-    def previous(self) -> None:
-        """Step to the previous snapshot (stays at the first one)."""
-        self._control("previous")
+    def previous(self) -> PageRequest:
+        """Step to the previous snapshot (stays at the first one); ``.wait()`` waits until it is drawn."""
+        return self._control("previous")
 
-    def play(self) -> None:
+    def play(self) -> PageRequest:
         """Play the Story from the current step (from the start when at the last one)."""
-        self._control("play")
+        return self._control("play")
 
-    def pause(self) -> None:
+    def pause(self) -> PageRequest:
         """Pause playback."""
-        self._control("pause")
+        return self._control("pause")
 
-    def goto(self, index_or_key: int | str, *, expected_revision: int | None = None) -> None:
+    def goto(self, index_or_key: int | str, *, expected_revision: int | None = None) -> PageRequest:
         """Show one snapshot.
 
         Parameters
@@ -175,9 +178,13 @@ class Story(PageWidget):
         expected_revision : int, optional
             Refuse (REVISION_CONFLICT, reported in ``last_result``) if the Story moved since.
 
-        The page's answer (``{type: "result", requestId, ok, structuredContent, text}`` or
-        ``{type: "result", requestId, ok: false, error}``, the contract's kernel result) lands in
-        :attr:`last_result`; :attr:`last_request_id` names the request.
+        Returns
+        -------
+        PageRequest
+            Shown in a cell as what happened; ``.wait()`` waits until the page has drawn the
+            step (raising its refusal as :class:`StoryControlError`). The page's answer (the
+            contract's kernel result) also lands in :attr:`last_result`; :attr:`last_request_id`
+            names the request.
 
         Raises
         ------
@@ -205,8 +212,7 @@ class Story(PageWidget):
                     f"Use an index from 0 to {max(n - 1, 0)}.",
                     {"index": index_or_key, "count": n},
                 )
-            self._control("goto", index=index_or_key, **extra)
-            return
+            return self._control("goto", index=index_or_key, **extra)
         keys = [s.get("key") for s in self.snapshots]
         if keys and index_or_key not in keys:
             raise StoryControlError(
@@ -216,9 +222,11 @@ class Story(PageWidget):
                 f"Use one of: {', '.join(map(repr, keys[:20]))}{' ...' if len(keys) > 20 else ''}.",
                 {"key": index_or_key, "keys": keys[:50]},
             )
-        self._control("goto", key=index_or_key, **extra)
+        return self._control("goto", key=index_or_key, **extra)
 
-    def replace_step(self, key: str, step: Any, *, expected_revision: int | None = None) -> None:
+    def replace_step(
+        self, key: str, step: Any, *, expected_revision: int | None = None
+    ) -> PageRequest:
         """Replace the step ``key`` with ``step``: the same edit as the agent tool ``story_edit``.
 
         Parameters
@@ -236,6 +244,7 @@ class Story(PageWidget):
         step, and advances ``revision`` once; ``snapshots`` follow. Its answer lands in
         :attr:`last_result` (``VALIDATION_FAILED`` lists every issue, located under ``/step``).
         An ``.mvsx`` Story is refused there (``UNSUPPORTED_FORMAT``): edit its ``index.mvsj``.
+        The returned :class:`PageRequest`'s ``.wait()`` raises that refusal in the cell.
 
         Raises
         ------
@@ -244,18 +253,18 @@ class Story(PageWidget):
             for a key that is not a str, or a step that is not a dict or Snapshot of JSON data.
         """
         self._check_key(key, "key")
-        self._edit("replace", step, key, expected_revision)
+        return self._edit("replace", step, key, expected_revision)
 
     def insert_step(
         self, step: Any, *, after: str | None = None, expected_revision: int | None = None
-    ) -> None:
+    ) -> PageRequest:
         """Insert ``step`` after the step ``after`` (default: at the end), as ``story_edit`` does.
 
         Parameters and errors as :meth:`replace_step` (``after`` is checked like ``key``).
         """
         if after is not None:
             self._check_key(after, "after")
-        self._edit("insert", step, after, expected_revision)
+        return self._edit("insert", step, after, expected_revision)
 
     def _check_key(self, key: Any, where: str) -> None:
         keys = [s.get("key") for s in self.snapshots]
@@ -275,13 +284,16 @@ class Story(PageWidget):
                 {"key": key, "keys": keys[:50]},
             )
 
-    def _edit(self, edit: str, step: Any, key: str | None, expected_revision: int | None) -> None:
+    def _edit(
+        self, edit: str, step: Any, key: str | None, expected_revision: int | None
+    ) -> PageRequest:
         fields: dict[str, Any] = {"tool": "story_edit", "edit": edit, "step": _step_dict(step)}
         if key is not None:
             fields["key"] = key
         if expected_revision is not None:
             fields["expectedRevision"] = int(expected_revision)
-        self._send_control(fields)
+        target = f" {key!r}" if key is not None else ""
+        return self._send_control(fields, f"{edit}_step{target}")
 
     def on_change(self, callback: Callable[[StoryChange], None], remove: bool = False) -> None:
         """Call ``callback(StoryChange)`` after every change of position or playback.
@@ -291,8 +303,10 @@ class Story(PageWidget):
         """
         self._change_callbacks.register_callback(callback, remove=remove)
 
-    def _control(self, action: str, **args: Any) -> None:
-        self._send_control({"action": action, **args})
+    def _control(self, action: str, **args: Any) -> PageRequest:
+        target = args.get("key", args.get("index"))
+        label = action if target is None else f"{action} {target!r}"
+        return self._send_control({"action": action, **args}, label)
 
     def _notify_change(self, _change: dict[str, Any]) -> None:
         last = self.last_change or {}

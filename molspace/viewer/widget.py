@@ -20,6 +20,7 @@ from traitlets import Bool, Bytes, Dict, Int, Unicode
 
 from .._version import MODULE_NAME, MODULE_VERSION_RANGE
 from ..errors import ViewerControlError
+from ..page_request import PageRequest
 from ..page_widget import PageWidget
 from .source import mvs_state_of, normalize_structure_source
 
@@ -126,6 +127,8 @@ class Viewer(PageWidget):
     >>> v.act([{"op": "set_representation", "selector": "ligand", "representation": "spacefill"}])  # doctest: +SKIP
     """
 
+    _control_error = ViewerControlError
+
     _model_name = Unicode("ViewerModel").tag(sync=True)
     _model_module = Unicode(MODULE_NAME).tag(sync=True)
     _model_module_version = Unicode(MODULE_VERSION_RANGE).tag(sync=True)
@@ -205,7 +208,7 @@ class Viewer(PageWidget):
         expected_revision: int | None = None,
         dry_run: bool = False,
         action_id: str | None = None,
-    ) -> str:
+    ) -> PageRequest:
         """Send a batch of operations; the page applies all of them as one revision, or none.
 
         Parameters
@@ -223,8 +226,9 @@ class Viewer(PageWidget):
 
         Returns
         -------
-        str
-            The request id; the page's answer lands in :attr:`last_result`.
+        PageRequest
+            Shown in a cell as what happened; ``.wait()`` waits for the page's answer (raising
+            its refusal as :class:`ViewerControlError`). The answer also lands in :attr:`last_result`.
 
         Raises
         ------
@@ -268,45 +272,45 @@ class Viewer(PageWidget):
             message["actionId"] = action_id
         return self._control(message)
 
-    def focus(self, selector: Any) -> str:
+    def focus(self, selector: Any) -> PageRequest:
         """Point the camera at what ``selector`` matches."""
         return self.act([{"op": "focus", "selector": selector}])
 
-    def highlight(self, selector: Any) -> str:
+    def highlight(self, selector: Any) -> PageRequest:
         """Highlight what ``selector`` matches (replaces the highlight)."""
         return self.act([{"op": "highlight", "selector": selector}])
 
-    def select(self, selector: Any) -> str:
+    def select(self, selector: Any) -> PageRequest:
         """Select what ``selector`` matches (replaces the selection)."""
         return self.act([{"op": "select", "selector": selector}])
 
-    def clear_selection(self) -> str:
+    def clear_selection(self) -> PageRequest:
         """Clear the selection."""
         return self.act([{"op": "clear_selection"}])
 
-    def set_representation(self, selector: Any, representation: str) -> str:
+    def set_representation(self, selector: Any, representation: str) -> PageRequest:
         """Draw ``selector`` as ``representation`` (cartoon, ball_and_stick, spacefill, surface, ...)."""
         return self.act(
             [{"op": "set_representation", "selector": selector, "representation": representation}]
         )
 
-    def set_color(self, selector: Any, color: str) -> str:
+    def set_color(self, selector: Any, color: str) -> PageRequest:
         """Colour ``selector`` with ``color`` (``#rrggbb``) in every layer."""
         return self.act([{"op": "set_color", "selector": selector, "color": color}])
 
-    def reset_camera(self) -> str:
+    def reset_camera(self) -> PageRequest:
         """Reset the camera to show the whole structure."""
         return self.act([{"op": "reset_camera"}])
 
-    def set_background(self, color: str) -> str:
+    def set_background(self, color: str) -> PageRequest:
         """Set the background colour (``#rrggbb``)."""
         return self.act([{"op": "set_background", "color": color}])
 
-    def undo(self) -> str:
+    def undo(self) -> PageRequest:
         """Take back the last applied batch (one step)."""
         return self.act([{"op": "undo"}])
 
-    def redo(self) -> str:
+    def redo(self) -> PageRequest:
         """Apply the last undone batch again."""
         return self.act([{"op": "redo"}])
 
@@ -315,7 +319,7 @@ class Viewer(PageWidget):
         width: int | None = None,
         height: int | None = None,
         format: str = "png",  # noqa: A002 - the public keyword
-    ) -> str:
+    ) -> PageRequest:
         """Ask the page for an image of the view; it lands in :attr:`last_screenshot` (bytes).
 
         ``format`` is ``"png"`` (default here), ``"jpeg"`` or ``"webp"``; without ``width``
@@ -328,11 +332,11 @@ class Viewer(PageWidget):
             op["height"] = int(height)
         return self.act([op])
 
-    def set_transparency(self, selector: Any, value: float) -> str:
+    def set_transparency(self, selector: Any, value: float) -> PageRequest:
         """Make ``selector`` transparent in every layer: ``value`` 0 (opaque) .. 1 (invisible)."""
         return self.act([{"op": "set_transparency", "selector": selector, "value": float(value)}])
 
-    def measure_distance(self, start: Any, end: Any) -> str:
+    def measure_distance(self, start: Any, end: Any) -> PageRequest:
         """Draw the distance between two atoms; each selector must match exactly one atom.
 
         The distance (Å, Mol*'s) lands in ``last_result["structuredContent"]["applied"][0]["distance"]``
@@ -341,19 +345,19 @@ class Viewer(PageWidget):
         """
         return self.act([{"op": "measure_distance", "start": start, "end": end}])
 
-    def label(self, selector: Any, text: str) -> str:
+    def label(self, selector: Any, text: str) -> PageRequest:
         """Show ``text`` (plain text, at most ``LIMITS["viewerLabelChars"]`` characters) on ``selector``."""
         return self.act([{"op": "label", "selector": selector, "text": text}])
 
-    def clear_labels(self) -> str:
+    def clear_labels(self) -> PageRequest:
         """Remove every label (one undoable step)."""
         return self.act([{"op": "clear_labels"}])
 
-    def clear_measurements(self) -> str:
+    def clear_measurements(self) -> PageRequest:
         """Remove every distance measurement (one undoable step)."""
         return self.act([{"op": "clear_measurements"}])
 
-    def apply_mvs(self, state: Any) -> str:
+    def apply_mvs(self, state: Any) -> PageRequest:
         """Draw an MVS state in place of the layers; ``None`` goes back to the layers.
 
         Parameters
@@ -370,8 +374,11 @@ class Viewer(PageWidget):
         """
         return self.act([{"op": "apply_mvs", "state": _mvs_state(state)}])
 
-    def _control(self, args: dict[str, Any]) -> str:
-        return self._send_control(args)
+    def _control(self, args: dict[str, Any]) -> PageRequest:
+        ops = [str(a.get("op")) for a in args["actions"]]
+        shown = ", ".join(ops[:4]) + (", …" if len(ops) > 4 else "")
+        action = ops[0] if len(ops) == 1 else f"act [{shown}]"
+        return self._send_control(args, action + (" (dry run)" if args.get("dryRun") else ""))
 
     def _on_result(self, content: dict[str, Any]) -> None:
         for image in content.get("images") or []:

@@ -56,6 +56,10 @@ test.describe('activity panel and WebMCP', () => {
     await uploadDemo(page, tmpPath);
     const story = await runNotebook(page, `${tmpPath}/demo.ipynb`);
     await expect(story.locator('.molspace-story-step')).toHaveText('step 2 of 3');
+    // Under Run All, `story.goto(...).wait()` shows what happened and the next cell reads the new step.
+    const output = async (cell: number) => ((await page.notebook.getCellTextOutput(cell)) ?? []).join('').trim();
+    await expect.poll(() => output(3), { timeout: 60_000 }).toMatch(/^<molspace\.Story '.*': goto 'binding-site': done/);
+    expect(await output(4)).toMatch(/^1 binding-site \d+$/);
     const client = await mcpClient();
     try {
       const [observed] = await call(client, 'observe');

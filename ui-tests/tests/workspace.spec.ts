@@ -1,7 +1,7 @@
 /**
- * The workspace demo notebook (examples/workspace.ipynb) runs end to end as a
- * new user runs it: a Viewer, a Ketcher editor, its molecule sent to a 3D
- * Viewer, and a report panel, all listed by an agent's observe.
+ * The workspace demo notebook (examples/workspace.ipynb) runs end to end under
+ * Run All, as a new user runs it: a Viewer, a Ketcher editor, its molecule sent
+ * to a 3D Viewer, and a report panel, all listed by an agent's observe.
  */
 import * as path from 'path';
 import { expect, test } from '@jupyterlab/galata';
@@ -20,9 +20,18 @@ test('the workspace notebook shows a Viewer, a Ketcher editor, its 3D copy and a
   await page.contents.uploadFile(path.join(ROOT, 'examples', 'data', '1cbs.cif'), `${tmpPath}/data/1cbs.cif`);
   await page.notebook.openByPath(`${tmpPath}/workspace.ipynb`);
   await page.notebook.activate('workspace.ipynb');
-  // The editor cell must have loaded before the 3D cell reads its molfile: run up to it first.
-  await page.notebook.runCellByCell({ onAfterCellRun: async () => undefined });
+  // Run All, as a new user does: the cells after the Viewer and the editor wait for the page
+  // (`viewer.focus(...).wait()`, `editor.wait_ready()`) before they read what it drew.
+  await page.notebook.run();
   await expect(page.locator('.molspace-ketcher').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+  const output = async (cell: number) => ((await page.notebook.getCellTextOutput(cell)) ?? []).join('').trim();
+  // The waited-for operation shows what happened, not a bare request id.
+  await expect.poll(() => output(2), { timeout: 120_000 }).toMatch(
+    /^<molspace\.Viewer 'CRABP2 with retinoic acid': set_representation: done/
+  );
+  // The cell right after the editor's reads the page's state, though it ran before the editor loaded.
+  await expect.poll(() => output(5), { timeout: 120_000 }).toBe('C20 H28 O2 22 atoms; structure revision 0');
+  await expect(page.locator('.molspace-viewer')).toHaveCount(2, { timeout: 120_000 });
   const client = await mcpClient();
   try {
     const [observed] = await call(client, 'observe');

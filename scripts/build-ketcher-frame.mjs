@@ -2,10 +2,14 @@
 // (src/ketcher/frame/depict.ts: the Indigo engine only, no editor UI), compiled by tsc into lib/,
 // into the extension's static assets: molspace/labextension/static/ketcher/{index,depict}.html
 // (docs/architecture.md, "Ketcher", "Report panels"). Runs after the JupyterLab extension build, which empties static/.
+// A production build also writes the frames' third-party licences (JupyterLab's own report format,
+// from @jupyter/builder) to static/ketcher/third-party-licenses.json and adds the packages the
+// extension's static/third-party-licenses.json lacks, so Help > Licenses lists Ketcher's too.
 //   node scripts/build-ketcher-frame.mjs [--production]
 import { rspack } from '@rspack/core';
+import { WPPlugin } from '@jupyter/builder';
 import { createRequire } from 'node:module';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,7 +47,8 @@ const config = {
       __KETCHER_VERSION__: JSON.stringify(ketcherVersion),
       'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development')
     }),
-    new rspack.ProvidePlugin({ process: require.resolve('process/browser') })
+    new rspack.ProvidePlugin({ process: require.resolve('process/browser') }),
+    ...(production ? [new WPPlugin.JSONLicenseWebpackPlugin()] : [])
   ],
   performance: { hints: false },
   stats: 'errors-warnings'
@@ -86,7 +91,27 @@ ${depict.map(name => `<script defer src="${name}"></script>`).join('\n')}
 </html>
 `
   );
+  if (production) {
+    mergeLicenses();
+  }
   console.log(`depiction frame: ${depict.join(', ')}`);
   console.log(`ketcher frame: ${entry.join(', ')} -> ${out} (ketcher ${ketcherVersion})`);
   compiler.close(() => undefined);
 });
+
+/** Add the frames' licence records to the extension's report, one record per name and version. */
+function mergeLicenses() {
+  const frameReport = join(out, WPPlugin.DEFAULT_LICENSE_REPORT_FILENAME);
+  const extensionReport = join(out, '..', WPPlugin.DEFAULT_LICENSE_REPORT_FILENAME);
+  if (!existsSync(frameReport) || !existsSync(extensionReport)) {
+    console.error(`licence report missing: ${existsSync(frameReport) ? extensionReport : frameReport} (run the production extension build first: npm run build:prod)`);
+    process.exit(1);
+  }
+  const frame = JSON.parse(readFileSync(frameReport, 'utf8')).packages;
+  const report = JSON.parse(readFileSync(extensionReport, 'utf8'));
+  const seen = new Set(report.packages.map(p => `${p.name}@${p.versionInfo}`));
+  const added = frame.filter(p => !seen.has(`${p.name}@${p.versionInfo}`));
+  report.packages = [...report.packages, ...added].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  writeFileSync(extensionReport, JSON.stringify(report, null, 2));
+  console.log(`licences: ${frame.length} packages in the frames, ${added.length} added to ${extensionReport}`);
+}

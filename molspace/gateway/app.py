@@ -30,6 +30,7 @@ from .origin import OriginPolicy
 from .pages import ConnectedPages
 from .server import build_server
 from .session_host import SessionManagerHost
+from .session_owners import SessionOwners
 from .static_fallback import FallbackSaveHook, FallbackStore
 
 log = logging.getLogger(__name__)
@@ -141,6 +142,7 @@ class MolspaceGateway(ExtensionApp):
         # Origin is checked by McpHandler with Jupyter's own settings (the SDK's
         # matcher knows neither allow_origin_pat regexes nor Jupyter's Host check),
         # and Host by Jupyter's check_host; so the SDK's own check is off here.
+        self.session_owners = SessionOwners(self.session_idle_timeout)
         self.session_host = SessionManagerHost(
             StreamableHTTPSessionManager(
                 server,
@@ -167,6 +169,7 @@ class MolspaceGateway(ExtensionApp):
                         "session_manager": self.session_host.started,
                         "agent_tokens": self.agent_tokens,
                         "max_request_bytes": self.max_request_bytes,
+                        "session_owners": self.session_owners,
                     },
                 ),
                 (

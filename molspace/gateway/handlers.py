@@ -30,11 +30,13 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from tornado import web
 from tornado.websocket import WebSocketHandler
 
+from ..errors import summary_line
 from .agent_tokens import AgentToken, AgentTokenStore, token_from_authorization
 from .asgi_adapter import ASGIHandlerMixin
 from .bridge_frames import BridgeFrames, FrameRefused
 from .origin import OriginPolicy
 from .pages import CLOSE_PAGE_ID_TAKEN, ConnectedPages, Page, PageIdTaken
+from .session_owners import SessionOwners, principal_of
 from .static_fallback import FallbackRefused, FallbackStore
 
 #: How often an open event stream of an agent token checks that the token is still valid, seconds.
@@ -49,13 +51,38 @@ MCP_REQUEST_HEADERS = "mcp-session-id, mcp-protocol-version, last-event-id"
 MCP_EXPOSED_HEADERS = "mcp-session-id, mcp-protocol-version"
 
 
+#: A request body over ``max_request_bytes`` but within this many bytes is read (and dropped) before
+#: the 413, so that a client still sending reads the answer; a larger one is answered from its
+#: ``Content-Length`` alone and the connection closed.
+DRAIN_BYTES = 64 * 2**20
+
+#: JSON-RPC's "Invalid Request" code: what an MCP request refused before it was read answers.
+INVALID_REQUEST = -32600
+
+
+def jsonrpc_error(code: int, located: dict[str, Any]) -> dict[str, Any]:
+    """A refused HTTP request's body: a JSON-RPC error carrying the located error.
+
+    ``{"jsonrpc": "2.0", "id": null, "error": {code, message: <summary line>, data: <located>}}``.
+    The MCP SDKs hand a JSON-RPC error found in a non-2xx answer to their caller (with their own
+    request's id: this one is not known, since the body was not parsed), so an agent reads what
+    failed and the fix, not "Server returned an error response".
+    """
+    return {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": code, "message": summary_line(located), "data": located},
+    }
+
+
 @web.stream_request_body
 class McpHandler(ASGIHandlerMixin, APIHandler):
     """``GET|POST|DELETE {base_url}molspace/mcp`` — the MCP Streamable HTTP endpoint.
 
     The body is streamed (:meth:`data_received`): at most ``max_request_bytes`` of it is ever held in
-    memory. A declared ``Content-Length`` over the limit is refused before any of the body is read; a
-    chunked body that grows past it is discarded as it arrives and answered 413 when it ends.
+    memory. A body over the limit is discarded as it arrives and answered 413 when it ends (up to
+    :data:`DRAIN_BYTES`; a declared ``Content-Length`` beyond that is refused before any of the body
+    is read), with the located TOO_LARGE as a JSON-RPC error (:func:`jsonrpc_error`).
     """
 
     auth_resource = AUTH_RESOURCE
@@ -66,6 +93,7 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
         session_manager: Callable[[], Awaitable[StreamableHTTPSessionManager]],
         agent_tokens: AgentTokenStore,
         max_request_bytes: int,
+        session_owners: SessionOwners,
     ) -> None:
         """Tornado hook: receive the handler's collaborators (handler kwargs).
 
@@ -79,7 +107,10 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             Agent tokens, which open this endpoint and nothing else.
         max_request_bytes : int
             Largest request body accepted, in bytes; a larger one gets 413 and a TOO_LARGE body.
+        session_owners : SessionOwners
+            Which credential opened each MCP session (a session id works only with it).
         """
+        self.session_owners = session_owners
         self.max_request_bytes = max_request_bytes
         self._body_chunks: list[bytes] = []
         self._body_bytes = 0
@@ -108,13 +139,13 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             self.log.warning(
                 "molspace: refusing MCP request from origin %s (Host: %s)", origin, host
             )
-            self.set_status(403)
-            self.set_header("Content-Type", "application/json")
-            self.finish(json.dumps(policy.refusal(origin or "", self.request.path, host)))
+            self._refuse(403, policy.refusal(origin or "", self.request.path, host))
             return
         declared = self.request.headers.get("Content-Length", "")
-        if declared.isdigit() and int(declared) > self.max_request_bytes:
+        if declared.isdigit() and int(declared) > max(self.max_request_bytes, DRAIN_BYTES):
             self._refuse_too_large(int(declared))  # before a byte of the body is read
+        # A smaller body over the limit is dropped as it arrives (data_received) and answered
+        # in post(): a client still sending when the answer came would not read it.
 
     def data_received(self, chunk: bytes) -> None:
         """Tornado hook (streamed body): keep the body while it is within ``max_request_bytes``, else nothing."""
@@ -125,42 +156,58 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
             self._body_chunks.clear()
 
     def _refuse_too_large(self, size: int) -> None:
-        """Answer 413 with a located TOO_LARGE body for a request body of ``size`` bytes."""
-        self.set_status(413)
+        """Answer 413 for a request body of ``size`` bytes, with a located TOO_LARGE as a JSON-RPC error.
+
+        The body is ``{"jsonrpc": "2.0", "id": null, "error": {code: -32600, message: <summary
+        line>, data: <located error>}}``: the MCP SDKs hand a JSON-RPC error found in a non-2xx
+        answer to their caller (the request's id is not known, as its body was not parsed).
+        """
+        located = {
+            "code": "TOO_LARGE",
+            "message": f"The MCP request body is {size} bytes; the limit is {self.max_request_bytes} bytes.",
+            "where": "body",
+            "fix": "Send less inline content (reference files under the Jupyter root by path), or ask "
+            "an admin to raise c.MolspaceGateway.max_request_bytes.",
+            "details": {"bytes": size, "limit": self.max_request_bytes},
+        }
+        self._refuse(413, located)
+
+    def _refuse(self, status: int, located: dict[str, Any]) -> None:
+        """Answer ``status`` with the located error as a JSON-RPC error (:func:`jsonrpc_error`)."""
+        self.set_status(status)
         self.set_header("Content-Type", "application/json")
-        self.finish(
-            json.dumps(
-                {
-                    "code": "TOO_LARGE",
-                    "message": f"The MCP request body is {size} bytes; the limit is {self.max_request_bytes} bytes.",
-                    "where": "body",
-                    "fix": "Send less inline content (reference files under the Jupyter root by path), or ask "
-                    "an admin to raise c.MolspaceGateway.max_request_bytes.",
-                    "details": {"bytes": size, "limit": self.max_request_bytes},
-                }
-            )
-        )
+        self.finish(json.dumps(jsonrpc_error(INVALID_REQUEST, located)))
 
     def _accept_agent(self, token: str) -> bool:
         """Authenticate an agent token: it opens this endpoint only (Jupyter's handlers do not know it)."""
         if not self.check_host():
-            raise web.HTTPError(403)
+            self._refuse(
+                403,
+                {
+                    "code": "FORBIDDEN",
+                    "message": f"An agent token was sent to the host {self.request.host!r}, which is not "
+                    "one of this server's local names.",
+                    "where": "Host",
+                    "fix": "Connect to the URL `jupyter molspace connect` prints (the server's own name), "
+                    "or let the server answer that name: ServerApp.local_hostnames, or "
+                    "ServerApp.allow_remote_access.",
+                    "details": {"host": self.request.host},
+                },
+            )
+            return False
         record = self.agent_tokens.verify(token)
         if record is None:
             self.log.warning("molspace: refusing an unknown or revoked agent token")
-            self.set_status(403)
-            self.set_header("Content-Type", "application/json")
-            self.finish(
-                json.dumps(
-                    {
-                        "code": "FORBIDDEN",
-                        "message": "The molspace agent token is unknown or was revoked.",
-                        "where": "Authorization",
-                        "fix": "Ask the person running JupyterLab for a new one: `jupyter molspace token create "
-                        "--name <agent>`.",
-                        "details": {},
-                    }
-                )
+            self._refuse(
+                403,
+                {
+                    "code": "FORBIDDEN",
+                    "message": "The molspace agent token is unknown or was revoked.",
+                    "where": "Authorization",
+                    "fix": "Ask the person running JupyterLab for a new one: `jupyter molspace token create "
+                    "--name <agent>`.",
+                    "details": {},
+                },
             )
             return False
         self.agent = record
@@ -193,18 +240,60 @@ class McpHandler(ASGIHandlerMixin, APIHandler):
         if not authorized:
             raise web.HTTPError(403, "not authorized to use the molspace MCP endpoint")
         manager = await self._session_manager()
-        # No per-session principal binding: with Jupyter's default token auth every
-        # cookie-less request gets a fresh anonymous username, so binding sessions to
-        # it would break MCP clients that keep no cookies. Every request is already
-        # authenticated by Jupyter, and session ids are unguessable.
+        # A session id works only with the credential that opened it (session_owners.py).
+        principal = self._principal()
+        session_id = self.request.headers.get("mcp-session-id")
+        if session_id is not None and not self.session_owners.enter(session_id, principal):
+            self._refuse(404, self._unknown_session())
+            return
+        in_session = session_id
+        owners = self.session_owners
+
+        async def claiming_new_sessions(scope: Any, receive: Any, send: Any) -> None:
+            async def send_claiming(message: Any) -> None:
+                nonlocal in_session
+                if message["type"] == "http.response.start" and session_id is None:
+                    for name, value in message.get("headers", []):
+                        if name.lower() == b"mcp-session-id":
+                            in_session = value.decode("latin-1")
+                            owners.claim(in_session, principal)
+                await send(message)
+
+            await manager.handle_request(scope, receive, send_claiming)
+
         watcher = None
         if self.agent is not None and self.request.method == "GET":
             watcher = asyncio.get_running_loop().create_task(self._end_when_revoked())
         try:
-            await self.run_asgi(manager.handle_request)
+            await self.run_asgi(claiming_new_sessions)
         finally:
             if watcher is not None:
                 watcher.cancel()
+            if in_session is not None:
+                owners.leave(in_session)
+                if self.request.method == "DELETE" and self.get_status() < 300:
+                    owners.release(in_session)
+
+    def _principal(self) -> str:
+        """The credential of this request (:func:`~molspace.gateway.session_owners.principal_of`)."""
+        header = self.request.headers.get("Authorization", "")
+        scheme, _, value = header.partition(" ")
+        token = value.strip() if scheme.lower() in {"token", "bearer"} else None
+        token = token or self.get_query_argument("token", None)
+        user = self.current_user
+        username = getattr(user, "username", None) or str(user)
+        return principal_of(self.agent.name if self.agent else None, token, username)
+
+    def _unknown_session(self) -> dict[str, Any]:
+        return {
+            "code": "NOT_FOUND",
+            "message": "No MCP session with this Mcp-Session-Id is open for this credential (it ended, "
+            "or another credential opened it).",
+            "where": "Mcp-Session-Id",
+            "fix": "Open a new session (initialize) with this credential: a session id works only with "
+            "the credential that opened it.",
+            "details": {},
+        }
 
     async def _end_when_revoked(self) -> None:
         """End this request's open event stream once its agent token is revoked (polls the token file)."""

@@ -20,7 +20,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from ..errors import MolspaceError
+from ..errors import MolspaceError, summary_line
 from .connect_hint import ConnectHint
 from .manifest import Manifest, ToolSpec
 from .pages import ConnectedPages
@@ -71,12 +71,7 @@ def error_text(error: dict[str, Any]) -> str:
     str
         Two lines; the second parses with ``json.loads`` (no raw newlines: JSON escapes them).
     """
-    # One line whatever the error holds: a field name may contain a newline.
-    where = f" at {' '.join(str(error['where']).split())}" if error.get("where") else ""
-    message = " ".join(str(error["message"]).split()).rstrip(".")
-    fix = " ".join(str(error["fix"]).split())
-    summary = f"{error['code']}{where}: {message}. Fix: {fix}"
-    return summary + "\n" + json.dumps(error, ensure_ascii=False, separators=(",", ":"))
+    return summary_line(error) + "\n" + json.dumps(error, ensure_ascii=False, separators=(",", ":"))
 
 
 def ok_result(

@@ -115,6 +115,23 @@ def located_error(result: Any) -> dict[str, Any]:
     return error
 
 
+def http_refusal(response: Any) -> dict[str, Any]:
+    """The located error of an MCP request the gateway refused over HTTP (403, 413).
+
+    Checks the body is a JSON-RPC error (``id: null``, code -32600, the summary line as its
+    ``message``, the located error as its ``data``): the shape the MCP SDKs hand their caller.
+    """
+    assert response.headers["content-type"].startswith("application/json"), response.headers
+    body = response.json()
+    assert body["jsonrpc"] == "2.0" and body["id"] is None, body
+    error = body["error"]
+    assert error["code"] == -32600, error
+    located = error["data"]
+    assert set(located) == {"code", "message", "where", "fix", "details"}, located
+    assert error["message"].startswith(located["code"]) and located["fix"] in error["message"]
+    return located
+
+
 def observe_result(page_id: str, pages: list[dict[str, Any]]) -> dict[str, Any]:
     """A minimal ``observe`` structuredContent valid against the contract's outputSchema."""
     return {

@@ -12,9 +12,10 @@ from typing import Any
 
 import httpx2
 import pytest
-from gateway_helpers import server_config
+from gateway_helpers import http_refusal, server_config
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from molspace.gateway.agent_tokens import AgentTokenStore, token_from_authorization
 
@@ -71,6 +72,19 @@ def test_verify_refuses_look_alikes(tmp_path: Path) -> None:
     assert token_from_authorization("token abc") is None  # a Jupyter token is not an agent token
 
 
+def mcp_error_in(raised: BaseException) -> MCPError:
+    """The SDK's MCPError in what the client raised (connecting, the SDK wraps it in a group)."""
+    if isinstance(raised, MCPError):
+        return raised
+    for inner in getattr(raised, "exceptions", ()) or [raised.__context__]:
+        if inner is not None:
+            try:
+                return mcp_error_in(inner)
+            except AssertionError:
+                continue
+    raise AssertionError(f"no MCPError in {raised!r}")
+
+
 class TestAgentTokenOnTheServer:
     @pytest.fixture
     def token_file(self, tmp_path: Path) -> Path:
@@ -98,6 +112,68 @@ class TestAgentTokenOnTheServer:
             r = await http.post(server_root + "molspace/embed3d", json={"molfile": "CCO"})
             assert r.status_code == 403
 
+    async def test_an_agent_reads_why_its_token_was_refused(
+        self, token_file: Path, mcp_url: str, jp_http_port: int
+    ) -> None:
+        """Through the official SDK: a revoked token, and a valid one sent under a foreign Host (what
+        a DNS-rebinding page sends), each come back as the located FORBIDDEN with its fix."""
+        store = AgentTokenStore(token_file)
+        _, revoked = store.create("gone")
+        store.revoke("gone")
+        _, valid = store.create("claude-code")
+        for value, host, where, fix in [
+            (revoked, None, "Authorization", "jupyter molspace token create"),
+            (valid, f"evil.example:{jp_http_port}", "Host", "ServerApp.local_hostnames"),
+        ]:
+            headers = {"Authorization": f"Bearer {value}", **({"Host": host} if host else {})}
+            async with httpx2.AsyncClient(headers=headers, timeout=20) as http:
+                with pytest.raises(BaseException) as refused:
+                    async with Client(streamable_http_client(mcp_url, http_client=http)) as client:
+                        await client.list_tools()
+            error = mcp_error_in(refused.value).error
+            assert error.message.startswith(f"FORBIDDEN at {where}: "), error.message
+            assert error.data["where"] == where and fix in error.data["fix"], error.data
+
+    async def test_a_session_id_works_only_with_the_credential_that_opened_it(
+        self, token_file: Path, mcp_url: str, token: str
+    ) -> None:
+        """A session opened with the Jupyter token refuses an agent token (and another Jupyter-token
+        spelling of a different secret) that learned its id: 404 with a located NOT_FOUND; the owner
+        goes on, and after its DELETE the id is refused to it too."""
+        _, agent = AgentTokenStore(token_file).create("other")
+        accept = {"Accept": "application/json, text/event-stream"}
+        init = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        }
+        ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+        async with httpx2.AsyncClient(timeout=10) as http:
+            owner = {**accept, "Authorization": f"token {token}"}
+            r = await http.post(mcp_url, headers=owner, json=init)
+            session = {
+                "mcp-session-id": r.headers["mcp-session-id"],
+                "mcp-protocol-version": "2025-06-18",
+            }
+            r = await http.post(
+                mcp_url,
+                headers={**accept, **session, "Authorization": f"Bearer {agent}"},
+                json=ping,
+            )
+            assert r.status_code == 404, r.text[:300]
+            refused = http_refusal(r)
+            assert refused["code"] == "NOT_FOUND" and refused["where"] == "Mcp-Session-Id", refused
+            r = await http.post(mcp_url, headers={**owner, **session}, json=ping)
+            assert r.status_code == 200, r.text[:300]
+            assert (await http.delete(mcp_url, headers={**owner, **session})).status_code == 200
+            r = await http.post(mcp_url, headers={**owner, **session}, json=ping)
+            assert r.status_code == 404 and http_refusal(r)["code"] == "NOT_FOUND"
+
     async def test_revoked_and_unknown_tokens_are_refused(
         self, token_file: Path, mcp_url: str
     ) -> None:
@@ -115,7 +191,7 @@ class TestAgentTokenOnTheServer:
                     json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
                 )
             assert r.status_code == 403
-            body = r.json()
+            body = http_refusal(r)
             assert body["code"] == "FORBIDDEN" and "jupyter molspace token create" in body["fix"]
 
     async def test_revoking_ends_an_open_event_stream(
@@ -168,7 +244,7 @@ class TestAgentTokenOnTheServer:
             r = await http.get(
                 mcp_url, headers={**headers, **session, "Accept": "text/event-stream"}
             )
-            assert r.status_code == 403 and r.json()["code"] == "FORBIDDEN"
+            assert r.status_code == 403 and http_refusal(r)["code"] == "FORBIDDEN"
 
     async def test_jupyter_token_keeps_working(self, mcp_client: Any) -> None:
         async with mcp_client() as client:

@@ -11,7 +11,8 @@ from typing import Any
 
 import httpx2
 import pytest
-from gateway_helpers import located_error, server_config
+from gateway_helpers import http_refusal, located_error, server_config
+from mcp.shared.exceptions import MCPError
 
 from molspace.gateway._entry import _jupyter_server_extension_points
 from molspace.gateway.app import MolspaceGateway
@@ -264,7 +265,7 @@ async def test_foreign_origin_is_refused(mcp_url: str, token: str) -> None:
         mcp_url, {"Authorization": f"token {token}", "Origin": "https://evil.example"}
     )
     assert r.status_code == 403
-    body = r.json()
+    body = http_refusal(r)
     assert body["code"] == "FORBIDDEN"
     assert body["where"] == "https://evil.example"
     assert "allow_origin" in body["fix"]
@@ -386,7 +387,7 @@ class TestRemoteAccess:
             {"Authorization": f"token {token}", "Host": rebinding, "Origin": f"http://{rebinding}"},
         )
         assert r.status_code == 403
-        assert r.json()["where"] == "Host" and "allowed_hosts" in r.json()["fix"]
+        assert http_refusal(r)["where"] == "Host" and "allowed_hosts" in http_refusal(r)["fix"]
 
     async def test_a_configured_public_name_passes(self, mcp_url: str, token: str) -> None:
         r = await raw_post(
@@ -433,7 +434,7 @@ async def test_odd_origins_are_refused(mcp_url: str, token: str, origin: str) ->
             json=INIT,
         )
     assert r.status_code == 403
-    assert r.json()["code"] == "FORBIDDEN"
+    assert http_refusal(r)["code"] == "FORBIDDEN"
 
 
 @pytest.mark.parametrize(
@@ -447,7 +448,7 @@ async def test_origins_that_are_not_an_origin_are_refused(
     origin = form.format(o=f"http://{host}", h=host)
     r = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": origin})
     assert r.status_code == 403, origin
-    assert r.json()["code"] == "FORBIDDEN"
+    assert http_refusal(r)["code"] == "FORBIDDEN"
     # the same server's real origin passes
     ok = await raw_post(mcp_url, {"Authorization": f"token {token}", "Origin": f"http://{host}"})
     assert ok.status_code == 200
@@ -502,7 +503,7 @@ class TestAllowOriginExactAndStar:
             },
         )
         assert rebinding.status_code == 403
-        assert rebinding.json()["where"] == "Host"
+        assert http_refusal(rebinding)["where"] == "Host"
 
 
 async def test_unknown_session_id_is_404(mcp_url: str, token: str) -> None:
@@ -586,12 +587,34 @@ async def test_request_body_over_the_limit_is_413_too_large(
             mcp_url, headers={**MCP_HEADERS, "Authorization": f"token {token}"}, json=big
         )
     assert r.status_code == 413
-    assert r.headers["content-type"].startswith("application/json")
-    body = r.json()
+    body = http_refusal(r)
     assert body["code"] == "TOO_LARGE" and body["details"]["limit"] == 1024 * 1024
     assert "max_request_bytes" in body["fix"]
     async with mcp_client() as c:  # the endpoint still serves
         assert (await c.call_tool("status", {})).is_error is False
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+@pytest.mark.parametrize("size", [2 * 2**20, 12 * 2**20])
+async def test_an_sdk_client_reads_the_located_too_large(
+    mcp_client: Any, gateway: Any, mode: str, size: int
+) -> None:
+    """The official SDK hands its caller the located TOO_LARGE (a JSON-RPC error in the 413's body),
+    not a transport error, for a body a little or far over the limit; the session goes on."""
+    async with mcp_client(mode=mode) as client:
+        with pytest.raises(MCPError) as refused:
+            await client.call_tool("status", {"pad": "x" * size})
+        error = refused.value.error
+        assert error.code == -32600, error
+        assert error.message.startswith("TOO_LARGE at body: The MCP request body is "), (
+            error.message
+        )
+        assert "max_request_bytes" in error.message
+        located = error.data
+        assert located["code"] == "TOO_LARGE" and located["where"] == "body", located
+        assert located["details"]["limit"] == gateway.max_request_bytes
+        assert located["details"]["bytes"] > size
+        assert (await client.call_tool("status", {})).is_error is False
 
 
 async def test_a_declared_body_over_the_limit_is_refused_before_it_is_sent(
@@ -615,7 +638,8 @@ async def test_a_declared_body_over_the_limit_is_refused_before_it_is_sent(
         status_line = head.split(b"\r\n", 1)[0].decode()
         assert " 413 " in status_line, head[:300]
         length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
-        body = json.loads(await asyncio.wait_for(reader.readexactly(length), timeout=10))
+        envelope = json.loads(await asyncio.wait_for(reader.readexactly(length), timeout=10))
+        body = envelope["error"]["data"]
         assert body["code"] == "TOO_LARGE" and body["details"] == {
             "bytes": declared,
             "limit": gateway.max_request_bytes,

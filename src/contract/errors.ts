@@ -7,6 +7,7 @@
  * `fix` says what would make the call succeed.
  */
 import { z } from 'zod';
+import { cutText } from './budget';
 
 /** Every error code, in one place. */
 export const ERROR_CODES = [
@@ -43,6 +44,40 @@ export const LocatedError = z
   .describe('A located error: what failed, where, and how to fix it.');
 export type LocatedError = z.infer<typeof LocatedError>;
 
+/** Longest `message` and `fix` of a located error, characters (longer: cut with a marker). */
+const ERROR_TEXT_CHARS = 2000;
+/** Longest `where` and string in `details`, characters. */
+const ERROR_QUOTE_CHARS = 1000;
+/** Most items of an array, and keys of an object, in `details` (more: the first ones). */
+const ERROR_DETAIL_ITEMS = 100;
+
+/**
+ * `value` with long strings cut and long arrays and objects shortened
+ * (plain JSON data only; anything else as it is). Values that fit are returned
+ * as they are, not copied.
+ */
+function boundedDetails(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') {
+    return cutText(value, ERROR_QUOTE_CHARS);
+  }
+  if (depth > 8) {
+    return Array.isArray(value) || (typeof value === 'object' && value !== null) ? '…' : value;
+  }
+  if (Array.isArray(value)) {
+    const items = value.slice(0, ERROR_DETAIL_ITEMS).map(v => boundedDetails(v, depth + 1));
+    return items.length === value.length && items.every((v, i) => v === value[i]) ? value : items;
+  }
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    const entries = Object.entries(value);
+    const kept = entries
+      .slice(0, ERROR_DETAIL_ITEMS)
+      .map(([k, v]) => [cutText(k, ERROR_QUOTE_CHARS), boundedDetails(v, depth + 1)] as const);
+    const same = kept.length === entries.length && kept.every(([k, v], i) => k === entries[i][0] && v === entries[i][1]);
+    return same ? value : Object.fromEntries(kept);
+  }
+  return value;
+}
+
 /**
  * An error thrown by a Dispatcher operation; serialised as {@link LocatedError}.
  */
@@ -53,12 +88,14 @@ export class MolspaceError extends Error {
   readonly details: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, where: string, fix: string, details: Record<string, unknown> = {}) {
-    super(message);
+    // Bounded whatever it quotes (a 100,000-character id or cursor, every issue of a long list):
+    // a refusal's size does not grow with its input (issue 23).
+    super(cutText(message, ERROR_TEXT_CHARS));
     this.name = 'MolspaceError';
     this.code = code;
-    this.where = where;
-    this.fix = fix;
-    this.details = details;
+    this.where = cutText(where, ERROR_QUOTE_CHARS);
+    this.fix = cutText(fix, ERROR_TEXT_CHARS);
+    this.details = boundedDetails(details, 0) as Record<string, unknown>;
   }
 
   /** The wire shape of this error. */

@@ -42,6 +42,42 @@ function hasZipEnd(bytes: Uint8Array): boolean {
   return false;
 }
 
+/**
+ * The name and declared uncompressed size of every entry the central
+ * directory lists, read from the local headers as Mol*'s reader reads them
+ * (`mol-util/zip/zip.ts`); null when a record lies past the end of the data.
+ */
+function listedEntries(bytes: Uint8Array): { name: string; size: number }[] | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let eocd = bytes.length - 4;
+  while (eocd >= 0 && view.getUint32(eocd, true) !== 0x06054b50) {
+    eocd--;
+  }
+  if (eocd < 0 || eocd + 20 > bytes.length) {
+    return null;
+  }
+  const count = view.getUint16(eocd + 8, true);
+  let at = view.getUint32(eocd + 16, true);
+  const decoder = new TextDecoder();
+  const out: { name: string; size: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > bytes.length) {
+      return null;
+    }
+    const local = view.getUint32(at + 42, true);
+    if (local + 30 > bytes.length) {
+      return null;
+    }
+    const nameLength = view.getUint16(local + 26, true);
+    if (local + 30 + nameLength > bytes.length) {
+      return null;
+    }
+    out.push({ name: decoder.decode(bytes.subarray(local + 30, local + 30 + nameLength)), size: view.getUint32(local + 22, true) });
+    at += 46 + view.getUint16(at + 28, true) + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+  }
+  return out;
+}
+
 /** Read an MVSX archive with Mol*'s zip reader; names are archive paths. */
 export async function readArchive(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
   const notZip = (reason: string) =>
@@ -55,20 +91,31 @@ export async function readArchive(bytes: Uint8Array): Promise<Map<string, Uint8A
   if (bytes.length < 22 || bytes[0] !== 0x50 || bytes[1] !== 0x4b || !hasZipEnd(bytes)) {
     throw notZip('no zip signature');
   }
-  // Copy so the buffer holds exactly these bytes (a view may sit inside a larger buffer).
-  const buffer = bytes.slice().buffer;
-  let sizes: Record<string, unknown>;
-  try {
-    sizes = await Unzip(buffer, true).run();
-  } catch (err) {
-    throw notZip(err instanceof Error ? err.message : String(err));
+  // Mol*'s reader allocates each entry's declared size before inflating it, once per time the
+  // central directory lists it, and keeps the last of duplicate names: the sizes are summed over
+  // every listing, and duplicates refused, before it reads anything (issue 23: zip bombs).
+  const listed = listedEntries(bytes);
+  if (listed === null) {
+    throw notZip('its central directory points past the end of the data');
   }
-  let total = 0;
-  for (const info of Object.values(sizes)) {
-    const size = (info as { size?: unknown }).size;
-    total += typeof size === 'number' ? size : 0;
+  checkStorySize(
+    listed.reduce((n, e) => n + e.size, 0),
+    'unpacked MVSX content',
+    '/mvsx'
+  );
+  const names = new Set<string>();
+  for (const { name } of listed) {
+    if (names.has(name)) {
+      throw new MolspaceError(
+        'UNSUPPORTED_FORMAT',
+        `The MVSX archive holds "${name}" more than once; which one a reader takes is not defined.`,
+        '/mvsx',
+        'Pack the archive again with each file once (e.g. with story_create or the molviewspec package).',
+        { entry: name }
+      );
+    }
+    names.add(name);
   }
-  checkStorySize(total, 'unpacked MVSX content', '/mvsx');
   let entries: Record<string, unknown>;
   try {
     entries = await Unzip(bytes.slice().buffer, false).run();

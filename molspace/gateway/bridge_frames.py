@@ -34,6 +34,15 @@ def _whole_characters(value: Any) -> Any:
     return value
 
 
+#: Characters of a frame's invalid value a refusal quotes: the reason is logged and, for a
+#: malformed ``result``, told to the agent whose call it fails, so a megabyte value stays out.
+_QUOTED_CHARS = 300
+
+
+def _cut(text: str, limit: int = _QUOTED_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 #: Websocket close code sent to a page speaking another bridge protocol.
 CLOSE_UNSUPPORTED_PROTOCOL = BRIDGE_CLOSE_CODES["unsupportedProtocol"]
 
@@ -119,7 +128,7 @@ class BridgeFrames:
             frame = _whole_characters(frame)
         if frame.get("type") == "hello" and frame.get("protocol") != self.protocol:
             raise FrameRefused(
-                f"unsupported bridge protocol {frame.get('protocol')!r} (server speaks {self.protocol})",
+                f"unsupported bridge protocol {_cut(repr(frame.get('protocol')), 60)} (server speaks {self.protocol})",
                 CLOSE_UNSUPPORTED_PROTOCOL,
             )
         kind = frame.get("type")
@@ -131,7 +140,7 @@ class BridgeFrames:
             where = json_pointer(list(error.absolute_path)) or "/"
             call_id = frame.get("callId") if frame.get("type") == "result" else None
             raise FrameRefused(
-                f"{frame.get('type')!r} frame invalid at {where}: {error.message}",
+                f"{_cut(repr(frame.get('type')), 60)} frame invalid at {_cut(where, 200)}: {_cut(error.message)}",
                 call_id=call_id if isinstance(call_id, str) else None,
             )
         return frame

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 from collections import Counter
 from collections.abc import Callable
 from functools import cache
@@ -372,3 +373,97 @@ def near_valid(draw: st.DrawFn, valid: Any) -> Any:
 def contract_tools() -> list[dict[str, Any]]:
     """The contract's tools (the manifest built from ``src/contract``)."""
     return list(manifest()["tools"])
+
+
+# --------------------------------------------------------------------------- cheap batches
+
+#: Inputs one Hypothesis example gives (:func:`batches`): one drawn value and its mutations.
+BATCH = 8
+_POOL: tuple[Any, ...] = (
+    None,
+    True,
+    False,
+    0,
+    -1,
+    2**53,
+    2**64,
+    -(2**63),
+    1e308,
+    -0.0,
+    0.5,
+    "",
+    [],
+    {},
+    [None],
+    {"": None},
+)
+
+
+def odd_string(rng: random.Random, max_size: int = 24) -> str:
+    """Like :func:`odd_text`, from ``rng``: any code point (lone surrogates included) and :data:`ODD_CHARS`."""
+    out = []
+    for _ in range(rng.randint(0, max_size)):
+        if rng.random() < 0.5:
+            out.append(rng.choice(ODD_CHARS))
+        else:
+            out.append(
+                chr(
+                    rng.choice(
+                        [rng.randint(0, 0x7F), rng.randint(0x80, 0xFFFF), rng.randint(0, 0x10FFFF)]
+                    )
+                )
+            )
+    return "".join(out)
+
+
+def mutate(valid: Any, rng: random.Random) -> Any:
+    """``valid`` with one field (anywhere in it) changed as :func:`near_valid` does, from ``rng``
+    (no Hypothesis draws: a batch of mutations costs one example)."""
+    path = rng.choice(_paths(valid))
+    current: Any = valid
+    for p in path:
+        current = current[p]
+    choices = ["pool", "odd", "huge", "array", "nested", "json"]
+    if isinstance(current, dict):
+        choices += ["drop", "add", "add"] if current else ["add", "add"]
+    if isinstance(current, str):
+        choices += ["suffix", "suffix"]
+    if isinstance(current, list) and current:
+        choices.append("repeat")
+    how = rng.choice(choices)
+    new: Any
+    if how == "pool":
+        new = rng.choice(_POOL)
+    elif how == "odd":
+        new = odd_string(rng)
+    elif how == "huge":
+        new = rng.choice(["x", "é", "\U0001f9ec", "\ud800", "\n"]) * rng.choice(
+            [2_001, 70_000, 300_000]
+        )
+    elif how == "array":
+        new = [0] * rng.choice([10, 51, 5_000, 100_000])
+    elif how == "nested":
+        new = nested(rng.choice(NESTING))
+    elif how == "json":
+        new = rng.choice(
+            [[odd_string(rng, 6)], {odd_string(rng, 6): rng.choice(_POOL)}, rng.uniform(-1e9, 1e9)]
+        )
+    elif how == "drop":
+        key = rng.choice(sorted(current, key=str))
+        new = {k: v for k, v in current.items() if k != key}
+    elif how == "add":
+        key = rng.choice([odd_string(rng, 12), "a\nb", "~1/", "__proto__", "x" * 5000])
+        new = {**current, key: rng.choice(_POOL)}
+    elif how == "suffix":
+        new = current + rng.choice(ODD_CHARS)
+    else:
+        new = current * 60
+    return _replace(valid, path, new)
+
+
+def batches(valid: st.SearchStrategy[Any], size: int = BATCH) -> st.SearchStrategy[list[Any]]:
+    """One value drawn from ``valid`` and ``size - 1`` mutations of it (:func:`mutate`), seeded
+    by the example: reproducible, and ``size`` inputs for the cost of one draw."""
+    return st.tuples(valid, st.integers(min_value=0, max_value=2**32 - 1)).map(
+        lambda t: [t[0], *(mutate(t[0], random.Random(t[1] * 131 + i)) for i in range(size - 1))]
+    )

@@ -18,13 +18,14 @@ from typing import Any
 
 import pytest
 from fuzz_inputs import (
+    BATCH,
     COUNTS,
     SCALE,
+    batches,
     contract_tools,
     depth_of,
     from_schema,
     fuzz_settings,
-    near_valid,
     odd_text,
     outcome,
 )
@@ -52,15 +53,8 @@ def _valid(tool: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     return st.one_of(st.sampled_from(examples), drawn) if examples else drawn
 
 
-def _arguments(tool: dict[str, Any]) -> st.SearchStrategy[Any]:
-    """Valid-shaped (1 in 4) or near-valid (3 in 4) arguments of ``tool``."""
-    valid = _valid(tool)
-    return st.one_of(
-        valid, valid.flatmap(near_valid), valid.flatmap(near_valid), valid.flatmap(near_valid)
-    )
-
-
-CALLS = st.one_of([st.tuples(st.just(t["name"]), _arguments(t)) for t in TOOLS])
+#: One tool, and a batch of its arguments: one valid-shaped, the rest near-valid (:func:`batches`).
+CALLS = st.one_of([st.tuples(st.just(t["name"]), batches(_valid(t))) for t in TOOLS])
 
 
 def _check_call(name: str, arguments: Any) -> None:
@@ -92,10 +86,12 @@ def _check_call(name: str, arguments: Any) -> None:
 def test_generated_arguments_are_accepted_or_one_located_invalid_input() -> None:
     before = COUNTS["tools"]
 
-    @fuzz_settings(FUNCTION_INPUTS)
+    @fuzz_settings(FUNCTION_INPUTS // BATCH)
     @given(CALLS)
-    def check(call: tuple[str, Any]) -> None:
-        _check_call(*call)
+    def check(call: tuple[str, list[Any]]) -> None:
+        name, batch = call
+        for arguments in batch:
+            _check_call(name, arguments)
 
     check()
     assert COUNTS["tools"] - before >= FUNCTION_INPUTS
@@ -118,11 +114,11 @@ def _server_sample() -> list[tuple[str, Any]]:
     """:data:`SERVER_INPUTS` generated calls, drawn the same way (Hypothesis cannot drive an async test)."""
     drawn: list[tuple[str, Any]] = []
 
-    @fuzz_settings(SERVER_INPUTS * 2)
+    @fuzz_settings(SERVER_INPUTS // 4)
     @given(CALLS)
-    def collect(call: tuple[str, Any]) -> None:
-        if isinstance(call[1], dict):  # what an MCP client can send as arguments
-            drawn.append(call)
+    def collect(call: tuple[str, list[Any]]) -> None:
+        # what an MCP client can send as arguments: an object
+        drawn.extend((call[0], a) for a in call[1] if isinstance(a, dict))
 
     collect()
     return drawn[: SERVER_INPUTS * SCALE]

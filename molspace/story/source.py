@@ -58,6 +58,14 @@ def _from_text(text: str, origin: str) -> StorySource:
         raise _too_large(len(text.encode("utf-8")), origin)
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise StorySourceError(
+            "UNSUPPORTED_FORMAT",
+            f"the Story from {origin} nests its JSON too deeply to read",
+            origin,
+            "Pass MVSJ text (MolViewSpec JSON): a tree of nodes a few levels deep.",
+            {},
+        ) from None
     except json.JSONDecodeError as e:
         raise StorySourceError(
             "UNSUPPORTED_FORMAT",
@@ -101,11 +109,16 @@ def _from_bytes(data: bytes, origin: str) -> StorySource:
 
 
 def _from_path(path: Path) -> StorySource:
-    origin = str(path)
-    if not path.is_file():
+    # as messages say it: a long str that was no path stays out of the error
+    origin = str(path) if len(str(path)) <= 300 else str(path)[:299] + "…"
+    try:
+        is_file, is_dir = path.is_file(), path.is_dir()
+    except OSError:  # a name too long for the file system
+        is_file = is_dir = False
+    if not is_file:
         raise StorySourceError(
             "NOT_FOUND",
-            f"no Story file at {origin}" + (" (it is a directory)" if path.is_dir() else ""),
+            f"no Story file at {origin}" + (" (it is a directory)" if is_dir else ""),
             origin,
             f"Check the path; relative paths are resolved from the kernel's working directory {os.getcwd()}.",
             {"path": origin},
@@ -159,7 +172,12 @@ def normalize_story_source(source: Any) -> StorySource:
     if isinstance(source, str):
         if source.lstrip().startswith("{"):
             return _from_text(source, "text")
-        return _from_path(Path(source).expanduser())
+        path = Path(source)
+        try:
+            path = path.expanduser()
+        except RuntimeError:  # "~user" of no known user: then no such file
+            pass
+        return _from_path(path)
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _from_bytes(bytes(source), "bytes")
     if isinstance(source, dict):

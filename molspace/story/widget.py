@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import io
 import json
+import lzma
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +26,7 @@ from ..contract import LIMITS
 from ..errors import StoryControlError
 from ..page_request import PageRequest
 from ..page_widget import PageWidget
-from .source import normalize_story_source
+from .source import MAX_STORY_BYTES, normalize_story_source
 
 #: Traits only the page may change; the kernel reads them.
 _PAGE_OWNED = (
@@ -335,9 +337,27 @@ def _outline(mvsj: str, mvsx: bytes | None) -> tuple[str, list[dict[str, str]]]:
     try:
         if mvsx:
             with zipfile.ZipFile(io.BytesIO(mvsx)) as z:
-                mvsj = z.read("index.mvsj").decode("utf-8")
+                # Never inflated past the Story limit (a zip bomb): its declared size first, then
+                # at most that much asked for, so zlib is never asked for more (an entry that
+                # declares less than it inflates to fails its CRC check instead).
+                index = z.getinfo("index.mvsj")
+                if index.file_size > MAX_STORY_BYTES:
+                    return "", []
+                with z.open(index) as entry:
+                    mvsj = entry.read(index.file_size).decode("utf-8")
         data = json.loads(mvsj)
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+    except (
+        OSError,
+        EOFError,
+        KeyError,
+        ValueError,
+        RecursionError,
+        NotImplementedError,  # a compression method or zip version zipfile does not read
+        RuntimeError,  # an encrypted entry
+        zlib.error,
+        lzma.LZMAError,
+        zipfile.BadZipFile,
+    ):
         return "", []
     if not isinstance(data, dict):
         return "", []

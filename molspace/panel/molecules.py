@@ -252,6 +252,13 @@ def check_molecules(grid: Mapping[str, Any]) -> dict[str, Any]:
                 "Pass a shorter SMILES.",
             )
         props = m.get("properties") or {}
+        if not isinstance(props, Mapping):
+            raise PanelContentError(
+                "INVALID_INPUT",
+                f"the properties of molecule {i} are a {type(props).__name__}, not a dict",
+                f"{where}/properties",
+                "Pass {'smiles': ..., 'properties': {'name': value, ...}}.",
+            )
         if len(props) > LIMITS["panelMoleculeProperties"]:
             raise too_large(
                 f"the number of properties of molecule {i}",

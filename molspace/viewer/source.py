@@ -78,6 +78,12 @@ def _check_format(fmt: Any, where: str) -> str:
     return fmt.lower()
 
 
+def _shown(path: Path) -> str:
+    """A path as messages say it: a long str that was no path stays out of the error."""
+    text = str(path)
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
 def _format_of_path(path: Path, given: str | None) -> str:
     if given is not None:
         return _check_format(given, "format")
@@ -85,18 +91,18 @@ def _format_of_path(path: Path, given: str | None) -> str:
     if not ext:
         raise StructureSourceError(
             "UNSUPPORTED_FORMAT",
-            f"{str(path)!r} has no file extension to tell its format from",
-            str(path),
+            f"{_shown(path)!r} has no file extension to tell its format from",
+            _shown(path),
             f"Pass format= one of: {', '.join(FORMATS)}, or rename the file with one of: {_extensions_text()}.",
-            {"path": str(path), "formats": list(FORMATS)},
+            {"path": _shown(path), "formats": list(FORMATS)},
         )
     if ext not in EXTENSIONS:
         raise StructureSourceError(
             "UNSUPPORTED_FORMAT",
-            f"the extension .{ext} of {str(path)!r} is not a structure format molspace reads",
-            str(path),
+            f"the extension .{ext[:20]} of {_shown(path)!r} is not a structure format molspace reads",
+            _shown(path),
             f"Use a file with one of: {_extensions_text()}, or pass format= explicitly.",
-            {"path": str(path), "extension": ext, "extensions": list(EXTENSIONS)},
+            {"path": _shown(path), "extension": ext[:20], "extensions": list(EXTENSIONS)},
         )
     return EXTENSIONS[ext]
 
@@ -141,9 +147,12 @@ def _check_data(data: bytes, fmt: str, where: str) -> None:
 
 
 def _read_path(path: Path, fmt: str | None) -> StructureSource:
-    shown = str(path)
+    shown = _shown(path)
     root = Path.cwd().resolve()
-    resolved = (root / path).resolve() if not path.is_absolute() else path.resolve()
+    try:
+        resolved = (root / path).resolve() if not path.is_absolute() else path.resolve()
+    except ValueError:  # a NUL or a lone surrogate: no file has that name
+        resolved = root / "\ufffd"
     if not resolved.is_relative_to(root):
         raise StructureSourceError(
             "FORBIDDEN",
@@ -153,10 +162,14 @@ def _read_path(path: Path, fmt: str | None) -> StructureSource:
             {"path": shown, "root": str(root)},
         )
     format_ = _format_of_path(path, fmt)
-    if not resolved.is_file():
+    try:
+        is_file = resolved.is_file()
+    except OSError:  # a name too long for the file system
+        is_file = False
+    if not is_file:
         raise StructureSourceError(
             "NOT_FOUND",
-            f"no file {shown!r} (looked in {str(resolved.parent)!r})",
+            f"no file {shown!r} (looked in {_shown(resolved.parent)!r})",
             shown,
             "Check the path; it is relative to the notebook's working directory.",
             {"path": shown},
@@ -383,8 +396,18 @@ def normalize_structure_source(source: Any, format: str | None = None) -> Struct
                 {"formats": list(FORMATS)},
             )
         fmt = _check_format(format, "format")
-        _check_data(source.encode("utf-8"), fmt, "text")
-        return StructureSource(source.encode("utf-8"), fmt, "text")
+        try:
+            data = source.encode("utf-8")
+        except UnicodeEncodeError as e:  # a lone surrogate: half a character
+            raise StructureSourceError(
+                "UNSUPPORTED_FORMAT",
+                f"the structure text has a lone surrogate at character {e.start}, so it is not text",
+                "source",
+                "Pass the file's text as read (open(path).read()), or its bytes with format=.",
+                {"format": fmt, "offset": e.start},
+            ) from None
+        _check_data(data, fmt, "text")
+        return StructureSource(data, fmt, "text")
     if isinstance(source, (str, os.PathLike)):
         return _read_path(Path(source), format)
     raise StructureSourceError(

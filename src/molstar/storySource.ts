@@ -45,11 +45,19 @@ export interface ParsedStory {
   data: MVSData_States;
   /** Original archive bytes when `format === 'mvsx'`, for Mol*'s MVSX loader. */
   mvsx?: Uint8Array;
+  /**
+   * The archive's image files (`.png`, `.jpg`, `.jpeg`, `.gif`, `.webp`,
+   * `.svg`) by archive path, for descriptions that show them; empty for MVSJ.
+   */
+  images?: ReadonlyMap<string, Uint8Array>;
   /** Global metadata title, or `''`. */
   title: string;
   /** Bounded per-step metadata (descriptions cut to `LIMITS.descriptionChars`). */
   snapshots: SnapshotMeta[];
 }
+
+/** Archive files a description may show as images (by extension). */
+const IMAGE_FILE = /\.(png|jpe?g|gif|webp|svg)$/i;
 
 /** Parameter names holding resource locations (as Mol*'s `convertMvsToMolstar` resolves them). */
 const URI_PARAMS = ['url', 'uri'] as const;
@@ -111,6 +119,7 @@ async function parseStorySource(src: StorySourceInput): Promise<ParsedStory> {
   }
   const story = buildStory(raw, 'mvsx', archiveUrls);
   story.mvsx = bytes;
+  story.images = new Map([...files].filter(([name]) => IMAGE_FILE.test(name)));
   return story;
 }
 

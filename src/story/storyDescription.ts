@@ -7,7 +7,7 @@
 import { URLExt } from '@jupyterlab/coreutils';
 import type { IRenderMime, IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
-import { policyRenderMime } from '../resources/resourceSanitizer';
+import { policyRenderMime, type LocalImages } from '../resources/resourceSanitizer';
 import type { ResourcePolicy } from '../resources/resourcePolicy';
 import { isCommandLink } from './descriptionLinks';
 
@@ -42,14 +42,22 @@ export class StoryDescription {
    *
    * @param format - the step's MVS `description_format` (`markdown` when absent).
    * @param rendermime - the page's registry, or null (then plain text).
+   * @param local - draws images that are archive paths or MVS colour commands
+   *   (`./descriptionImages.ts`).
    */
-  async render(text: string, format: string | undefined, rendermime: IRenderMimeRegistry | null, policy: ResourcePolicy): Promise<void> {
+  async render(
+    text: string,
+    format: string | undefined,
+    rendermime: IRenderMimeRegistry | null,
+    policy: ResourcePolicy,
+    local?: LocalImages
+  ): Promise<void> {
     const seq = ++this.seq;
     const target = this.element;
     this.renderer?.dispose();
     this.renderer = null;
     target.hidden = text === '';
-    const checked = rendermime && policyRenderMime(rendermime, policy);
+    const checked = rendermime && policyRenderMime(rendermime, policy, local);
     const registry = checked?.resolver ? checked.clone({ resolver: keepCommandLinks(checked.resolver) }) : checked;
     if (!text || !registry || format === 'plaintext') {
       target.textContent = text;

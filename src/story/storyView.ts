@@ -37,6 +37,7 @@ import { MolstarCanvas } from '../widget/molstarCanvas';
 import type { MolstarStoryViewer } from './molstarStoryViewer';
 import { noFrameError } from './noFrame';
 import { followDescriptionLinks } from './descriptionLinks';
+import { descriptionImages } from './descriptionImages';
 import { StoryDescription } from './storyDescription';
 import type { StoryDrawer, StoryModel } from './storyModel';
 
@@ -171,7 +172,8 @@ export class StoryView extends DOMWidgetView implements StoryDrawer {
     this.els.title.hidden = !meta?.title;
     this.updateToolbar();
     const format = this.story?.data.snapshots[index]?.metadata?.description_format;
-    void this.description.render(meta?.description ?? '', format, this.model.rendermime, this.model.services.resourcePolicy);
+    const images = descriptionImages(this.story?.images);
+    void this.description.render(meta?.description ?? '', format, this.model.rendermime, this.model.services.resourcePolicy, images);
   }
 
   private updateToolbar(): void {

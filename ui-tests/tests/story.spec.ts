@@ -2,7 +2,8 @@
  * The main job end to end: the demo notebook plays a real Story in Mol*;
  * an MCP agent and the notebook cell drive the same widget and see each
  * other's steps; a click is seen by both; a call returns once the step is
- * drawn; a Story closed under a call gives STALE_TARGET.
+ * drawn; a Story closed under a call gives STALE_TARGET; a description
+ * shows its archive's images and MVS colour swatches.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -139,6 +140,45 @@ test('MVS markdown commands in a description move the Story through its controls
   // no command link opened a tab or navigated this one
   expect(page.context().pages().length).toBe(pages);
   expect(page.url()).toBe(at);
+});
+
+test('images in a description: the .mvsx archive\'s own files and MVS colour swatches draw, and nothing is fetched for them', async ({ page }) => {
+  const url = 'https://files.rcsb.org/molspace-test/1hpv.pdb';
+  const body = fs.readFileSync(path.join(ROOT, 'tests', 'data', 'structures', '1hpv.pdb'));
+  await page.route(url, route => route.fulfill({ body, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } }));
+  const requested: string[] = [];
+  page.on('request', r => requested.push(r.url()));
+  // A 1x1 PNG in the archive at figs/site.png, referenced from the description as a relative path.
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  const source = [
+    'import base64, io, json, zipfile, molspace',
+    `tree = {"kind": "root", "children": [{"kind": "download", "params": {"url": "${url}"}, "children": [{"kind": "parse", "params": {"format": "pdb"}, "children": [`,
+    '  {"kind": "structure", "params": {"type": "model"}, "children": [{"kind": "component", "params": {"selector": "polymer"}, "children": [{"kind": "representation", "params": {"type": "cartoon"}}]}]}]}]}]}',
+    'text = "![the site](figs/site.png) inhibitor ![](!color-swatch=%23ff0000) scale ![](!color-palette-name=viridis) ![gone](figs/missing.png)"',
+    'doc = {"kind": "multiple", "metadata": {"version": "1", "timestamp": "2026-01-01T00:00:00Z"}, "snapshots": [',
+    '  {"root": tree, "metadata": {"key": "one", "title": "one", "description": text, "linger_duration_ms": 3000}}]}',
+    'buf = io.BytesIO()',
+    // one line each: the editor would indent the lines after a `with` block
+    'z = zipfile.ZipFile(buf, "w")',
+    'z.writestr("index.mvsj", json.dumps(doc))',
+    `z.writestr("figs/site.png", base64.b64decode("${png}"))`,
+    'z.close()',
+    'story = molspace.Story(buf.getvalue())',
+    'story'
+  ].join('\n');
+  await page.notebook.createNew('images.ipynb');
+  await page.notebook.setCell(0, 'code', source);
+  await page.notebook.runCell(0, true);
+  const story = page.locator('.molspace-story').first();
+  await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  const description = story.locator('.molspace-story-description');
+  const image = description.locator('img.molspace-archive-image');
+  await expect(image).toHaveAttribute('alt', 'the site');
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
+  await expect(description.locator('.molspace-color-swatch')).toHaveCSS('background-color', 'rgb(255, 0, 0)');
+  await expect(description.locator('.molspace-color-palette')).toHaveCSS('background-image', /^linear-gradient\(to right, rgb\(69, 8, 91\)/);
+  await expect(description.locator('.molspace-refused-image')).toHaveText(/figs\/missing\.png — the Story's \.mvsx archive has no image "figs\/missing\.png"/);
+  expect(requested.filter(u => u.includes('figs/') || u.includes('color-'))).toEqual([]);
 });
 
 /** What the page showed at the moment it sent one bridge `result` frame. */

@@ -188,6 +188,20 @@ describe('parseStory: MVSX', () => {
     expect(url(1)).toBe('assets/1cbs.cif');
   });
 
+  it('keeps the image files of an archive by path, for descriptions, and nothing else', async () => {
+    const bytes = await mvsx({
+      'index.mvsj': story([snapshot({ key: 'a', description: '![fig](figs/a.png)' }, root('assets/1cbs.cif'))]),
+      'assets/1cbs.cif': 'data_1cbs\n',
+      'figs/a.png': 'png bytes',
+      'figs/b.SVG': '<svg/>',
+      'notes.txt': 'text'
+    });
+    const s = await parseStory({ mvsx: bytes });
+    expect([...(s.images?.keys() ?? [])].sort()).toEqual(['figs/a.png', 'figs/b.SVG']);
+    expect(new TextDecoder().decode(s.images?.get('figs/a.png'))).toBe('png bytes');
+    expect((await parseStory({ mvsj: story([snapshot({ key: 'a' })]) })).images).toBeUndefined();
+  });
+
   it('reports relative URLs missing from the archive', async () => {
     const bytes = await mvsx({ 'index.mvsj': story([snapshot({ key: 'a' }, root('./assets/missing.cif'))]) });
     const e = await failure(parseStory({ mvsx: bytes }));

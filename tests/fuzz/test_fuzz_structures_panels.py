@@ -72,7 +72,7 @@ def _panel(content: Any) -> None:
 def _check_structures(structure: tuple[bytes, str], states: list[Any], seed: int) -> None:
     rng = random.Random(seed)
     data, fmt = structure
-    for damaged in [data, *_damaged(data, rng)]:
+    for damaged in [data, *_damaged(data, rng), rng.choice([b"", b" \n\t", b"\x00"])]:
         _structure(damaged, fmt)
         _structure(damaged.decode("utf-8", "replace") + "\n", fmt)
         _structure(damaged, rng.choice([None, "", "PDB", "cif ", odd_string(rng, 8), 3]))

@@ -137,7 +137,7 @@ _documents_strategy = batches(st.sampled_from(DOCUMENTS), 4)
 def test_generated_story_documents_and_archives_are_read_or_refused_located() -> None:
     before = COUNTS["story"]
 
-    @fuzz_settings(INPUTS // 14)
+    @fuzz_settings(INPUTS // 30)
     @given(_documents_strategy, st.sampled_from(ARCHIVES + ODD_ARCHIVES), st.integers(0, 2**32))
     def check(documents: list[Any], archive: bytes, seed: int) -> None:
         for doc in documents:

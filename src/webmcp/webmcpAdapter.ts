@@ -25,8 +25,25 @@ interface ModelContextTool {
 }
 
 interface ModelContext {
+  /** Chromium 156 returns a promise, which rejects with an AbortError once `signal` aborts. */
   registerTool(tool: ModelContextTool, options?: { signal?: AbortSignal }): unknown;
-  unregisterTool?(name: string): void;
+  unregisterTool?(name: string): unknown;
+}
+
+/**
+ * Settle what a model context call returned, when it is a promise: an
+ * AbortError is the end of a registration that molspace asked for (the
+ * widget kind left the page); anything else is logged, located by tool name.
+ * Unhandled, the rejection would reach the page as an uncaught error.
+ */
+function settle(returned: unknown, name: string): void {
+  if (typeof (returned as PromiseLike<unknown> | null)?.then === 'function') {
+    Promise.resolve(returned).catch((e: unknown) => {
+      if ((e as { name?: unknown } | null)?.name !== 'AbortError') {
+        console.warn(`molspace: WebMCP could not register or unregister the tool "${name}"`, e);
+      }
+    });
+  }
 }
 
 /** The browser's model context, or null where WebMCP is absent. */
@@ -60,7 +77,7 @@ export function startWebMcp(page: IMolspacePage, context: ModelContext): () => v
       const wanted = spec.target === null || page.registry.list().some(w => w.kind === spec.target);
       if (wanted && !registered.has(spec.name)) {
         const controller = new AbortController();
-        context.registerTool(toolOf(spec, page), { signal: controller.signal });
+        settle(context.registerTool(toolOf(spec, page), { signal: controller.signal }), spec.name);
         registered.set(spec.name, controller);
       } else if (!wanted && registered.has(spec.name)) {
         unregister(spec.name);
@@ -71,7 +88,7 @@ export function startWebMcp(page: IMolspacePage, context: ModelContext): () => v
     registered.get(name)?.abort();
     registered.delete(name);
     try {
-      context.unregisterTool?.(name);
+      settle(context.unregisterTool?.(name), name);
     } catch {
       // already gone with the abort signal
     }

@@ -25,6 +25,14 @@ class FakeModelContext {
   }
 }
 
+/** As Chromium 156's: `registerTool` returns a promise that rejects with an AbortError once its signal aborts. */
+class PromisingModelContext extends FakeModelContext {
+  registerTool(tool: Registered, options?: { signal?: AbortSignal }): Promise<void> {
+    super.registerTool(tool, options);
+    return new Promise((_resolve, reject) => options?.signal?.addEventListener('abort', () => reject(options.signal!.reason)));
+  }
+}
+
 function page(): { page: IMolspacePage; registry: WidgetRegistry; dispatcher: Dispatcher } {
   const registry = new WidgetRegistry();
   const dispatcher = pageDispatcher(registry);
@@ -123,4 +131,27 @@ it('is the one module that knows WebMCP (started from the activity plugin only)'
   };
   walk(src);
   expect(aware.sort()).toEqual(['activity/startActivity.ts', 'plugins/activity.ts', 'webmcp/webmcpAdapter.ts']);
+});
+
+it("a registration's promise that rejects when molspace unregisters the tool is settled, never an uncaught rejection", async () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  try {
+    const { page: p, registry } = page();
+    const context = new PromisingModelContext();
+    const stop = startWebMcp(p, context);
+    registry.register(new MemoryStory('m1', metas(['a', 'b'])));
+    expect(context.tools.has('story_control')).toBe(true);
+    registry.unregister('m1'); // the Story tools leave: their signals abort
+    expect(context.tools.has('story_control')).toBe(false);
+    stop();
+    await new Promise(resolve => setTimeout(resolve, 10)); // rejections are reported after a macrotask
+    expect(unhandled).toEqual([]);
+    expect(warn).not.toHaveBeenCalled(); // an abort molspace asked for is no news
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+    warn.mockRestore();
+  }
 });

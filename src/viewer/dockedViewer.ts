@@ -62,19 +62,21 @@ export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): S
         { _data: source.bytes, _mvs: source.mvs ?? null, format: source.format, source_name: source.name, title: source.title },
         { model_id: id, widget_manager: null }
       );
+      try {
+        await model.structureData();
+      } catch {
+        // Nothing is docked for data Mol* cannot read: the located error goes back to the caller.
+        // (A tab docked and disposed at once left Lumino messages for its disposed widget view.)
+        model.close();
+        return model;
+      }
       const view = new ViewerView({ model } as never);
-      const holder = dockView(app, model, view, {
+      dockView(app, model, view, {
         id,
         label: source.title,
         className: 'molspace-docked-viewer',
         placement: source.placement
       });
-      try {
-        await model.structureData();
-      } catch {
-        holder.dispose(); // the located error goes back to the caller
-        return model;
-      }
       return model; // the caller waits for its first draw (`../dispatcher/whenReady.ts`)
     }
   };

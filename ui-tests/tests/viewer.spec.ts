@@ -251,7 +251,11 @@ test('an agent opens a file and inline text in docked Viewers, lists them and ac
     expect(acted.viewer).toMatchObject({ revision: 1, ready: true });
     await expect(docked).toHaveAttribute('data-molspace-revision', '1');
 
-    // bad paths and formats are located errors
+    // bad paths and formats are located errors; nothing is docked for them, and the page logs no error
+    const logged: string[] = [];
+    // (the browser's own line for the missing file's 404 is expected)
+    page.on('console', m => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && logged.push(m.text()));
+    page.on('pageerror', e => logged.push(e.message));
     for (const [args, code, where] of [
       [{ path: `${tmpPath}/missing.pdb` }, 'NOT_FOUND', '/path'],
       [{ path: '../../etc/hostname.pdb' }, 'FORBIDDEN', '/path'],
@@ -265,6 +269,10 @@ test('an agent opens a file and inline text in docked Viewers, lists them and ac
     }
     const [after] = await call(client, 'observe');
     expect(after.widgets).toHaveLength(2);
+    await expect(page.locator('.molspace-docked-viewer')).toHaveCount(2);
+    // A tab docked and disposed at once for unreadable data made Lumino deliver messages to its
+    // disposed widget view: "Cannot read properties of null (reading 'processLuminoMessage')".
+    expect(logged).toEqual([]);
   } finally {
     await client.close();
   }

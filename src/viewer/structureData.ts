@@ -30,6 +30,7 @@ import { substructureFromSelector } from 'molstar/lib/extensions/mvs/components/
 import { Task } from 'molstar/lib/mol-task';
 import { AtomPartialCharge } from 'molstar/lib/mol-model-formats/structure/property/partial-charge';
 
+import { cifLoopCut, cutWarning, refuseCutRecord } from './structureCuts';
 import {
   BINARY_STRUCTURE_FORMATS,
   LIMITS,
@@ -57,7 +58,10 @@ export interface StructureData {
  *
  * @param where - where the data came from (a path or `/text`), for errors.
  * @throws MolspaceError `VALIDATION_FAILED` (empty, the parser refused it, no
- *   atoms), `UNSUPPORTED_FORMAT` (binary data given as a text format).
+ *   atoms, a record cut short: `details.truncated`, see `structureCuts.ts`),
+ *   `UNSUPPORTED_FORMAT` (binary data given as a text format). A text that may
+ *   be cut short (it lacks its closing record) opens with a note in
+ *   `composition.dropped`.
  */
 export async function readStructure(data: Uint8Array, format: StructureFormat, where: string): Promise<StructureData> {
   if (data.byteLength === 0) {
@@ -73,6 +77,7 @@ export async function readStructure(data: Uint8Array, format: StructureFormat, w
     if (format === 'pdb' || format === 'pdbqt') {
       refuseShortAtomRecord(text, format, where);
     }
+    refuseCutRecord(text, format, where);
   }
   let models: Model[];
   const notes: ParseNotes = { xyzComment: null };
@@ -80,12 +85,15 @@ export async function readStructure(data: Uint8Array, format: StructureFormat, w
     models = await Task.create('molspace: read structure', ctx => parseModels(ctx, format, binary ? data : text, notes)).run();
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
+    const cifCut = format === 'mmcif' ? cifLoopCut(text, reason) : null;
     throw new MolspaceError(
       'VALIDATION_FAILED',
-      `Mol* could not read the data as ${format}: ${reason}`,
+      `Mol* could not read the data as ${format}: ${reason}${cifCut ? ` The data ends inside that loop (line ${cifCut.line}).` : ''}`,
       where,
-      `Check the data is a complete ${format} file, or pass the right format.`,
-      { format, reason }
+      cifCut
+        ? 'Pass the whole file: it looks truncated (cut while copying, writing or downloading).'
+        : `Check the data is a complete ${format} file, or pass the right format.`,
+      cifCut ? { format, reason, line: cifCut.line, loop: cifCut.loop, truncated: true } : { format, reason }
     );
   }
   const atoms = models.length ? models[0].atomicHierarchy.atoms._rowCount : 0;
@@ -101,7 +109,8 @@ export async function readStructure(data: Uint8Array, format: StructureFormat, w
   const shown = models.length <= LIMITS.viewerShownModels ? models.map((_, i) => i) : [0];
   const structures = shown.map(i => Structure.ofModel(models[i]));
   const composition = compositionOf(format, models, shown);
-  composition.dropped = droppedOf(format, text, models, notes);
+  const warning = binary ? null : cutWarning(text, format);
+  composition.dropped = [...(warning ? [warning] : []), ...droppedOf(format, text, models, notes)];
   return { format, models, structures, composition };
 }
 

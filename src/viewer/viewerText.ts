@@ -7,6 +7,7 @@ import {
   type ViewerState,
   type ViewerViewState
 } from '../contract';
+import { CUT_WARNING } from './structureCuts';
 
 /** How a selector reads in a summary. */
 export function selectorText(s: ComponentSelector): string {
@@ -15,7 +16,8 @@ export function selectorText(s: ComponentSelector): string {
 
 /**
  * E.g. `1cbs.cif (mmcif): 1 model, 1 polymer chain (A), 1 ligand (REA A 200), 100 waters, 1213 atoms; focus {...}`,
- * `loading`, or `error VALIDATION_FAILED: ...` (the `summary` of `observe`).
+ * `loading`, or `error VALIDATION_FAILED: ...` (the `summary` of `observe`). A file that may be cut
+ * short says so, from its note in `composition.dropped` (`; may be cut short: no END …`).
  */
 export function viewerSummary(state: ViewerState, c: ViewerComposition | null, view: ViewerViewState): string {
   if (state.error) {
@@ -41,5 +43,6 @@ export function viewerSummary(state: ViewerState, c: ViewerComposition | null, v
   ];
   const focus = view.focus ? `; focus ${selectorText(view.focus)}` : '';
   const selection = view.selection ? `; selected ${selectorText(view.selection)}` : '';
-  return `${state.title} (${c.format}): ${parts.join(', ')}${focus}${selection}`;
+  const cut = c.dropped.find(d => d.startsWith(CUT_WARNING));
+  return `${state.title} (${c.format}): ${parts.join(', ')}${cut ? `; ${cut}` : ''}${focus}${selection}`;
 }

@@ -29,6 +29,7 @@ import { componentPropsFromSelector } from 'molstar/lib/extensions/mvs/load-help
 import { substructureFromSelector } from 'molstar/lib/extensions/mvs/components/selector';
 import { Task } from 'molstar/lib/mol-task';
 import { AtomPartialCharge } from 'molstar/lib/mol-model-formats/structure/property/partial-charge';
+import { decode as decodeMsgPack } from '@msgpack/msgpack';
 
 import { cifLoopCut, cutWarning, refuseCutRecord } from './structureCuts';
 import {
@@ -58,10 +59,10 @@ export interface StructureData {
  *
  * @param where - where the data came from (a path or `/text`), for errors.
  * @throws MolspaceError `VALIDATION_FAILED` (empty, the parser refused it, no
- *   atoms, a record cut short: `details.truncated`, see `structureCuts.ts`),
- *   `UNSUPPORTED_FORMAT` (binary data given as a text format). A text that may
- *   be cut short (it lacks its closing record) opens with a note in
- *   `composition.dropped`.
+ *   atoms, a record cut short: `details.truncated`, see `structureCuts.ts`; a
+ *   BCIF whose MessagePack does not decode whole), `UNSUPPORTED_FORMAT` (binary
+ *   data given as a text format). A text that may be cut short (it lacks its
+ *   closing record) opens with a note in `composition.dropped`.
  */
 export async function readStructure(data: Uint8Array, format: StructureFormat, where: string): Promise<StructureData> {
   if (data.byteLength === 0) {
@@ -78,6 +79,8 @@ export async function readStructure(data: Uint8Array, format: StructureFormat, w
       refuseShortAtomRecord(text, format, where);
     }
     refuseCutRecord(text, format, where);
+  } else {
+    checkBinaryCif(data, where);
   }
   let models: Model[];
   const notes: ParseNotes = { xyzComment: null };
@@ -193,6 +196,34 @@ function refuseShortAtomRecord(text: string, format: StructureFormat, where: str
       }
     }
     start = end + 1;
+  }
+}
+
+/**
+ * Refuse BCIF whose MessagePack does not decode whole, before Mol* reads it:
+ * Mol*'s decoder trusts array, map and binary lengths that run past the end of
+ * the data (a long loop on the page's main thread, issue 23). `@msgpack/msgpack`
+ * checks each length against the bytes left, and that the data ends with the
+ * value.
+ *
+ * @throws MolspaceError `VALIDATION_FAILED` with `details: {format: 'bcif', bytes, reason, truncated}`
+ *   (`truncated`: a length runs past the end).
+ */
+function checkBinaryCif(data: Uint8Array, where: string): void {
+  try {
+    decodeMsgPack(data);
+  } catch (e) {
+    const reason = (e instanceof Error ? e.message : String(e)).slice(0, 200);
+    const truncated = e instanceof RangeError && !/^Extra /.test(reason);
+    throw new MolspaceError(
+      'VALIDATION_FAILED',
+      `The bcif data (${data.byteLength} bytes) is not valid MessagePack${truncated ? ', a length in it runs past the end of the data' : ''}: ${reason}`,
+      where,
+      truncated
+        ? 'Pass the whole file: it looks truncated or corrupted (cut while copying, writing or downloading).'
+        : 'Check the data is a BinaryCIF file, or pass the right format.',
+      { format: 'bcif', bytes: data.byteLength, reason, truncated }
+    );
   }
 }
 

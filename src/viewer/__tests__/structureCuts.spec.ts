@@ -158,6 +158,18 @@ describe('a cut that can be seen is a located error naming format and line', () 
       });
     }
   });
+
+  test('BCIF cut at 5 points: a length past the end', async () => {
+    const bcif = new Uint8Array(readFileSync(join(DATA, '1cbs.bcif')));
+    for (const f of [0.01, 0.3, 0.5, 0.8, 0.999]) {
+      const n = Math.floor(bcif.length * f);
+      await expect(readStructure(bcif.slice(0, n), 'bcif', '/b')).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        where: '/b',
+        details: { format: 'bcif', bytes: n, truncated: true }
+      });
+    }
+  });
 });
 
 describe('a cut that cannot be seen opens with a note in dropped and the summary', () => {

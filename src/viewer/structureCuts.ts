@@ -62,20 +62,39 @@ function cut(format: StructureFormat, where: string, line: number, what: string,
  *   `line` the file's last line (1-based).
  */
 export function refuseCutRecord(text: string, format: StructureFormat, where: string): void {
-  const lines = linesOf(text);
   switch (format) {
     case 'sdf':
     case 'mol':
-      return refuseCutMolRecord(lines, format, where);
+      return refuseCutMolRecord(linesOf(text), format, where);
     case 'xyz':
-      return refuseCutXyz(lines, where);
+      return refuseCutXyz(linesOf(text), where);
     case 'gro':
-      return refuseCutGro(lines, where);
+      return refuseCutGro(linesOf(text), where);
     case 'mol2':
-      return refuseCutMol2(lines, where);
+      return refuseCutMol2(linesOf(text), where);
     default:
       return;
   }
+}
+
+/** 1-based number of the line holding `offset` (found with indexOf: no split of a large text). */
+function lineAt(text: string, offset: number): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    n++;
+  }
+  return n;
+}
+
+/** Offset of the start of the last line of `text` that starts with one of `starts`, or -1. */
+function lastLineStarting(text: string, starts: readonly string[]): number {
+  let best = -1;
+  for (const start of starts) {
+    const at = text.startsWith(start) ? 0 : -1;
+    const inner = text.lastIndexOf('\n' + start);
+    best = Math.max(best, inner >= 0 ? inner + 1 : at);
+  }
+  return best;
 }
 
 /** Columns of a V2000 atom line up to its element symbol, and of a bond line up to its order. */
@@ -351,38 +370,40 @@ export function cifLoopCut(text: string, reason: string): { line: number; loop: 
  * closes its format (see the module comment), else null. Starts with {@link CUT_WARNING}.
  */
 export function cutWarning(text: string, format: StructureFormat): string | null {
+  // PDB and mmCIF files can be large: their checks read the text's tail and search it, never split it whole.
+  if (format === 'pdb' || format === 'pdbqt') {
+    const atom = lastLineStarting(text, ['ATOM', 'HETATM']);
+    if (atom < 0) {
+      return null;
+    }
+    const after = linesOf(text.slice(atom)).slice(1);
+    const closer = format === 'pdbqt' ? /^(END|ENDMDL|TORSDOF)(\s|$)/ : /^(END|ENDMDL)(\s|$)/;
+    if (!after.some(l => closer.test(l))) {
+      const records = format === 'pdbqt' ? 'END, ENDMDL or TORSDOF' : 'END or ENDMDL';
+      return `${CUT_WARNING} no ${records} record after the last atom (line ${lineAt(text, atom)}); some files are written without one`;
+    }
+    // PDB (not Vina's PDBQT poses, which end at ENDMDL): models, then END; a cut between models ends at an ENDMDL.
+    const last = lastFilled(after);
+    if (format === 'pdb' && /^ENDMDL(\s|$)/.test(after[last])) {
+      return `${CUT_WARNING} no END record after the last model (line ${lineAt(text, atom) + 1 + last} is its ENDMDL); some files are written without one`;
+    }
+    return null;
+  }
+  if (format === 'mmcif') {
+    // wwPDB files close every category with a `#` line; a file that closes some so but not its last was cut between lines.
+    const end = text.trimEnd();
+    const lastLine = end.slice(end.lastIndexOf('\n') + 1).trim();
+    if (end && lastLine !== '#' && /^#[ \t]*\r?$/m.test(end)) {
+      return `${CUT_WARNING} the last category is not closed by a '#' line as the others are (line ${lineAt(end, end.length)} is the last)`;
+    }
+    return null;
+  }
   const lines = linesOf(text);
   const last = lastFilled(lines);
   if (last < 0) {
     return null;
   }
   switch (format) {
-    case 'pdb':
-    case 'pdbqt': {
-      let atom = -1;
-      for (let i = last; i >= 0; i--) {
-        if (lines[i].startsWith('ATOM') || lines[i].startsWith('HETATM')) {
-          atom = i;
-          break;
-        }
-      }
-      const closer = format === 'pdbqt' ? /^(END|ENDMDL|TORSDOF)(\s|$)/ : /^(END|ENDMDL)(\s|$)/;
-      if (atom >= 0 && !lines.slice(atom + 1).some(l => closer.test(l))) {
-        const records = format === 'pdbqt' ? 'END, ENDMDL or TORSDOF' : 'END or ENDMDL';
-        return `${CUT_WARNING} no ${records} record after the last atom (line ${atom + 1}); some files are written without one`;
-      }
-      // PDB (not Vina's PDBQT poses, which end at ENDMDL): models, then END; a cut between models ends at an ENDMDL.
-      if (format === 'pdb' && atom >= 0 && /^ENDMDL(\s|$)/.test(lines[last])) {
-        return `${CUT_WARNING} no END record after the last model (line ${last + 1} is its ENDMDL); some files are written without one`;
-      }
-      return null;
-    }
-    case 'mmcif':
-      // wwPDB files close every category with a `#` line; a file that closes some so but not its last was cut between lines.
-      if (lines[last].trim() !== '#' && lines.some(l => l.trim() === '#')) {
-        return `${CUT_WARNING} the last category is not closed by a '#' line as the others are (line ${last + 1} is the last)`;
-      }
-      return null;
     case 'sdf':
       if (!lines[last].startsWith('$$$$')) {
         return `${CUT_WARNING} the last record has no $$$$ line (line ${last + 1} is the last); some files are written without one`;

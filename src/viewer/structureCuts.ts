@@ -65,7 +65,7 @@ export function refuseCutRecord(text: string, format: StructureFormat, where: st
   switch (format) {
     case 'sdf':
     case 'mol':
-      return refuseCutMolRecord(linesOf(text), format, where);
+      return refuseCutMolRecord(text, format, where);
     case 'xyz':
       return refuseCutXyz(linesOf(text), where);
     case 'gro':
@@ -106,27 +106,36 @@ const V2000_BOND_WIDTH = 9;
  * record, when no `$$$$` closes it. A V2000 record needs 4 header lines, then
  * as many atom and bond lines as its counts line says.
  */
-function refuseCutMolRecord(lines: readonly string[], format: StructureFormat, where: string): void {
-  let closer = lines.length - 1;
-  while (closer >= 0 && !lines[closer].startsWith('$$$$')) {
-    closer--;
-  }
+function refuseCutMolRecord(text: string, format: StructureFormat, where: string): void {
+  // An SDF library can be large: only the text after its last $$$$ line is split.
+  const closer = lastLineStarting(text, ['$$$$']);
   if (format === 'mol' && closer >= 0) {
     return;
   }
-  const start = closer + 1;
+  const from = closer < 0 ? 0 : text.indexOf('\n', closer) + 1;
+  if (closer >= 0 && from === 0) {
+    return; // the $$$$ line is the last
+  }
+  const lines = linesOf(text.slice(from));
+  const before = from === 0 ? 0 : lineAt(text, from) - 1;
   const last = lastFilled(lines);
-  if (last < start) {
+  if (last < 0) {
     return; // closed by $$$$ (or empty: Mol* finds no atoms)
   }
-  const record = format === 'sdf' ? countRecords(lines, start) : 1;
-  const length = last - start + 1;
+  const record = format === 'sdf' ? countClosers(text) + 1 : 1;
+  const length = last + 1;
   if (length < 4) {
-    throw cut(format, where, last + 1, `record ${record} stops after ${length} of the 4 lines before its atoms (header and counts line)`, {
-      record
-    });
+    throw cut(
+      format,
+      where,
+      before + last + 1,
+      `record ${record} stops after ${length} of the 4 lines before its atoms (header and counts line)`,
+      {
+        record
+      }
+    );
   }
-  const counts = lines[start + 3];
+  const counts = lines[3];
   if (/V3000/i.test(counts)) {
     return; // its counts are inside the CTAB block; the END CTAB / M  END it lacks is a warning
   }
@@ -140,8 +149,8 @@ function refuseCutMolRecord(lines: readonly string[], format: StructureFormat, w
     throw cut(
       format,
       where,
-      last + 1,
-      `record ${record}'s counts line (line ${start + 4}) says ${atoms} atoms and ${bonds} bonds, and ${have} of those ${atoms + bonds} lines follow`,
+      before + last + 1,
+      `record ${record}'s counts line (line ${before + 4}) says ${atoms} atoms and ${bonds} bonds, and ${have} of those ${atoms + bonds} lines follow`,
       { record, atoms, bonds, lines: have }
     );
   }
@@ -151,7 +160,7 @@ function refuseCutMolRecord(lines: readonly string[], format: StructureFormat, w
       throw cut(
         format,
         where,
-        last + 1,
+        before + last + 1,
         `the last ${bonds > 0 ? 'bond' : 'atom'} line of record ${record} has ${lines[last].trimEnd().length} of its ${width} columns`,
         { record, length: lines[last].trimEnd().length }
       );
@@ -159,13 +168,11 @@ function refuseCutMolRecord(lines: readonly string[], format: StructureFormat, w
   }
 }
 
-/** 1-based number of the record starting at line index `start` (records closed by `$$$$`). */
-function countRecords(lines: readonly string[], start: number): number {
-  let n = 1;
-  for (let i = 0; i < start; i++) {
-    if (lines[i].startsWith('$$$$')) {
-      n++;
-    }
+/** Lines of `text` that start with `$$$$` (SDF records closed). */
+function countClosers(text: string): number {
+  let n = text.startsWith('$$$$') ? 1 : 0;
+  for (let i = text.indexOf('\n$$$$'); i >= 0; i = text.indexOf('\n$$$$', i + 1)) {
+    n++;
   }
   return n;
 }
@@ -370,7 +377,7 @@ export function cifLoopCut(text: string, reason: string): { line: number; loop: 
  * closes its format (see the module comment), else null. Starts with {@link CUT_WARNING}.
  */
 export function cutWarning(text: string, format: StructureFormat): string | null {
-  // PDB and mmCIF files can be large: their checks read the text's tail and search it, never split it whole.
+  // PDB, mmCIF and SDF files can be large: their checks read the text's tail and search it, never split it whole.
   if (format === 'pdb' || format === 'pdbqt') {
     const atom = lastLineStarting(text, ['ATOM', 'HETATM']);
     if (atom < 0) {
@@ -398,32 +405,28 @@ export function cutWarning(text: string, format: StructureFormat): string | null
     }
     return null;
   }
-  const lines = linesOf(text);
-  const last = lastFilled(lines);
-  if (last < 0) {
-    return null;
-  }
-  switch (format) {
-    case 'sdf':
-      if (!lines[last].startsWith('$$$$')) {
-        return `${CUT_WARNING} the last record has no $$$$ line (line ${last + 1} is the last); some files are written without one`;
-      }
-      return null;
-    case 'mol':
-      if (!lines.some(l => l.startsWith('M  END'))) {
-        return `${CUT_WARNING} no 'M  END' line (line ${last + 1} is the last)`;
-      }
-      return null;
-    case 'mol2': {
-      const tail = mol2Tail(lines);
-      const subst = tail?.counts?.SUBSTRUCTURE ?? 0;
-      const end = tail?.sections[tail.sections.length - 1].name;
-      if (tail && subst > 0 && !tail.sections.some(x => x.name === 'SUBSTRUCTURE') && (end === 'ATOM' || end === 'BOND')) {
-        return `${CUT_WARNING} molecule ${tail.molecule} counts ${subst} SUBSTRUCTURE lines, and the file ends before that section; some files are written without it`;
-      }
+  if (format === 'sdf' || format === 'mol') {
+    const end = text.trimEnd();
+    const lastLine = end.slice(end.lastIndexOf('\n') + 1);
+    if (!end) {
       return null;
     }
-    default:
-      return null;
+    if (format === 'sdf' && !lastLine.startsWith('$$$$')) {
+      return `${CUT_WARNING} the last record has no $$$$ line (line ${lineAt(end, end.length)} is the last); some files are written without one`;
+    }
+    if (format === 'mol' && !/^M {2}END/m.test(end)) {
+      return `${CUT_WARNING} no 'M  END' line (line ${lineAt(end, end.length)} is the last)`;
+    }
+    return null;
   }
+  if (format !== 'mol2') {
+    return null;
+  }
+  const tail = mol2Tail(linesOf(text));
+  const subst = tail?.counts?.SUBSTRUCTURE ?? 0;
+  const end = tail?.sections[tail.sections.length - 1].name;
+  if (tail && subst > 0 && !tail.sections.some(x => x.name === 'SUBSTRUCTURE') && (end === 'ATOM' || end === 'BOND')) {
+    return `${CUT_WARNING} molecule ${tail.molecule} counts ${subst} SUBSTRUCTURE lines, and the file ends before that section; some files are written without it`;
+  }
+  return null;
 }

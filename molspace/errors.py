@@ -8,6 +8,7 @@ free-form ``details``: the ``LocatedError`` shape of the contract (``src/contrac
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .contract import ERROR_CODES
@@ -94,30 +95,44 @@ class MolspaceError(Exception):
             isinstance(data, dict)
             and data.get("code") in ERROR_CODES
             and isinstance(data.get("message"), str)
-            and data["message"]
+            and data["message"].strip()
             and isinstance(data.get("fix"), str)
-            and data["fix"]
+            and data["fix"].strip()
         ):
             where = data.get("where")
             details = data.get("details")
             return cls(
                 data["code"],
-                data["message"],
-                where if isinstance(where, str) else where_default,
-                data["fix"],
-                details if isinstance(details, dict) else {},
+                _bounded(data["message"], 400),
+                _bounded(where, 200) if isinstance(where, str) else where_default,
+                _bounded(data["fix"], 300),
+                _bounded_details(details) if isinstance(details, dict) else {},
             )
         return cls(
             "INTERNAL",
             "The page answered with a malformed error object.",
             where_default,
             "Reload the JupyterLab page so it runs the same molspace version as the server.",
-            {
-                "received": data
-                if isinstance(data, (dict, list, str, int, float, bool))
-                else repr(data)
-            },
+            {"received": _bounded(repr(data), 200)},
         )
+
+
+#: The most bytes of a page error's ``details`` (as JSON) kept; larger ones are summarised. With
+#: the message, ``where`` and ``fix`` cut to 400, 200 and 300 characters, an error rebuilt from a
+#: page's stays within a few KiB, whatever the page sent.
+_DETAILS_BYTES = 4_096
+
+
+def _bounded(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _bounded_details(details: dict[str, Any]) -> dict[str, Any]:
+    try:
+        size = len(json.dumps(details, allow_nan=False))
+    except (TypeError, ValueError, RecursionError):
+        return {"cut": True, "received": _bounded(repr(details), 200)}
+    return details if size <= _DETAILS_BYTES else {"cut": True, "bytes": size}
 
 
 def summary_line(error: dict[str, Any]) -> str:

@@ -21,6 +21,13 @@ from .errors import MolspaceError
 from .page_request import PageRequest
 from .page_wait import keep_page_messages_on_their_subshell, wait_for_page
 
+#: What fixes a state update the kernel cannot hold: the page and kernel of one version.
+_RELOAD = "Reload the JupyterLab page so it runs the same molspace version as the kernel."
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class PageWidget(widgets.DOMWidget):
     """Base of the molspace widgets: page-owned traits, control messages, results.
@@ -78,8 +85,42 @@ class PageWidget(widgets.DOMWidget):
         return self._page_owned_value(proposal, "the pages record the requests they applied.")
 
     def set_state(self, sync_data: dict[str, Any]) -> None:  # called for messages from the page
+        """Apply the page's state update, whole, or refuse it whole.
+
+        Raises
+        ------
+        MolspaceError
+            ``VALIDATION_FAILED`` at ``/<trait>`` for a value the trait cannot hold (checked
+            before anything is set or echoed, so a refused update changes nothing).
+        """
         with self._page_update():
+            self._check_page_state(sync_data)
             super().set_state(sync_data)
+
+    def _check_page_state(self, sync_data: Any) -> None:
+        if not isinstance(sync_data, dict):
+            raise MolspaceError(
+                "VALIDATION_FAILED",
+                f"The page sent a state update that is a {type(sync_data).__name__}, not an object",
+                "",
+                _RELOAD,
+            )
+        traits = self.traits()
+        for name, value in sync_data.items():
+            if name not in self.keys:
+                continue
+            from_json = self.trait_metadata(name, "from_json", self._trait_from_json)
+            try:
+                traits[name]._validate(self, from_json(value, self))
+            except (traitlets.TraitError, TypeError, ValueError) as e:
+                raise MolspaceError(
+                    "VALIDATION_FAILED",
+                    f"The page sent {name} = {_cut(repr(value))}, which {type(self).__name__} "
+                    f"cannot hold: {_cut(str(e))}",
+                    f"/{name}",
+                    _RELOAD,
+                    {"trait": name},
+                ) from None
 
     @contextlib.contextmanager
     def _page_update(self) -> Iterator[None]:
@@ -118,7 +159,7 @@ class PageWidget(widgets.DOMWidget):
     def _label(self) -> str:
         """How errors and requests name this widget: ``molspace.Viewer 'title'``."""
         title = str(getattr(self, "title", "") or self.model_id)
-        return f"molspace.{type(self).__name__} {title!r}"
+        return f"molspace.{type(self).__name__} {_cut(title, 80)!r}"  # the page sets title
 
     def _control_error_from(self, data: Any) -> MolspaceError:
         """The page's located error ``data`` as :attr:`_control_error`."""

@@ -381,9 +381,31 @@ class Viewer(PageWidget):
         return self._send_control(args, action + (" (dry run)" if args.get("dryRun") else ""))
 
     def _on_result(self, content: dict[str, Any]) -> None:
-        for image in content.get("images") or []:
+        """Keep a screenshot's image (the last one) as :attr:`last_screenshot`.
+
+        Raises
+        ------
+        ViewerControlError
+            ``VALIDATION_FAILED`` at ``images`` (not a list) or ``images/<i>/data`` (not base64
+            text): the page's answer is kept, :attr:`last_screenshot` is left as it was.
+        """
+        images = content.get("images")
+        if images is None:
+            return
+        if not isinstance(images, list):
+            raise _bad_images("images", f"a {type(images).__name__}, not a list of images")
+        shot: bytes | None = None
+        for i, image in enumerate(images):
             if isinstance(image, dict) and str(image.get("mimeType", "")).startswith("image/"):
-                self.last_screenshot = base64.b64decode(image.get("data", ""))
+                data = image.get("data")
+                try:
+                    if not isinstance(data, str):
+                        raise TypeError(type(data).__name__)
+                    shot = base64.b64decode(data, validate=True)
+                except (TypeError, ValueError) as e:  # binascii.Error is a ValueError
+                    raise _bad_images(f"images/{i}/data", f"not base64 text ({e})") from None
+        if shot is not None:
+            self.last_screenshot = shot
 
     def __repr__(self) -> str:
         if self.error:
@@ -391,3 +413,14 @@ class Viewer(PageWidget):
         if not self.composition:
             return f"<molspace.Viewer {self.title!r} ({self.format}): not shown yet (display it; the page reads it)>"
         return f"<molspace.Viewer {self.summary}, revision {self.revision}>"
+
+
+def _bad_images(where: str, what: str) -> ViewerControlError:
+    """The page's screenshot answer at ``where`` is ``what`` (bounded: ``what`` names a type)."""
+    return ViewerControlError(
+        "VALIDATION_FAILED",
+        f"The page's screenshot image is {what[:200]}",
+        where,
+        "Reload the JupyterLab page so it runs the same molspace version as the kernel, "
+        "then take the screenshot again.",
+    )

@@ -167,3 +167,26 @@ class TestToViewer:
         with pytest.raises(KetcherControlError) as e:
             Ketcher().to_viewer()
         assert code_of(e) == ("VALIDATION_FAILED", "molfile")
+
+
+def test_a_saved_editor_output_says_what_the_cell_gave_before_the_page_shows_it() -> None:
+    """The kernel's part of the static fallback (docs/architecture.md, "Static fallback in saved
+    notebooks"): marked as a molspace Ketcher output for the pre-save hook, its text the structure
+    the cell gave, not "not shown yet"; the page's frame replaces it once the editor is drawn."""
+    marker = "application/vnd.molspace.static+json"
+    bundle = Ketcher("O=C(O)C", title="acetic acid")._repr_mimebundle_()
+    assert bundle is not None
+    assert bundle["text/plain"] == "molspace Ketcher editor 'acetic acid': O=C(O)C"
+    assert bundle[marker] == {
+        "kind": "ketcher",
+        "origin": "kernel",
+        "title": "acetic acid",
+        "summary": bundle["text/plain"],
+    }
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    molfile = Ketcher(Chem.MolFromSmiles("CCO"))._repr_mimebundle_()
+    assert molfile is not None
+    assert molfile["text/plain"] == "molspace Ketcher editor 'Ketcher': molfile of 9 lines"
+    empty = Ketcher()._repr_mimebundle_()
+    assert empty is not None
+    assert empty["text/plain"] == "molspace Ketcher editor 'Ketcher': empty"

@@ -256,6 +256,21 @@ class Ketcher(PageWidget):
     summary = Unicode("", help="One line: what the editor holds.").tag(sync=True)
     ketcher_version = Unicode("").tag(sync=True)
 
+    _fallback_kind = "ketcher"
+
+    def _fallback_state(self) -> dict[str, Any]:
+        # What the cell gave; once the page has shown the editor it sends what it holds.
+        if self.ready or self.error:
+            return {"title": self.title, "summary": repr(self)}
+        given = self._initial.strip()
+        if not given:
+            held = "empty"
+        elif "\n" not in given:  # SMILES, InChI: the text itself
+            held = given if len(given) <= 200 else f"{given[:199]}…"
+        else:  # Molfile, KET, SDF, CML
+            held = f"{self._initial_format or 'a structure'} of {given.count(chr(10)) + 1} lines"
+        return {"title": self.title, "summary": f"molspace Ketcher editor {self.title!r}: {held}"}
+
     def __init__(
         self,
         value: Any = None,

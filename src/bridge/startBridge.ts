@@ -41,7 +41,12 @@ export function startBridge(page: IMolspacePage, settings = ServerConnection.mak
     registry: page.registry,
     executed: page.dispatcher.executed,
     send: frame => bridge.sendFallback(frame),
-    welcomed: bridge.welcomed
+    welcomed: bridge.welcomed,
+    // A saved editor's picture: the page's depiction frame (loaded on first use, as for molecule grids).
+    depict: async smiles => {
+      const { depictSmiles } = await import('../panel/depictor');
+      return (await depictSmiles([smiles]))[0]?.svg ?? null;
+    }
   });
   window.molspace = { bridge, registry: page.registry, dispatcher: page.dispatcher };
   return bridge;

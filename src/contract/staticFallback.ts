@@ -18,7 +18,7 @@ import { PanelContent } from './panel';
 export const STATIC_FALLBACK_MIME = 'application/vnd.molspace.static+json';
 
 /** Widget kinds a saved notebook shows a fallback for. */
-export const FallbackKind = z.enum(['viewer', 'story', 'panel']);
+export const FallbackKind = z.enum(['viewer', 'story', 'panel', 'ketcher']);
 export type FallbackKind = z.infer<typeof FallbackKind>;
 
 /** One Story step as a reader sees it. */

@@ -81,11 +81,33 @@ export async function captureViewerPng(
   return null;
 }
 
+/**
+ * The PNG of an SVG image (a depiction, base64), drawn on white at its own
+ * size or at most `bounds.width` wide, or null when the browser cannot draw it.
+ */
+export async function svgPng(
+  svgBase64: string,
+  bounds: { width: number; bytes: number } = { width: LIMITS.staticFallbackWidth, bytes: LIMITS.staticFallbackPngBytes }
+): Promise<FallbackPngImage | null> {
+  const image = new Image();
+  image.src = `data:image/svg+xml;base64,${svgBase64}`;
+  try {
+    await image.decode();
+  } catch {
+    return null;
+  }
+  if (!image.naturalWidth || !image.naturalHeight) {
+    return null;
+  }
+  return encodeBounded(image, image.naturalWidth, image.naturalHeight, bounds, '#ffffff');
+}
+
 function encodeBounded(
   image: CanvasImageSource,
   width: number,
   height: number,
-  bounds: { width: number; bytes: number }
+  bounds: { width: number; bytes: number },
+  background: string | null = null
 ): FallbackPngImage | null {
   let w = Math.min(bounds.width, width);
   while (w >= MIN_WIDTH) {
@@ -96,6 +118,10 @@ function encodeBounded(
     const ctx = out.getContext('2d');
     if (!ctx) {
       return null;
+    }
+    if (background) {
+      ctx.fillStyle = background;
+      ctx.fillRect(0, 0, w, h);
     }
     ctx.drawImage(image, 0, 0, w, h);
     let url: string;

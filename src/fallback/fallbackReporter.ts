@@ -18,7 +18,7 @@ import type { ISignal } from '@lumino/signaling';
 import type { PageFallback } from '../contract';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
 import { isTargetOfKind } from '../dispatcher/widgetTarget';
-import { captureViewerPng, capturePng, viewsOf, type FallbackPngImage } from './fallbackImage';
+import { captureViewerPng, capturePng, svgPng, viewsOf, type FallbackPngImage } from './fallbackImage';
 import { fallbackSnapshot, reportsFallback } from './fallbackState';
 
 /** Quiet time after the last trigger before a widget's fallback is taken, ms. */
@@ -38,19 +38,30 @@ export interface FallbackReporterOptions {
   send(frame: PageFallback): boolean;
   /** Emits when the gateway welcomed the page (a new server has no fallbacks yet). */
   welcomed?: ISignal<unknown, void>;
-  /** Default: a Viewer's own screenshot ({@link captureViewerPng}), else the view's canvas ({@link capturePng}). */
+  /**
+   * Default: a Viewer's own screenshot ({@link captureViewerPng}); a Ketcher editor's molecule
+   * depicted by `depict`; else the view's canvas ({@link capturePng}).
+   */
   capture?: (target: WidgetTarget) => Promise<FallbackPngImage | null>;
+  /** An SVG (base64) of `smiles`, or null (the page's depiction service; none: an editor is saved as text). */
+  depict?: (smiles: string) => Promise<string | null>;
   settleMs?: number;
   /** Default: `document.body`; null: no DOM trigger (tests). */
   observe?: Node | null;
 }
 
-async function defaultCapture(target: WidgetTarget): Promise<FallbackPngImage | null> {
+async function defaultCapture(target: WidgetTarget, depict: FallbackReporterOptions['depict']): Promise<FallbackPngImage | null> {
   if (isTargetOfKind(target, 'viewer')) {
     const shot = await captureViewerPng(target);
     if (shot) {
       return shot;
     }
+  }
+  if (isTargetOfKind(target, 'ketcher')) {
+    // The editor draws in its own frame: the molecule is depicted from its SMILES instead.
+    const smiles = target.state().smiles;
+    const svg = smiles && depict ? await depict(smiles).catch(() => null) : null;
+    return svg ? svgPng(svg) : null;
   }
   return capturePng(target.targetId);
 }
@@ -76,6 +87,7 @@ export class FallbackReporter {
       this._observer = new MutationObserver(records => {
         for (const r of records) {
           const el = r.target as HTMLElement;
+          // Drawn, or a new revision (a person's edit in an editor is no Dispatcher call).
           if (el.getAttribute?.('data-molspace-ready') === 'true') {
             const id = el.closest?.('[data-molspace-model]')?.getAttribute('data-molspace-model');
             if (id) {
@@ -84,7 +96,7 @@ export class FallbackReporter {
           }
         }
       });
-      this._observer.observe(root, { subtree: true, attributes: true, attributeFilter: ['data-molspace-ready'] });
+      this._observer.observe(root, { subtree: true, attributes: true, attributeFilter: ['data-molspace-ready', 'data-molspace-revision'] });
     }
     this._scheduleAll();
   }
@@ -139,7 +151,7 @@ export class FallbackReporter {
     if (last?.signature === signature && (last.image || !wantsImage)) {
       return false;
     }
-    const image = wantsImage ? await (this._o.capture ?? defaultCapture)(target) : null;
+    const image = wantsImage ? await (this._o.capture ?? (t => defaultCapture(t, this._o.depict)))(target) : null;
     if (this._disposed || JSON.stringify(fallbackSnapshot(target)) !== signature) {
       this._again.add(id); // it changed while the picture was taken
       return false;

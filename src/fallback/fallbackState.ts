@@ -71,6 +71,21 @@ export function fallbackSnapshot(target: WidgetTarget): FallbackSnapshot | null 
       ...(small ? { content } : {})
     };
   }
+  if (isTargetOfKind(target, 'ketcher')) {
+    const s = target.state();
+    if (!s.error && !s.ready) {
+      return null;
+    }
+    // The structure revision: a highlight changes nothing a reader sees.
+    return {
+      state: {
+        kind: 'ketcher',
+        revision: s.structureRevision,
+        title: cut(s.title),
+        summary: text(`Ketcher "${s.title}": ${target.describe()}`)
+      }
+    };
+  }
   return null;
 }
 
@@ -81,7 +96,7 @@ export function fallbackSnapshot(target: WidgetTarget): FallbackSnapshot | null 
  * what the file held, which the file keeps better than the page could.
  */
 export function reportsFallback(target: WidgetTarget): boolean {
-  return (target as Partial<{ comm_live: boolean }>).comm_live === true && ['viewer', 'story', 'panel'].includes(target.kind);
+  return (target as Partial<{ comm_live: boolean }>).comm_live === true && ['viewer', 'story', 'panel', 'ketcher'].includes(target.kind);
 }
 
 function cut(s: string): string {

@@ -1,6 +1,6 @@
 /**
  * Static fallbacks in saved notebooks (docs/architecture.md, "Static fallback in saved notebooks"):
- * a real notebook shows a Viewer, a Story and two panels; JupyterLab saves it through the real
+ * a real notebook shows a Viewer, a Story, two panels and a Ketcher editor; JupyterLab saves it through the real
  * server; the file holds each widget's PNG and summary beside its widget view, follows a view
  * change, keeps them when reopened without running and saved again, and `jupyter nbconvert
  * --to html` shows them with hostile strings inert.
@@ -76,7 +76,12 @@ async function fallbackSent(page: IJupyterLabPageFixture, id: string, not?: stri
 }
 
 /** Save through JupyterLab until the file holds what `ready` checks (the frame and the save race on two connections). */
-async function saveUntil(page: IJupyterLabPageFixture, request: APIRequestContext, file: string, ready: (o: Map<string, Output>) => boolean) {
+async function saveUntil(
+  page: IJupyterLabPageFixture,
+  request: APIRequestContext,
+  file: string,
+  ready: (o: Map<string, Output>) => boolean
+) {
   await expect
     .poll(
       async () => {
@@ -149,7 +154,10 @@ test('each widget is saved with a PNG and summary that follow the view, and nbco
     page,
     request,
     file,
-    o => o.get(ids.story)?.data[STATE]?.index === 2 && /focus/.test(o.get(ids.viewer)?.data['text/plain']) && o.get(ids.viewer)?.data['image/png'] !== undefined
+    o =>
+      o.get(ids.story)?.data[STATE]?.index === 2 &&
+      /focus/.test(o.get(ids.viewer)?.data['text/plain']) &&
+      o.get(ids.viewer)?.data['image/png'] !== undefined
   ));
   const focused = byModel.get(ids.viewer)!;
   checkPng(focused.data['image/png']);
@@ -162,8 +170,10 @@ test('each widget is saved with a PNG and summary that follow the view, and nbco
   expect(moved.data[STATE]).toMatchObject({ index: 2, key: 'ligand' });
 
   const bytes = (b64: string) => Buffer.from(b64, 'base64').length;
-  console.log(`fallback PNGs: Viewer ${focused.metadata['image/png'].width}×${focused.metadata['image/png'].height} ${bytes(focused.data['image/png'])} B, ` +
-    `Story ${moved.metadata['image/png'].width}×${moved.metadata['image/png'].height} ${bytes(moved.data['image/png'])} B`);
+  console.log(
+    `fallback PNGs: Viewer ${focused.metadata['image/png'].width}×${focused.metadata['image/png'].height} ${bytes(focused.data['image/png'])} B, ` +
+      `Story ${moved.metadata['image/png'].width}×${moved.metadata['image/png'].height} ${bytes(moved.data['image/png'])} B`
+  );
 
   // nbconvert (no molspace, no kernel): the images and summaries are in the HTML, no hostile script.
   const { nb } = await savedOutputs(request, file);
@@ -183,6 +193,43 @@ test('each widget is saved with a PNG and summary that follow the view, and nbco
   }
 });
 
+test('a Ketcher editor is saved with a depiction of what it holds and its SMILES, following a change', async ({
+  page,
+  request,
+  tmpPath
+}) => {
+  await page.notebook.createNew('editor.ipynb');
+  await page.notebook.setCell(0, 'code', 'import molspace\nk = molspace.Ketcher("OC(=O)c1ccccc1", title="benzoic acid")\nk');
+  await page.notebook.runCell(0, true);
+  const file = `${tmpPath}/editor.ipynb`;
+  await expect(page.locator('.molspace-ketcher').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+  const id = await modelId(page, '.molspace-ketcher');
+  const first = await fallbackSent(page, id);
+
+  let { byModel } = await saveUntil(
+    page,
+    request,
+    file,
+    o => o.get(id)?.data[STATE]?.origin === 'page' && o.get(id)?.data['image/png'] !== undefined
+  );
+  const saved = byModel.get(id)!;
+  expect(saved.data[STATE]).toMatchObject({ kind: 'ketcher', title: 'benzoic acid' });
+  // Before, the saved output held only the kernel's "not shown yet" line.
+  expect(saved.data['text/plain']).toMatch(/^Ketcher "benzoic acid": .*C7 ?H6 ?O2/);
+  expect(saved.data['text/plain']).toMatch(/c1ccccc1|C1=CC=CC=C1/i);
+  checkPng(saved.data['image/png']);
+  expect(saved.data['text/html']).toContain(`data:image/png;base64,${saved.data['image/png']}`);
+  expect(saved.data[WIDGET_VIEW].model_id).toBe(id);
+
+  // A change from a cell: the next save holds the new molecule and its picture.
+  await runCell(page, 'k.set_structure("Oc1ccccc1", expected_revision=k.structure_revision).wait()');
+  await fallbackSent(page, id, first);
+  ({ byModel } = await saveUntil(page, request, file, o => /C6 ?H6 ?O\b/.test(o.get(id)?.data['text/plain'] ?? '')));
+  const changed = byModel.get(id)!;
+  checkPng(changed.data['image/png']);
+  expect(changed.data['image/png'] === saved.data['image/png'], 'the new molecule has a new picture').toBe(false);
+});
+
 test.describe('Reopened with saved widget state', () => {
   test.use({
     mockSettings: {
@@ -195,7 +242,11 @@ test.describe('Reopened with saved widget state', () => {
     await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), `${tmpPath}/1cbs.cif`);
     await uploadStory(page, tmpPath);
     await page.notebook.createNew('reopen.ipynb');
-    await page.notebook.setCell(0, 'code', 'import molspace\ns = molspace.Story("data/1cbs-story.mvsx")\nv = molspace.Viewer("1cbs.cif")\ndisplay(s, v)');
+    await page.notebook.setCell(
+      0,
+      'code',
+      'import molspace\ns = molspace.Story("data/1cbs-story.mvsx")\nv = molspace.Viewer("1cbs.cif")\ndisplay(s, v)'
+    );
     await page.notebook.runCell(0, true);
     const file = `${tmpPath}/reopen.ipynb`;
     await expect(page.locator('.molspace-story').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });

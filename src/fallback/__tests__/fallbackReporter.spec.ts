@@ -151,3 +151,31 @@ test('a panel is sent with its content and without a picture unless it is a char
   expect(frames[0].state.summary).toBe('Panel "Results": inline panel "p1": table, 1 rows × 1 columns');
   expect(capture).not.toHaveBeenCalled();
 });
+
+test('a Ketcher editor is sent with what it holds at its structure revision, and a picture; not before it is ready', async () => {
+  const s = { ready: false, structureRevision: 3, interactionRevision: 7, title: 'acetic acid', smiles: 'CC(O)=O', error: null };
+  const editor = {
+    targetId: 'k1',
+    kind: 'ketcher' as const,
+    notebook: 'n.ipynb',
+    comm_live: true,
+    state: () => ({ target: 'k1', kind: 'ketcher', ...s }),
+    describe: () => 'Ketcher editor: CC(O)=O, C2H4O2, 4 atoms',
+    whenLoaded: () => Promise.resolve()
+  };
+  const { frames, capture, executed } = setup([editor]);
+  await settle();
+  expect(frames).toHaveLength(0); // the editor has not loaded yet
+  s.ready = true;
+  executed.emit({ target: 'k1' });
+  await settle();
+  expect(frames).toHaveLength(1);
+  expect(frames[0].state).toEqual({
+    kind: 'ketcher',
+    revision: 3,
+    title: 'acetic acid',
+    summary: 'Ketcher "acetic acid": Ketcher editor: CC(O)=O, C2H4O2, 4 atoms'
+  });
+  expect(frames[0].png).toBe(PNG.png);
+  expect(capture).toHaveBeenCalledWith(editor);
+});

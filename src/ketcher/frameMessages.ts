@@ -47,6 +47,14 @@ export type FrameRequest = z.infer<typeof FrameRequest>;
 /** A request without its envelope, as the parent writes it. */
 export type FrameOp = FrameRequest extends infer R ? (R extends FrameRequest ? Omit<R, 'tag' | 'id'> : never) : never;
 
+/** The `value` of a successful {@link FrameReply}, per request `op`: the parent takes nothing else. */
+export const FrameValue = {
+  set: EditorSnapshot,
+  snapshot: EditorSnapshot,
+  get: z.string(),
+  highlight: z.unknown()
+} as const satisfies Record<FrameRequest['op'], z.ZodType>;
+
 /** Frame → parent: the answer to one request. `error` is Indigo's or Ketcher's message. */
 export const FrameReply = z.object({
   tag: z.literal(FRAME_TAG),

@@ -6,9 +6,10 @@
  * from the extension bundle's own public path, so it loads under any
  * `base_url` (JupyterHub included) and from nowhere else.
  */
+import type { z } from 'zod';
 import { MolspaceError } from '../contract';
 import { MODULE_VERSION } from '../version';
-import { EditorSnapshot, FRAME_TAG, FrameEvent, FrameReply, type FrameOp } from './frameMessages';
+import { EditorSnapshot, FRAME_TAG, FrameEvent, FrameReply, FrameValue, type FrameOp } from './frameMessages';
 
 declare const __webpack_public_path__: string;
 
@@ -40,6 +41,8 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (e: Error) => void;
   timer: ReturnType<typeof setTimeout>;
+  op: FrameOp['op'];
+  where: string;
 }
 
 export class KetcherFrame {
@@ -110,7 +113,7 @@ export class KetcherFrame {
           )
         );
       }, FRAME_REQUEST_MS);
-      this._pending.set(id, { resolve: v => resolve(v as T), reject, timer });
+      this._pending.set(id, { resolve: v => resolve(v as T), reject, timer, op: op.op, where });
       target.postMessage({ ...op, tag: FRAME_TAG, id }, window.location.origin);
     });
   }
@@ -147,7 +150,13 @@ export class KetcherFrame {
         this._pending.delete(reply.data.id);
         clearTimeout(pending.timer);
         if (reply.data.ok) {
-          pending.resolve(reply.data.value);
+          // What the editor holds comes from here: a value off the contract is refused, never taken.
+          const value = (FrameValue[pending.op] as z.ZodType).safeParse(reply.data.value);
+          if (value.success) {
+            pending.resolve(value.data);
+          } else {
+            pending.reject(offContract(pending, value.error.issues[0]));
+          }
         } else {
           pending.reject(new FrameError(reply.data.error ?? 'the editor refused the request'));
         }
@@ -183,5 +192,17 @@ function closed(where: string): MolspaceError {
     where,
     'Call observe to list the editors that exist now.',
     {}
+  );
+}
+
+/** The frame answered `pending` with a value its reply schema ({@link FrameValue}) does not allow. */
+function offContract(pending: Pending, issue: z.core.$ZodIssue | undefined): MolspaceError {
+  const at = issue ? `${issue.path.map(String).join('/') || 'value'}: ${issue.message}` : 'value';
+  return new MolspaceError(
+    'VALIDATION_FAILED',
+    `The Ketcher editor answered "${pending.op}" with a value off its contract (${at.slice(0, 200)}).`,
+    pending.where,
+    'Reload the page so the editor frame and the page are of one molspace version, then retry.',
+    { op: pending.op }
   );
 }

@@ -276,7 +276,7 @@ def frames() -> BridgeFrames:
         ({"png": "AAAA"}, "/png"),
         ({"state": {"kind": "viewer", "revision": 0, "title": "t"}}, "/state"),
         (
-            {"state": {"kind": "ketcher", "revision": 0, "title": "t", "summary": "s"}},
+            {"state": {"kind": "activity", "revision": 0, "title": "t", "summary": "s"}},
             "/state/kind",
         ),
         (

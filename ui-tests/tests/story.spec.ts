@@ -8,7 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { expect, test } from '@jupyterlab/galata';
-import type { Route } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { ROOT, call, foregroundFraction, mcpClient, runCell, runNotebook, stillPicture, uploadDemo } from './helpers';
 
 test.describe('Story in the demo notebook', () => {
@@ -95,10 +95,16 @@ test('a "#key" link in a step description goes to that step', async ({ page, tmp
   expect(await runCell(page, 'print(story.key, story.last_change["source"])')).toBe('overview ui');
 });
 
-test('MVS markdown commands in a description move the Story through its controls and focus the view, never navigating', async ({ page }) => {
+/** Serve the committed 1hpv.pdb at an allowed https URL (nothing reaches the internet); returns the URL. */
+async function serve1hpv(page: Pick<Page, 'route'>): Promise<string> {
   const url = 'https://files.rcsb.org/molspace-test/1hpv.pdb';
   const body = fs.readFileSync(path.join(ROOT, 'tests', 'data', 'structures', '1hpv.pdb'));
   await page.route(url, route => route.fulfill({ body, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } }));
+  return url;
+}
+
+test('MVS markdown commands in a description move the Story through its controls and focus the view, never navigating', async ({ page }) => {
+  const url = await serve1hpv(page);
   const source = [
     'import molspace',
     `tree = {"kind": "root", "children": [{"kind": "download", "params": {"url": "${url}"}, "children": [{"kind": "parse", "params": {"format": "pdb"}, "children": [`,
@@ -143,9 +149,7 @@ test('MVS markdown commands in a description move the Story through its controls
 });
 
 test('images in a description: the .mvsx archive\'s own files and MVS colour swatches draw, and nothing is fetched for them', async ({ page }) => {
-  const url = 'https://files.rcsb.org/molspace-test/1hpv.pdb';
-  const body = fs.readFileSync(path.join(ROOT, 'tests', 'data', 'structures', '1hpv.pdb'));
-  await page.route(url, route => route.fulfill({ body, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } }));
+  const url = await serve1hpv(page);
   const requested: string[] = [];
   page.on('request', r => requested.push(r.url()));
   // A 1x1 PNG in the archive at figs/site.png, referenced from the description as a relative path.

@@ -416,6 +416,19 @@ def odd_string(rng: random.Random, max_size: int = 24) -> str:
     return "".join(out)
 
 
+def damaged_copies(data: bytes, rng: random.Random) -> list[bytes]:
+    """``data`` cut at a point, with bits flipped, and with a run of NULs, random bytes or a BOM-like
+    run written in: the damage a copy, a download or a disk does to a real file."""
+    flipped = bytearray(data)
+    for _ in range(rng.randint(1, 8)):
+        i = rng.randrange(len(flipped))
+        flipped[i] ^= 1 << rng.randrange(8)
+    written = bytearray(data)
+    at = rng.randrange(len(written))
+    written[at : at + 16] = rng.choice([b"\x00" * 16, rng.randbytes(16), b"\xff\xfe\xfd\xfc" * 4])
+    return [data[: rng.randrange(len(data) + 1)], bytes(flipped), bytes(written)]
+
+
 def mutate(valid: Any, rng: random.Random) -> Any:
     """``valid`` with one field (anywhere in it) changed as :func:`near_valid` does, from ``rng``
     (no Hypothesis draws: a batch of mutations costs one example)."""

@@ -20,7 +20,15 @@ import tracemalloc
 import zipfile
 from typing import Any
 
-from fuzz_inputs import COUNTS, EXAMPLE_DATA, TEST_DATA, batches, fuzz_settings, outcome
+from fuzz_inputs import (
+    COUNTS,
+    EXAMPLE_DATA,
+    TEST_DATA,
+    batches,
+    damaged_copies,
+    fuzz_settings,
+    outcome,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -107,19 +115,6 @@ ODD_TEXTS = [
 ]
 
 
-def _damaged(data: bytes, seed: int) -> list[bytes]:
-    """``data`` cut at a point, with bytes flipped, and with a run of random bytes written in."""
-    rng = random.Random(seed)
-    flipped = bytearray(data)
-    for _ in range(rng.randint(1, 8)):
-        i = rng.randrange(len(flipped))
-        flipped[i] ^= 1 << rng.randrange(8)
-    written = bytearray(data)
-    at = rng.randrange(len(written))
-    written[at : at + 16] = rng.randbytes(16)
-    return [data[: rng.randrange(len(data) + 1)], bytes(flipped), bytes(written)]
-
-
 def _check(source: Any) -> None:
     started = time.perf_counter()
     story, _ = outcome(lambda: normalize_story_source(source), "story")
@@ -147,12 +142,12 @@ def test_generated_story_documents_and_archives_are_read_or_refused_located() ->
             except (TypeError, ValueError):
                 continue
             _check(text)
-            for damaged in _damaged(text.encode(), seed):
+            for damaged in damaged_copies(text.encode(), random.Random(seed)):
                 _check(damaged)
         _check(archive)
         _check(rng_text := ODD_TEXTS[seed % len(ODD_TEXTS)])
         _check(rng_text.encode())
-        for damaged in _damaged(archive[:200_000], seed):
+        for damaged in damaged_copies(archive[:200_000], random.Random(seed)):
             _check(damaged)
 
     check()

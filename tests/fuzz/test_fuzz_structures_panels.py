@@ -19,7 +19,15 @@ import random
 from typing import Any
 
 import pandas as pd
-from fuzz_inputs import COUNTS, TEST_DATA, batches, fuzz_settings, odd_string, outcome
+from fuzz_inputs import (
+    COUNTS,
+    TEST_DATA,
+    batches,
+    damaged_copies,
+    fuzz_settings,
+    odd_string,
+    outcome,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -44,17 +52,6 @@ CONTENTS = [
 CSV = "smiles,name,score\nCCO,ethanol,-1.5\nc1ccccc1O,phenol,2\nCC(=O)O,acetic acid,\n"
 
 
-def _damaged(data: bytes, rng: random.Random) -> list[bytes]:
-    flipped = bytearray(data)
-    for _ in range(rng.randint(1, 8)):
-        i = rng.randrange(len(flipped))
-        flipped[i] ^= 1 << rng.randrange(8)
-    written = bytearray(data)
-    at = rng.randrange(len(written))
-    written[at : at + 8] = rng.choice([b"\x00" * 8, rng.randbytes(8), b"\xff\xfe\xfd\xfc" * 2])
-    return [data[: rng.randrange(len(data) + 1)], bytes(flipped), bytes(written)]
-
-
 def _structure(source: Any, fmt: Any = None) -> None:
     outcome(lambda: normalize_structure_source(source, fmt), "structure")
 
@@ -72,7 +69,7 @@ def _panel(content: Any) -> None:
 def _check_structures(structure: tuple[bytes, str], states: list[Any], seed: int) -> None:
     rng = random.Random(seed)
     data, fmt = structure
-    for damaged in [data, *_damaged(data, rng), rng.choice([b"", b" \n\t", b"\x00"])]:
+    for damaged in [data, *damaged_copies(data, rng), rng.choice([b"", b" \n\t", b"\x00"])]:
         _structure(damaged, fmt)
         _structure(damaged.decode("utf-8", "replace") + "\n", fmt)
         _structure(damaged, rng.choice([None, "", "PDB", "cif ", odd_string(rng, 8), 3]))
@@ -98,7 +95,7 @@ def _check_panels(contents: list[Any], seed: int) -> None:
         _panel(content)
     _panel(odd_string(rng, 200))
     _panel([odd_string(rng, 12) for _ in range(rng.randint(0, 5))])
-    for text in _damaged(CSV.encode(), rng):
+    for text in damaged_copies(CSV.encode(), rng):
         try:
             frame = pd.read_csv(io.StringIO(text.decode("utf-8", "replace")))
         except (ValueError, pd.errors.ParserError):

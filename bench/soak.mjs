@@ -1,0 +1,233 @@
+/**
+ * Soak (issue 23, item 2): one agent loop of 10,000 mixed calls
+ * (MOLSPACE_SOAK_N) through the real gateway (official MCP TypeScript SDK)
+ * while a Story plays and a cell edits the same widgets; memory sampled along
+ * the way. The CI-sized version with assertions is
+ * ui-tests/tests/faults.spec.ts ("soak: ..."); this prints figures:
+ *
+ * - calls, answered, errors by code (each located: code, message, where, fix),
+ *   TIMEOUTs with where they were located;
+ * - changes: the agent's and the cell's applied changes and Play's steps,
+ *   against the page's ledger of applied changes (the Dispatcher's `executed`
+ *   records): lost (a change a caller was told was applied that the ledger
+ *   lacks), phantom (a revision the ledger has twice, or a gap), and whether
+ *   the final revision equals the start plus the ledger's changes;
+ * - page JS heap after a forced GC, Jupyter server RSS and kernel RSS,
+ *   sampled every MOLSPACE_SOAK_SAMPLE calls.
+ *
+ *   node bench/soak.mjs            # 10,000 calls
+ *   MOLSPACE_SOAK_N=1000 node bench/soak.mjs
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  PORTS,
+  ROOT,
+  execCell,
+  fmtLoad,
+  launchBrowser,
+  loadAvg,
+  log,
+  mcpClient,
+  newContext,
+  openNotebook,
+  startCell,
+  startServer,
+  stopOnExit,
+  writeNotebook,
+  writeResult
+} from './lib.mjs';
+import { createRequire } from 'node:module';
+
+const { readToolResult } = createRequire(import.meta.url)('../ui-tests/harness.js');
+
+const N = Number(process.env.MOLSPACE_SOAK_N || 10_000);
+const SAMPLE = Number(process.env.MOLSPACE_SOAK_SAMPLE || Math.max(1, Math.floor(N / 40)));
+const CELL_EDITS = Math.max(10, Math.round(N / 10));
+const STEPS = 12;
+
+const WORKSPACE = `import molspace
+from IPython.display import display
+v = molspace.Viewer("1cbs.cif")
+empty = {"kind": "root", "children": []}
+story = molspace.Story({"kind": "multiple", "metadata": {"version": "1", "timestamp": "2026-01-01T00:00:00Z", "title": "Soak"},
+    "snapshots": [{"root": empty, "metadata": {"key": f"s{i}", "title": f"s{i}", "linger_duration_ms": 250}} for i in range(${STEPS})]})
+display(v, story)`;
+
+const CELL = `import json
+_soak = {"viewer": [], "story": [], "errors": {}}
+for i in range(${CELL_EDITS}):
+    for name, edit in (("viewer", lambda: v.set_color({"auth_asym_id": "A", "auth_seq_id": 1 + i % 130}, "#%06x" % (i * 7919 % 0xffffff))),
+                       ("story", lambda: story.goto(i % ${STEPS}))):
+        try:
+            r = edit().wait(120)
+            if r.result["changed"]:
+                _soak[name].append(r.result[name]["revision"])
+        except Exception as e:
+            code = getattr(e, "code", type(e).__name__)
+            _soak["errors"][code] = _soak["errors"].get(code, 0) + 1
+print(json.dumps(_soak))`;
+
+const KERNEL_RSS = `with open("/proc/self/status") as f:
+    print(next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmRSS:")))`;
+
+function rss(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? Number(kb[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+const server = await startServer({ port: PORTS.a, name: 'soak' });
+const stopAll = stopOnExit([server]);
+fs.copyFileSync(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), path.join(server.root, '1cbs.cif'));
+writeNotebook(server.root, 'soak.ipynb');
+const browser = await launchBrowser();
+let exitCode = 0;
+try {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', e => pageErrors.push(String(e.stack ?? e).slice(0, 400)));
+  await openNotebook(page, server, 'soak.ipynb');
+  await startCell(page, 0, WORKSPACE);
+  await page.waitForSelector('.molspace-viewer[data-molspace-ready="true"]', { timeout: 180_000 });
+  await page.waitForSelector('.molspace-story[data-molspace-ready="true"]', { timeout: 180_000 });
+  const ids = await page.evaluate(() => ({
+    viewer: document.querySelector('.molspace-viewer').getAttribute('data-molspace-model'),
+    story: document.querySelector('.molspace-story').getAttribute('data-molspace-model')
+  }));
+  await page.waitForFunction(() => window.molspace?.dispatcher && window.molspace.bridge.state === 'connected', null, { timeout: 120_000 });
+  // The page's ledger: every call its Dispatcher ran (compact: the soak makes ~20,000).
+  await page.evaluate(() => {
+    window.__ledger = [];
+    window.molspace.dispatcher.executed.connect((_, r) => {
+      window.__ledger.push([r.tool, r.source, r.target, r.ok ? 1 : 0, r.revision, /\(replayed actionId /.test(r.summary) ? 1 : 0]);
+    });
+  });
+  const cdp = await context.newCDPSession(page);
+  const heap = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  };
+  const kernelPid = Number(await execCell(page, 1, 'import os\nprint(os.getpid())'));
+  const client = await mcpClient(server);
+  const call = async (name, args) => readToolResult(await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }));
+  const start = {
+    viewer: (await call('viewer_observe', { target: ids.viewer }))[0].viewer.revision,
+    story: (await call('story_observe', { target: ids.story }))[0].story.revision
+  };
+
+  await startCell(page, 2, CELL);
+  const t0 = performance.now();
+  let x = 0x9e3779b9;
+  const rng = () => (x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  const agentApplied = { viewer: [], story: [] };
+  const codes = {};
+  const timeouts = [];
+  const unlocated = [];
+  const samples = [];
+  let answered = 0;
+  const sample = async i => {
+    samples.push({ call: i, heapMB: +((await heap()) / 2 ** 20).toFixed(1), serverMB: +(rss(server.pid) / 2 ** 20).toFixed(1), kernelMB: +(rss(kernelPid) / 2 ** 20).toFixed(1) });
+  };
+  for (let i = 0; i < N; i++) {
+    const roll = rng();
+    let name;
+    let args;
+    if (roll < 0.2) [name, args] = ['observe', {}];
+    else if (roll < 0.3) [name, args] = ['status', {}];
+    else if (roll < 0.4) [name, args] = ['story_observe', { target: ids.story }];
+    else if (roll < 0.6) {
+      const action = ['next', 'previous', 'goto', 'play'][Math.floor(rng() * 4)];
+      [name, args] = ['story_control', { target: ids.story, action, ...(action === 'goto' ? { key: `s${Math.floor(rng() * STEPS)}` } : {}), actionId: `soak-${i}` }];
+    } else if (roll < 0.8) {
+      [name, args] = ['act', { target: ids.viewer, actions: [{ op: 'highlight', selector: { auth_asym_id: 'A', auth_seq_id: 1 + (i % 130) } }], actionId: `soak-${i}` }];
+    } else {
+      const hex = ((i * 2654435761) >>> 8).toString(16).padStart(6, '0').slice(-6);
+      [name, args] = ['act', { target: ids.viewer, actions: [{ op: 'set_color', selector: { auth_asym_id: 'A', auth_seq_id: 1 + (i % 130) }, color: `#${hex}` }], actionId: `soak-${i}` }];
+    }
+    let value;
+    let isError;
+    try {
+      [value, isError] = await call(name, args);
+    } catch (e) {
+      unlocated.push({ i, name, error: String(e).slice(0, 300) });
+      continue;
+    }
+    answered++;
+    if (isError) {
+      codes[value.code] = (codes[value.code] ?? 0) + 1;
+      if (!value.code || !value.message || typeof value.where !== 'string' || !value.fix) unlocated.push({ i, name, error: value });
+      if (value.code === 'TIMEOUT') timeouts.push({ i, name, where: value.where });
+    } else if (name === 'act' && value.changed && !value.replayed) agentApplied.viewer.push(value.viewer.revision);
+    else if (name === 'story_control' && value.changed && !value.replayed) agentApplied.story.push(value.story.revision);
+    if (i % SAMPLE === 0) await sample(i);
+    if (i % 1000 === 999) log(`${i + 1} calls, ${((performance.now() - t0) / 1000).toFixed(0)} s, heap ${samples.at(-1).heapMB} MB, server ${samples.at(-1).serverMB} MB`);
+  }
+  // The cell's output, once it finished (its edits are waited for one by one).
+  await page.waitForFunction(() => /"errors"/.test(window.jupyterapp.shell.currentWidget.content.widgets[2].model.outputs.toJSON().map(o => o.text ?? '').join('')), null, { timeout: 1_800_000, polling: 1000 });
+  const cell = JSON.parse(await page.evaluate(() => window.jupyterapp.shell.currentWidget.content.widgets[2].model.outputs.toJSON().map(o => o.text ?? '').join('').trim().split('\n').at(-1)));
+  await call('story_control', { target: ids.story, action: 'pause' });
+  await sample(N);
+  const seconds = (performance.now() - t0) / 1000;
+  const ledger = await page.evaluate(() => window.__ledger);
+  const final = {
+    viewer: (await call('viewer_observe', { target: ids.viewer }))[0].viewer.revision,
+    story: (await call('story_observe', { target: ids.story }))[0].story.revision
+  };
+  const MUTATING = new Set(['act', 'story_control']);
+  const check = {};
+  for (const kind of ['viewer', 'story']) {
+    const entries = ledger.filter(([tool, , target, ok, revision, replayed]) => target === ids[kind] && ok && MUTATING.has(tool) && revision !== null && !replayed);
+    const moved = [];
+    for (const e of entries) if (e[4] !== moved.at(-1)) moved.push(e[4]);
+    const expected = Array.from({ length: final[kind] - start[kind] }, (_, i) => start[kind] + 1 + i);
+    const seen = new Set(moved);
+    const bySource = src => new Set(entries.filter(e => e[1] === src).map(e => e[4]));
+    const agentSeen = bySource('agent');
+    const kernelSeen = bySource('kernel');
+    check[kind] = {
+      start: start[kind],
+      final: final[kind],
+      ledgerChanges: moved.length,
+      finalEqualsStartPlusChanges: final[kind] === start[kind] + moved.length && JSON.stringify(moved) === JSON.stringify(expected),
+      phantom: moved.length - seen.size + expected.filter(r => !seen.has(r)).length,
+      lostAgent: agentApplied[kind].filter(r => !agentSeen.has(r)).length,
+      lostCell: cell[kind].filter(r => !kernelSeen.has(r)).length,
+      agent: agentApplied[kind].length,
+      cell: cell[kind].length,
+      play: entries.filter(e => e[1] === 'play').length
+    };
+  }
+  const figures = {
+    calls: N,
+    answered,
+    unlocated: unlocated.length,
+    errors: codes,
+    timeouts,
+    seconds: +seconds.toFixed(0),
+    callsPerSecond: +(N / seconds).toFixed(1),
+    cellErrors: cell.errors,
+    check,
+    samples,
+    pageErrors,
+    load: fmtLoad(loadAvg())
+  };
+  console.log(JSON.stringify(figures, null, 1));
+  const first = samples.slice(0, Math.ceil(samples.length / 2));
+  const last = samples.slice(Math.floor((samples.length * 2) / 3));
+  for (const key of ['heapMB', 'serverMB', 'kernelMB']) {
+    log(`${key}: first half peak ${Math.max(...first.map(s => s[key]))}, last third peak ${Math.max(...last.map(s => s[key]))}, final ${samples.at(-1)[key]}`);
+  }
+  if (unlocated.length) log('unlocated:', JSON.stringify(unlocated.slice(0, 5)));
+  writeResult('soak', figures);
+  if (answered !== N || unlocated.length || !check.viewer.finalEqualsStartPlusChanges || !check.story.finalEqualsStartPlusChanges) exitCode = 1;
+  await client.close();
+} finally {
+  await browser.close();
+  await stopAll();
+}
+process.exit(exitCode);

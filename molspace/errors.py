@@ -49,12 +49,17 @@ class MolspaceError(Exception):
             raise ValueError(f"unknown error code {code!r}; expected one of {ERROR_CODES}")
         if not message or not fix:
             raise ValueError("a MolspaceError needs a non-empty message and fix")
+        # Bounded whatever it quotes (a 20,000-character variable name, every problem of a long
+        # list): a refusal's size does not grow with its input, as on the page (issue 23).
+        message = _bounded(message, _TEXT_CHARS)
+        where = _bounded(where, _QUOTE_CHARS)
+        fix = _bounded(fix, _TEXT_CHARS)
         super().__init__(f"{code}: {message} (at {where or 'the call'}). Fix: {fix}")
         self.code = code
         self.message = message
         self.where = where
         self.fix = fix
-        self.details: dict[str, Any] = dict(details or {})
+        self.details: dict[str, Any] = _bounded_value(dict(details or {}), 0)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the wire form ``{code, message, where, fix, details}``.
@@ -123,8 +128,33 @@ class MolspaceError(Exception):
 _DETAILS_BYTES = 4_096
 
 
+#: The longest ``message`` and ``fix``, and the longest ``where`` and string in ``details``, of any
+#: located error (characters); the most items of a list, or keys of a dict, in ``details``. The
+#: page's ``MolspaceError`` (``src/contract/errors.ts``) has the same bounds.
+_TEXT_CHARS = 2_000
+_QUOTE_CHARS = 1_000
+_DETAIL_ITEMS = 100
+
+
 def _bounded(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _bounded_value(value: Any, depth: int) -> Any:
+    """``value`` with long strings cut and long lists and dicts shortened (JSON data only)."""
+    if isinstance(value, str):
+        return _bounded(value, _QUOTE_CHARS)
+    if isinstance(value, (list, tuple, dict)) and depth > 8:
+        return "…"
+    if isinstance(value, (list, tuple)):
+        return [_bounded_value(v, depth + 1) for v in value[:_DETAIL_ITEMS]]
+    if isinstance(value, dict):
+        items = list(value.items())[:_DETAIL_ITEMS]
+        return {
+            (_bounded(k, _QUOTE_CHARS) if isinstance(k, str) else k): _bounded_value(v, depth + 1)
+            for k, v in items
+        }
+    return value
 
 
 def _bounded_details(details: dict[str, Any]) -> dict[str, Any]:

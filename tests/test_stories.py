@@ -88,6 +88,23 @@ def test_bad_variables_and_arguments() -> None:
     assert info.value.code == "INVALID_INPUT"
 
 
+def test_an_error_stays_small_whatever_the_arguments_quote() -> None:
+    """Three unknown variables named with 20,000 characters each were quoted whole, in the message,
+    ``where`` and every problem of ``details``: a 21 kB error (found by tests/fuzz in CI). Every
+    located error is bounded as on the page: 2,000 characters of message and fix, 1,000 of where
+    and of each string in details, 100 items of a list."""
+    names = {c * 20_000: "x" for c in "abc"}
+    with pytest.raises(molspace.MolspaceError) as info:
+        stories.fill("structure-overview", {**examples("structure-overview"), **names})
+    error = info.value.to_dict()
+    assert error["code"] == "INVALID_INPUT"
+    assert error["where"].startswith("/variables/aaaa") and len(error["where"]) == 1_000
+    assert error["message"].startswith("3 problem(s) with the variables of 'structure-overview'")
+    assert len(json.dumps(error)) < 16_384
+    many = molspace.MolspaceError("INVALID_INPUT", "m", "", "f", {"ids": list(range(10_000))})
+    assert many.details["ids"] == list(range(100))
+
+
 # ---------------------------------------------------------------- .mvsx with assets
 PDB = Path(__file__).resolve().parent / "data" / "structures" / "1hpv.pdb"
 

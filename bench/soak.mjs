@@ -170,7 +170,9 @@ try {
   // The cell's output, once it finished (its edits are waited for one by one).
   await page.waitForFunction(() => /"errors"/.test(window.jupyterapp.shell.currentWidget.content.widgets[2].model.outputs.toJSON().map(o => o.text ?? '').join('')), null, { timeout: 1_800_000, polling: 1000 });
   const cell = JSON.parse(await page.evaluate(() => window.jupyterapp.shell.currentWidget.content.widgets[2].model.outputs.toJSON().map(o => o.text ?? '').join('').trim().split('\n').at(-1)));
-  await call('story_control', { target: ids.story, action: 'pause' });
+  // Play stops at the end, or now (a change of the agent's when it was still playing).
+  const [paused] = await call('story_control', { target: ids.story, action: 'pause', actionId: 'soak-pause' });
+  if (paused.changed && !paused.replayed) agentApplied.story.push(paused.story.revision);
   await sample(N);
   const seconds = (performance.now() - t0) / 1000;
   const ledger = await page.evaluate(() => window.__ledger);
@@ -182,24 +184,36 @@ try {
   const check = {};
   for (const kind of ['viewer', 'story']) {
     const entries = ledger.filter(([tool, , target, ok, revision, replayed]) => target === ids[kind] && ok && MUTATING.has(tool) && revision !== null && !replayed);
+    // The applied changes: revisions that moved past the one before (a call that changed nothing keeps it).
     const moved = [];
-    for (const e of entries) if (e[4] !== moved.at(-1)) moved.push(e[4]);
+    let last = start[kind];
+    for (const e of entries) {
+      if (e[4] !== last) {
+        moved.push(e);
+        last = e[4];
+      }
+    }
+    const revisions = moved.map(e => e[4]);
     const expected = Array.from({ length: final[kind] - start[kind] }, (_, i) => start[kind] + 1 + i);
-    const seen = new Set(moved);
-    const bySource = src => new Set(entries.filter(e => e[1] === src).map(e => e[4]));
-    const agentSeen = bySource('agent');
-    const kernelSeen = bySource('kernel');
+    const seen = new Set(revisions);
+    const fromSource = src => moved.filter(e => e[1] === src).map(e => e[4]);
+    const agentSeen = new Set(fromSource('agent'));
+    const kernelSeen = new Set(fromSource('kernel'));
     check[kind] = {
       start: start[kind],
       final: final[kind],
       ledgerChanges: moved.length,
-      finalEqualsStartPlusChanges: final[kind] === start[kind] + moved.length && JSON.stringify(moved) === JSON.stringify(expected),
-      phantom: moved.length - seen.size + expected.filter(r => !seen.has(r)).length,
+      finalEqualsStartPlusChanges: JSON.stringify(revisions) === JSON.stringify(expected),
+      // a revision applied twice or out of order, or one the ledger lacks
+      phantom: revisions.length - seen.size + expected.filter(r => !seen.has(r)).length,
+      // changes a caller was told of that the ledger lacks; changes from a caller it was not told of
       lostAgent: agentApplied[kind].filter(r => !agentSeen.has(r)).length,
       lostCell: cell[kind].filter(r => !kernelSeen.has(r)).length,
+      untoldAgent: [...agentSeen].filter(r => !agentApplied[kind].includes(r)).length,
+      untoldCell: [...kernelSeen].filter(r => !cell[kind].includes(r)).length,
       agent: agentApplied[kind].length,
       cell: cell[kind].length,
-      play: entries.filter(e => e[1] === 'play').length
+      play: fromSource('play').length
     };
   }
   const figures = {
@@ -224,7 +238,7 @@ try {
   }
   if (unlocated.length) log('unlocated:', JSON.stringify(unlocated.slice(0, 5)));
   writeResult('soak', figures);
-  if (answered !== N || unlocated.length || !check.viewer.finalEqualsStartPlusChanges || !check.story.finalEqualsStartPlusChanges) exitCode = 1;
+  if (answered !== N || unlocated.length || Object.values(check).some(c => !c.finalEqualsStartPlusChanges || c.lostAgent || c.lostCell || c.untoldAgent || c.untoldCell)) exitCode = 1;
   await client.close();
 } finally {
   await browser.close();

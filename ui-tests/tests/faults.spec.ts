@@ -690,8 +690,11 @@ test(`soak: ${SOAK_CALLS} mixed agent calls while the Story plays and a cell edi
     await expect.poll(() => cellText(page, cellIndex), { timeout: 600_000 }).toMatch(/"errors"|Error/);
     const printed = (await cellText(page, cellIndex)).trim();
     const cell = JSON.parse(printed.split('\n').at(-1)!);
-    // Play stops at the end, or now.
-    await call(client, 'story_control', { target: ids.story, action: 'pause' });
+    // Play stops at the end, or now (a change of the agent's when it was still playing).
+    const [paused] = await call(client, 'story_control', { target: ids.story, action: 'pause', actionId: 'soak-pause' });
+    if (paused.changed && !paused.replayed) {
+      agentApplied.story.push(paused.story.revision);
+    }
     heapSamples.push(await heap());
 
     const entries = await ledger(page);

@@ -122,21 +122,9 @@ describe('tool arguments (fuzz)', () => {
             const dispatcher = pageDispatcher(registry);
             // One applied change first, so lastAction and the change log are not empty.
             await dispatcher.execute('story_control', { action: 'next' }, { source: 'ui' });
-            const before = JSON.stringify({
-              ids: registry.list().map(t => t.targetId),
-              active: registry.active?.targetId ?? null,
-              revision: story.revision,
-              log: story.log,
-              index: story.index,
-              playing: story.playing,
-              applied: story.applied.length,
-              replaced: story.replaced.length,
-              lastAction: dispatcher.lastAction
-            });
-            const outcome = await acceptOrRefuse(() => dispatcher.execute(tool, args, { source }));
-            if (!outcome.ok) {
-              refused++;
-              const after = JSON.stringify({
+            // What a refusal must leave as it was: the registry, the Story's state and the last action.
+            const seen = () =>
+              JSON.stringify({
                 ids: registry.list().map(t => t.targetId),
                 active: registry.active?.targetId ?? null,
                 revision: story.revision,
@@ -147,6 +135,11 @@ describe('tool arguments (fuzz)', () => {
                 replaced: story.replaced.length,
                 lastAction: dispatcher.lastAction
               });
+            const before = seen();
+            const outcome = await acceptOrRefuse(() => dispatcher.execute(tool, args, { source }));
+            if (!outcome.ok) {
+              refused++;
+              const after = seen();
               expect(after).toBe(before);
               expect(registry.find('m1')).toBe(story);
             }

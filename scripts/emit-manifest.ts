@@ -25,6 +25,9 @@ import {
   STRUCTURE_EXTENSIONS,
   StructureFormat,
   BINARY_STRUCTURE_FORMATS,
+  COORDINATES_EXTENSIONS,
+  CoordinatesFormat,
+  TOPOLOGY_FORMATS,
   ViewerKernelControl,
   WIDGETS,
   syncedDefaults
@@ -75,7 +78,10 @@ const manifest = {
   structureFormats: {
     formats: StructureFormat.options,
     extensions: STRUCTURE_EXTENSIONS,
-    binary: BINARY_STRUCTURE_FORMATS
+    binary: BINARY_STRUCTURE_FORMATS,
+    topology: TOPOLOGY_FORMATS,
+    coordinates: CoordinatesFormat.options,
+    coordinatesExtensions: COORDINATES_EXTENSIONS
   },
   wire: {
     bridge: {

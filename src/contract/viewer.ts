@@ -23,9 +23,32 @@ import { dock } from './toolArgs';
 
 // ---------------------------------------------------------------- formats
 
-/** Structure formats the Viewer reads, by their MVS `parse` format names. */
-export const StructureFormat = z.enum(['pdb', 'pdbqt', 'mmcif', 'bcif', 'sdf', 'mol', 'mol2', 'xyz', 'gro']);
+/**
+ * Structure formats the Viewer reads, by their MVS `parse` format names. `psf` and `prmtop` are
+ * topologies (no coordinates): they open only with a coordinates file. A LAMMPS dump
+ * (`lammpstrj`) is a trajectory on its own.
+ */
+export const StructureFormat = z.enum(['pdb', 'pdbqt', 'mmcif', 'bcif', 'sdf', 'mol', 'mol2', 'xyz', 'gro', 'psf', 'prmtop', 'lammpstrj']);
 export type StructureFormat = z.infer<typeof StructureFormat>;
+
+/** Topology formats: atoms and bonds without coordinates (MVS `parse` formats Mol* reads as topologies). */
+export const TOPOLOGY_FORMATS: readonly StructureFormat[] = ['psf', 'prmtop'];
+
+/** Trajectory coordinate formats (MVS `parse` formats of a `coordinates` node), frames for a topology. */
+export const CoordinatesFormat = z.enum(['xtc', 'dcd', 'trr', 'nctraj', 'lammpstrj']);
+export type CoordinatesFormat = z.infer<typeof CoordinatesFormat>;
+
+/** Coordinates file extension (lower case, no dot) -> format. */
+export const COORDINATES_EXTENSIONS: Readonly<Record<string, CoordinatesFormat>> = {
+  xtc: 'xtc',
+  dcd: 'dcd',
+  trr: 'trr',
+  nc: 'nctraj',
+  ncdf: 'nctraj',
+  nctraj: 'nctraj',
+  lammpstrj: 'lammpstrj',
+  dump: 'lammpstrj'
+};
 
 /** File extension (lower case, no dot) -> format. The kernel reads the same table from the manifest. */
 export const STRUCTURE_EXTENSIONS: Readonly<Record<string, StructureFormat>> = {
@@ -41,13 +64,17 @@ export const STRUCTURE_EXTENSIONS: Readonly<Record<string, StructureFormat>> = {
   mol2: 'mol2',
   xyz: 'xyz',
   gro: 'gro',
-  extxyz: 'xyz'
+  extxyz: 'xyz',
+  psf: 'psf',
+  prmtop: 'prmtop',
+  parm7: 'prmtop',
+  lammpstrj: 'lammpstrj'
 };
 
 /** Story file extensions `open` shows as a docked Story (not a Viewer). */
 export const STORY_EXTENSIONS = ['mvsj', 'mvsx'] as const;
 
-/** Formats whose files are binary; every other format is text (UTF-8). */
+/** Formats whose files are binary; every other format is text (UTF-8). Coordinates are binary but `lammpstrj`. */
 export const BINARY_STRUCTURE_FORMATS: readonly StructureFormat[] = ['bcif'];
 
 // ---------------------------------------------------------------- selectors
@@ -135,6 +162,17 @@ export const ModelInfo = z.object({
 });
 export type ModelInfo = z.infer<typeof ModelInfo>;
 
+/** The frames of a trajectory: a topology with a coordinates file, or a file of many models. */
+export const ViewerTrajectory = z.object({
+  frames: z.number().int().min(1),
+  coordinates: CoordinatesFormat.nullable().describe('null: the frames are the models of the structure file.'),
+  timePs: z
+    .object({ start: z.number(), step: z.number() })
+    .nullable()
+    .describe('Time of frame 0 and between frames, ps; null when the file carries none.')
+});
+export type ViewerTrajectory = z.infer<typeof ViewerTrajectory>;
+
 /**
  * The bounded composition of a loaded structure, computed in the page from
  * the Mol* models. Lists are cut at their limits; the `*Total` counts are not.
@@ -152,6 +190,7 @@ export const ViewerComposition = z.object({
   ligands: z.array(LigandInfo).describe(`At most ${LIMITS.viewerLigandsListed}.`),
   waters: z.number().int().min(0).describe('Water residues of model 0.'),
   shownModels: z.array(z.number().int().min(0)).describe('Model indices drawn.'),
+  trajectory: ViewerTrajectory.nullable().describe('Frames to step through (view.frame); null: one frame.'),
   dropped: z
     .array(z.string())
     .describe('What the file carries that the Viewer does not draw (PDBQT charges and atom types, extended XYZ properties).')
@@ -188,6 +227,13 @@ export type ViewerMeasurement = z.infer<typeof ViewerMeasurement>;
 /** An MVS state (`{kind?: "single", root, metadata}`), validated as a Story's snapshot is. */
 export const MvsState = z.record(z.string(), z.unknown()).describe('One MolViewSpec state: {kind: "single", root, metadata}.');
 
+/** Trajectory playback: frames per second and whether it starts again after the last frame. */
+export const Playback = z.object({
+  fps: z.number().min(0.5).max(60).default(10),
+  loop: z.boolean().default(true)
+});
+export type Playback = z.infer<typeof Playback>;
+
 /** What the viewer shows: synced page state, mirrored by the kernel. */
 export const ViewerViewState = z.object({
   layers: z.array(ViewerLayer),
@@ -200,7 +246,9 @@ export const ViewerViewState = z.object({
   selection: ComponentSelector.nullable(),
   highlight: ComponentSelector.nullable(),
   background: HexColor.nullable().describe('null: follows the JupyterLab theme.'),
-  cameraResets: z.number().int().min(0).describe('Advanced by reset_camera.')
+  cameraResets: z.number().int().min(0).describe('Advanced by reset_camera.'),
+  frame: z.number().int().min(0).default(0).describe('Trajectory frame drawn, 0-based.'),
+  play: Playback.nullable().default(null).describe('Playing the frames, or null: paused.')
 });
 export type ViewerViewState = z.infer<typeof ViewerViewState>;
 
@@ -253,6 +301,12 @@ export const ViewerAction = z.discriminatedUnion('op', [
     .strict()
     .describe('Draw an MVS state (checked as a Story) instead of the layers; later selectors match its structure. null: back.'),
   z.object({ op: z.literal('reset_camera') }).strict(),
+  z
+    .object({ op: z.literal('goto_frame'), frame: z.number().int().min(0) })
+    .strict()
+    .describe('Trajectory frame, 0-based (composition.trajectory.frames).'),
+  z.object({ op: z.literal('play'), ...Playback.shape }).strict(),
+  z.object({ op: z.literal('pause') }).strict(),
   z.object({ op: z.literal('set_background'), color: HexColor }).strict(),
   z
     .object({ op: z.literal('undo') })
@@ -335,6 +389,7 @@ export const OpenInput = z
       .describe(`PDB ID, downloaded (mmCIF) from an allow-listed mirror.`),
     mirror: PdbMirror.default('rcsb').describe('With pdbId: the mirror.'),
     path: z.string().min(1).optional().describe('File under the Jupyter root: a structure, or a .mvsj/.mvsx Story.'),
+    coordinates: z.string().min(1).optional().describe('With path (the topology): a trajectory file under the root (.xtc .dcd .trr .nc).'),
     text: z.string().min(1).max(LIMITS.viewerInlineTextChars).optional().describe('Inline structure text; needs format.'),
     ketcher: z.string().min(1).optional().describe('Ketcher editor id: its molecule in 3D.'),
     format: StructureFormat.optional().describe('Default: from the path extension.'),

@@ -52,6 +52,12 @@ export const ViewerSyncedState = z.object({
   _mvs: JsonObject,
   format: z.string().default(''),
   source_name: z.string().default(''),
+  /** A trajectory's coordinates file (`_data` is its topology), its format and where it came from. */
+  _coordinates: Bytes,
+  coordinates_format: z.string().default(''),
+  coordinates_name: z.string().default(''),
+  /** The page that advances a playing trajectory (its page instance id), as a Story's `_play_owner`. */
+  _play_owner: z.string().default(''),
   composition: JsonObject,
   view: JsonObject,
   summary: z.string().default(''),

@@ -36,11 +36,7 @@ export interface PlaybackOptions {
   claim(): void;
 }
 
-/** One id per page load: what `_play_owner` holds for the page that owns playback. */
-export const PAGE_INSTANCE_ID: string =
-  typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function'
-    ? crypto.randomUUID()
-    : `page-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+export { PAGE_INSTANCE_ID } from '../widget/pageInstance';
 
 /** Beyond twice the linger, how long a follower waits for the owner's step before claiming playback, ms. */
 export const TAKEOVER_GRACE_MS = 5000;

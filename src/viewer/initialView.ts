@@ -17,6 +17,8 @@ export function initialView(layers: ViewerViewState['layers']): ViewerViewState 
     selection: null,
     highlight: null,
     background: null,
-    cameraResets: 0
+    cameraResets: 0,
+    frame: 0,
+    play: null
   };
 }

@@ -26,7 +26,7 @@ import { Asset } from 'molstar/lib/mol-util/assets';
 import { MolspaceError } from '../contract/errors';
 import { DARK_BACKGROUND, LIGHT_BACKGROUND } from '../molstar/molstarPlugin';
 import { MolstarViewer, type MolstarViewerOptions } from '../molstar/molstarViewer';
-import type { ComponentSelector, StructureFormat, ViewerViewState } from '../contract';
+import type { ComponentSelector, CoordinatesFormat, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
 import type { Shot, ShotOptions } from './screenshot';
 import { refusedMessage } from '../resources/resourceFetch';
@@ -40,12 +40,17 @@ let archiveCounter = 0;
 export interface ViewerSource {
   bytes: Uint8Array;
   format: StructureFormat;
-  /** Model indices to draw. */
+  /** Model indices to draw (a trajectory: the frame of the view instead). */
   models: readonly number[];
+  /** A trajectory's coordinates file, or null. */
+  coordinates: { bytes: Uint8Array; format: CoordinatesFormat } | null;
+  /** The file's models are a trajectory's frames. */
+  frames: boolean;
 }
 
 export class MolstarStructureViewer extends MolstarViewer {
   private url: string | null = null;
+  private coordinatesUrl: string | null = null;
   private source: ViewerSource | null = null;
   private shown: ViewerViewState | null = null;
 
@@ -84,13 +89,24 @@ export class MolstarStructureViewer extends MolstarViewer {
         isStatic: true,
         tag: 'molspace-structure'
       });
+      this.coordinatesUrl = null;
+      if (source.coordinates) {
+        this.coordinatesUrl = `arcp://${id}/coordinates.${source.coordinates.format}`;
+        const coords = Asset.getUrlAsset(this.plugin.managers.asset, this.coordinatesUrl);
+        this.plugin.managers.asset.set(coords, new File([source.coordinates.bytes.slice()], `coordinates.${source.coordinates.format}`), {
+          isStatic: true,
+          tag: 'molspace-structure'
+        });
+      }
     }
     const before = this.shown;
     const mvs = viewToMvs(view, {
       url: this.url!,
       format: source.format,
       models: source.models,
-      background: this.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND
+      background: this.dark ? DARK_BACKGROUND : LIGHT_BACKGROUND,
+      coordinates: this.coordinatesUrl && source.coordinates ? { url: this.coordinatesUrl, format: source.coordinates.format } : null,
+      frames: source.frames
     });
     const errors: string[] = [];
     this.refusals = [];

@@ -15,6 +15,12 @@ import { parseMol2 } from 'molstar/lib/mol-io/reader/mol2/parser';
 import { parsePDB } from 'molstar/lib/mol-io/reader/pdb/parser';
 import { parseSdf } from 'molstar/lib/mol-io/reader/sdf/parser';
 import { parseXyz } from 'molstar/lib/mol-io/reader/xyz/parser';
+import { parsePsf } from 'molstar/lib/mol-io/reader/psf/parser';
+import { parsePrmtop } from 'molstar/lib/mol-io/reader/prmtop/parser';
+import { parseLammpsTrajectory } from 'molstar/lib/mol-io/reader/lammps/traj/parser';
+import { topologyFromPsf } from 'molstar/lib/mol-model-formats/structure/psf';
+import { topologyFromPrmtop } from 'molstar/lib/mol-model-formats/structure/prmtop';
+import { trajectoryFromLammpsTrajectory } from 'molstar/lib/mol-model-formats/structure/lammps-trajectory';
 import { trajectoryFromGRO } from 'molstar/lib/mol-model-formats/structure/gro';
 import { trajectoryFromMmCIF } from 'molstar/lib/mol-model-formats/structure/mmcif';
 import { trajectoryFromMol } from 'molstar/lib/mol-model-formats/structure/mol';
@@ -32,8 +38,11 @@ import { AtomPartialCharge } from 'molstar/lib/mol-model-formats/structure/prope
 import { decode as decodeMsgPack } from '@msgpack/msgpack';
 
 import { cifLoopCut, cutWarning, refuseCutRecord } from './structureCuts';
+import { checkAtomCount, checkLammpsFrames, readCoordinates, type CoordinatesData } from './trajectoryData';
 import {
   BINARY_STRUCTURE_FORMATS,
+  TOPOLOGY_FORMATS,
+  type CoordinatesFormat,
   LIMITS,
   MolspaceError,
   type ChainInfo,
@@ -52,6 +61,18 @@ export interface StructureData {
   /** Structures of the drawn models (model 0 only when there are more than `viewerShownModels`). */
   structures: Structure[];
   composition: ViewerComposition;
+  /** The frames to step through (`composition.trajectory`), or null: one frame. */
+  trajectory: Trajectory | null;
+  /** A trajectory's coordinates as the live viewer loads them, or null. */
+  coordinates: { bytes: Uint8Array; format: CoordinatesFormat } | null;
+}
+
+/** A coordinates file that gives a topology or structure its frames. */
+export interface CoordinatesSource {
+  bytes: Uint8Array;
+  format: CoordinatesFormat;
+  /** Where it came from (a path or `/coordinates`), for errors. */
+  where: string;
 }
 
 /**
@@ -64,7 +85,22 @@ export interface StructureData {
  *   data given as a text format). A text that may be cut short (it lacks its
  *   closing record) opens with a note in `composition.dropped`.
  */
-export async function readStructure(data: Uint8Array, format: StructureFormat, where: string): Promise<StructureData> {
+export async function readStructure(
+  data: Uint8Array,
+  format: StructureFormat,
+  where: string,
+  coordinates: CoordinatesSource | null = null
+): Promise<StructureData> {
+  if (TOPOLOGY_FORMATS.includes(format) && !coordinates) {
+    throw new MolspaceError(
+      'VALIDATION_FAILED',
+      `A ${format} file is a topology: it has atoms and bonds but no coordinates.`,
+      where,
+      'Pass its trajectory too (coordinates: an .xtc, .dcd, .trr or .nc file of the same system).',
+      { format }
+    );
+  }
+  const coords = coordinates ? await readCoordinates(coordinates.bytes, coordinates.format, coordinates.where) : null;
   if (data.byteLength === 0) {
     throw new MolspaceError('VALIDATION_FAILED', `The ${format} data is empty.`, where, 'Pass a file or text with atoms in it.', {
       format,
@@ -83,10 +119,21 @@ export async function readStructure(data: Uint8Array, format: StructureFormat, w
     checkBinaryCif(data, where);
   }
   let models: Model[];
+  let trajectory: Trajectory | null = null;
   const notes: ParseNotes = { xyzComment: null };
   try {
-    models = await Task.create('molspace: read structure', ctx => parseModels(ctx, format, binary ? data : text, notes)).run();
+    if (coords || format === 'lammpstrj') {
+      trajectory = await Task.create('molspace: read trajectory', ctx =>
+        trajectoryOf(ctx, format, binary ? data : text, where, coords)
+      ).run();
+      models = [await Task.resolveInContext(trajectory.getFrameAtIndex(0))];
+    } else {
+      models = await Task.create('molspace: read structure', ctx => parseModels(ctx, format, binary ? data : text, notes)).run();
+    }
   } catch (e) {
+    if (e instanceof MolspaceError) {
+      throw e;
+    }
     const reason = e instanceof Error ? e.message : String(e);
     const cifCut = format === 'mmcif' ? cifLoopCut(text, reason) : null;
     throw new MolspaceError(
@@ -109,12 +156,98 @@ export async function readStructure(data: Uint8Array, format: StructureFormat, w
       { format, models: models.length }
     );
   }
-  const shown = models.length <= LIMITS.viewerShownModels ? models.map((_, i) => i) : [0];
+  if (!trajectory && models.length > LIMITS.viewerShownModels) {
+    // more models than the Viewer superposes: a trajectory of them, one frame drawn at a time
+    trajectory = new ArrayTrajectory(models);
+  }
+  const shown = trajectory || models.length > LIMITS.viewerShownModels ? [0] : models.map((_, i) => i);
   const structures = shown.map(i => Structure.ofModel(models[i]));
   const composition = compositionOf(format, models, shown);
-  const warning = binary ? null : cutWarning(text, format);
-  composition.dropped = [...(warning ? [warning] : []), ...droppedOf(format, text, models, notes)];
-  return { format, models, structures, composition };
+  const frames = trajectory?.frameCount ?? 0;
+  composition.trajectory = coords ? coords.trajectory : trajectory ? { frames, coordinates: null, timePs: null } : null;
+  const warning = binary || trajectory ? null : cutWarning(text, format);
+  composition.dropped = [...(warning ? [warning] : []), ...droppedOf(format, text, models, notes), ...(coords?.notes ?? [])];
+  return {
+    format,
+    models,
+    structures,
+    composition,
+    trajectory,
+    coordinates: coords ? { bytes: coords.bytes, format: coords.format } : null
+  };
+}
+
+/**
+ * The structures of frame `frame` of a trajectory (frame 0: the ones read), to measure on the frame drawn.
+ *
+ * @throws MolspaceError `VALIDATION_FAILED` at `where` for a frame out of range.
+ */
+export async function structuresAt(data: StructureData, frame: number, where: string): Promise<Structure[]> {
+  if (frame === 0 || !data.trajectory) {
+    return data.structures;
+  }
+  requireFrame(data, frame, where);
+  return [Structure.ofModel(await Task.resolveInContext(data.trajectory.getFrameAtIndex(frame)))];
+}
+
+/**
+ * Check a frame index against the trajectory.
+ *
+ * @throws MolspaceError `VALIDATION_FAILED` at `where`: not a trajectory, or the index out of range.
+ */
+export function requireFrame(data: StructureData, frame: number, where: string): void {
+  const frames = data.composition.trajectory?.frames ?? 1;
+  if (frame < frames) {
+    return;
+  }
+  throw new MolspaceError(
+    'VALIDATION_FAILED',
+    data.composition.trajectory
+      ? `Frame ${frame} is out of range: the trajectory has ${frames} frames (0–${frames - 1}).`
+      : `Frame ${frame} is out of range: this Viewer shows one frame (not a trajectory).`,
+    where,
+    data.composition.trajectory
+      ? `Pass a frame from 0 to ${frames - 1} (viewer_observe: composition.trajectory.frames).`
+      : 'Open a trajectory (a topology with coordinates, or a file of many models) to step frames.',
+    { frame, frames }
+  );
+}
+
+/** A trajectory: a topology (PSF, PRMTOP) or a structure's first model with coordinates, or a LAMMPS dump. */
+async function trajectoryOf(
+  ctx: Parameters<Parameters<typeof Task.create>[1]>[0],
+  format: StructureFormat,
+  data: string | Uint8Array,
+  where: string,
+  coords: CoordinatesData | null
+): Promise<Trajectory> {
+  const text = typeof data === 'string' ? data : '';
+  const ok = <T>(r: { isError: boolean; message?: string; result?: T }): T => {
+    if (r.isError) {
+      throw new Error(r.message ?? 'parse error');
+    }
+    return r.result as T;
+  };
+  if (!coords) {
+    const dump = await trajectoryFromLammpsTrajectory(ok(await parseLammpsTrajectory(text).runInContext(ctx))).runInContext(ctx);
+    checkLammpsFrames(text, dump.frameCount, where);
+    return dump;
+  }
+  const whereCoords = `${where} + ${coords.format}`;
+  if (format === 'psf' || format === 'prmtop') {
+    const topology =
+      format === 'psf'
+        ? await topologyFromPsf(ok(await parsePsf(text).runInContext(ctx))).runInContext(ctx)
+        : await topologyFromPrmtop(ok(await parsePrmtop(text).runInContext(ctx))).runInContext(ctx);
+    checkAtomCount(topology.basic.atom_site._rowCount, coords, where, whereCoords);
+    return Model.trajectoryFromTopologyAndCoordinates(topology, coords.coordinates).runInContext(ctx);
+  }
+  const first = (await parseModels(ctx, format, data, { xyzComment: null }))[0];
+  if (!first) {
+    throw new Error('no model');
+  }
+  checkAtomCount(first.atomicHierarchy.atoms._rowCount, coords, where, whereCoords);
+  return Model.trajectoryFromModelAndCoordinates(first, coords.coordinates);
 }
 
 /** What the parsers saw besides the models. */
@@ -306,6 +439,11 @@ async function parseModels(
     }
     case 'gro':
       return frames(await trajectoryFromGRO(ok(await parseGRO(text).runInContext(ctx))).runInContext(ctx));
+    case 'lammpstrj':
+      return frames(await trajectoryFromLammpsTrajectory(ok(await parseLammpsTrajectory(text).runInContext(ctx))).runInContext(ctx));
+    case 'psf':
+    case 'prmtop':
+      throw new Error(`a ${format} topology has no coordinates`);
   }
 }
 
@@ -382,6 +520,7 @@ export function compositionOf(format: StructureFormat, models: readonly Model[],
     ligands,
     waters,
     shownModels: shown,
+    trajectory: null,
     dropped: []
   };
 }

@@ -5,8 +5,9 @@
  * view state. The batch applies as one revision or not at all (docs/architecture.md).
  */
 import { LIMITS, MolspaceError, type ComponentSelector, type ViewerAction, type ViewerViewState } from '../contract';
-import { countMatches, lociDistance, requireMatch, requireOneAtom, type StructureData } from './structureData';
-import { selectorText } from './viewerText';
+import { countMatches, lociDistance, requireFrame, requireMatch, requireOneAtom, structuresAt, type StructureData } from './structureData';
+import { StructureElement } from 'molstar/lib/mol-model/structure';
+import { frameTimePs, selectorText } from './viewerText';
 import { initialView } from './initialView';
 import type { ShotOptions } from './screenshot';
 
@@ -39,7 +40,11 @@ export type MvsCheck = (state: Record<string, unknown>, where: string) => Promis
  */
 export type MvsData = (state: Record<string, unknown>, where: string) => Promise<StructureData>;
 
-export type HistoryStep = 'push' | 'undo' | 'redo';
+/** A new undo step, a step taken back or applied again, or none (frame navigation and playback). */
+export type HistoryStep = 'push' | 'undo' | 'redo' | 'none';
+
+/** Operations that move through a trajectory's frames: not edits, so no undo step. */
+const FRAME_OPS: ReadonlySet<string> = new Set(['goto_frame', 'play', 'pause']);
 
 /** The views `undo` and `redo` would go back to, or null. */
 export interface ViewerHistory {
@@ -174,6 +179,20 @@ export async function planActions(
         applied.push({ op: a.op, summary: `colour ${on} ${a.color.toLowerCase()}` });
         break;
       }
+      case 'goto_frame':
+        requireFrame(data, a.frame, `/actions/${i}/frame`);
+        view.frame = a.frame;
+        applied.push({ op: a.op, summary: `frame ${a.frame}${frameTime(data, a.frame)}` });
+        break;
+      case 'play':
+        requireFrames(data, `/actions/${i}/op`);
+        view.play = { fps: a.fps, loop: a.loop };
+        applied.push({ op: a.op, summary: `play at ${a.fps} frames/s${a.loop ? ', looping' : ''}` });
+        break;
+      case 'pause':
+        view.play = null;
+        applied.push({ op: a.op, summary: `pause at frame ${view.frame}` });
+        break;
       case 'reset_camera':
         view.focus = null;
         view.cameraResets += 1;
@@ -213,7 +232,11 @@ export async function planActions(
       case 'measure_distance': {
         const start = requireOneAtom(checked, a.start, `/actions/${i}/start`, 'start');
         const end = requireOneAtom(checked, a.end, `/actions/${i}/end`, 'end');
-        const distance = lociDistance(start, end);
+        // on a trajectory: between the atoms as the drawn frame places them
+        const distance =
+          view.frame > 0 && !view.mvs
+            ? lociDistance(...(await atFrame(data, view.frame, [start, end], `/actions/${i}/start`)))
+            : lociDistance(start, end);
         const key = selectorKey([a.start, a.end] as never);
         view.measurements = view.measurements.filter(m => selectorKey([m.start, m.end] as never) !== key);
         view.measurements.push({ start: a.start, end: a.end, distance });
@@ -299,5 +322,30 @@ export async function planActions(
       }
     }
   }
-  return { view, applied, changed: JSON.stringify(view) !== JSON.stringify(before), screenshot, step: 'push' };
+  const navigation = actions.every(a => FRAME_OPS.has(a.op) || a.op === 'screenshot');
+  return { view, applied, changed: JSON.stringify(view) !== JSON.stringify(before), screenshot, step: navigation ? 'none' : 'push' };
+}
+
+/** `, 1200 ps` when the trajectory carries time. */
+function frameTime(data: StructureData, frame: number): string {
+  const t = data.composition.trajectory?.timePs;
+  return t ? `, ${frameTimePs(t, frame)} ps` : '';
+}
+
+/** @throws MolspaceError `VALIDATION_FAILED` at `where` when the Viewer shows one frame. */
+function requireFrames(data: StructureData, where: string): void {
+  if (!data.composition.trajectory || data.composition.trajectory.frames < 2) {
+    requireFrame(data, 1, where);
+  }
+}
+
+/** The loci of `loci` (frame-0 atoms) in frame `frame`. */
+async function atFrame(
+  data: StructureData,
+  frame: number,
+  loci: [StructureElement.Loci, StructureElement.Loci],
+  where: string
+): Promise<[StructureElement.Loci, StructureElement.Loci]> {
+  const [structure] = await structuresAt(data, frame, where);
+  return [StructureElement.Loci.remap(loci[0], structure), StructureElement.Loci.remap(loci[1], structure)];
 }

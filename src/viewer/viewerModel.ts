@@ -18,10 +18,12 @@ import type * as Backbone from 'backbone';
 import {
   ChangeEntry,
   ChangeSource,
+  CoordinatesFormat,
   LIMITS,
   MolspaceError,
   StructureFormat,
   ViewerComposition,
+  ViewerAction,
   ViewerState,
   ViewerViewState
 } from '../contract';
@@ -29,11 +31,13 @@ import type { IMolspacePage } from '../tokens';
 import { bytesSerializer, toBytes, type Bytes } from '../widget/bytes';
 import { CHANGE_WAIT_MS, DrawWaiters } from '../widget/drawWaiters';
 import { PageWidgetModel, boundModelClass, type KernelTools } from '../widget/pageWidgetModel';
-import type { StructureData } from './structureData';
+import type { CoordinatesSource, StructureData } from './structureData';
 import type { ShotOptions } from './screenshot';
 import type { ViewerTarget } from './viewerTarget';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
 import { viewerSummary } from './viewerText';
+import { PAGE_INSTANCE_ID } from '../widget/pageInstance';
+import { TrajectoryPlayback } from './trajectoryPlayback';
 import { initialView } from './initialView';
 import type { ResourcePolicy } from '../resources/resourcePolicy';
 
@@ -62,7 +66,7 @@ function isViewerDrawer(view: unknown): view is ViewerDrawer {
 }
 
 export abstract class ViewerModel extends PageWidgetModel implements ViewerTarget {
-  static serializers: ISerializers = { ...PageWidgetModel.serializers, _data: bytesSerializer };
+  static serializers: ISerializers = { ...PageWidgetModel.serializers, _data: bytesSerializer, _coordinates: bytesSerializer };
 
   declare private _parsed: Promise<StructureData> | null;
   /** Structures of MVS states by download URL (`mvsStructureData`), and their bytes. */
@@ -79,6 +83,7 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
   declare private _pastLabels: string[];
   declare private _futureLabels: string[];
   declare private _drawn: { promise: Promise<void>; resolve: () => void };
+  declare private _playback: TrajectoryPlayback;
 
   get kind(): 'viewer' {
     return 'viewer';
@@ -113,11 +118,56 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
     this._futureLabels = [];
     let resolveDrawn = () => undefined as void;
     this._drawn = { promise: new Promise<void>(r => (resolveDrawn = r)), resolve: () => resolveDrawn() };
+    this._playback = new TrajectoryPlayback({
+      state: () => {
+        const view = this.view();
+        return {
+          play: view.play,
+          frame: view.frame,
+          frames: this.composition()?.trajectory?.frames ?? 1,
+          owner: this.get('_play_owner') === PAGE_INSTANCE_ID || !this.comm_live
+        };
+      },
+      step: async action => {
+        try {
+          await this.services.dispatcher.execute('act', { target: this.model_id, actions: [action] }, { source: 'play' });
+        } catch (e) {
+          // a step that fails stops playback and shows why
+          this.set({ error: MolspaceError.from(e, `Viewer ${this.model_id}`).toJSON() });
+          this.set({ summary: this.describe() });
+          this.sendState();
+          await this.services.dispatcher
+            .execute('act', { target: this.model_id, actions: [{ op: 'pause' }] }, { source: 'play' })
+            .catch(() => undefined);
+        }
+      }
+    });
   }
 
   initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
     super.initialize(attributes, options);
+    this.on('change:view change:_play_owner change:composition', () => this._playback.update());
     void this.structureData().catch(() => undefined);
+  }
+
+  /** The trajectory's coordinates as the kernel sent them, or null. */
+  private _coordinatesSource(where: string): CoordinatesSource | null {
+    const v: Bytes | null = this.get('_coordinates');
+    if (!v || v.byteLength === 0) {
+      return null;
+    }
+    const format = CoordinatesFormat.safeParse(this.get('coordinates_format'));
+    const name = String(this.get('coordinates_name') || '/coordinates');
+    if (!format.success) {
+      throw new MolspaceError(
+        'UNSUPPORTED_FORMAT',
+        `"${this.get('coordinates_format')}" is not a coordinates format molspace reads.`,
+        name,
+        `Use one of: ${CoordinatesFormat.options.join(', ')}.`,
+        { format: this.get('coordinates_format'), formats: CoordinatesFormat.options, topology: where }
+      );
+    }
+    return { bytes: toBytes(v), format: format.data, where: name };
   }
 
   /** The structure's bytes as the kernel sent them (for an MVS source: as fetched for its state). */
@@ -208,7 +258,7 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
           { format: this.get('format') }
         );
       }
-      const data = await readStructure(this.bytes(), format.data, where);
+      const data = await readStructure(this.bytes(), format.data, where, this._coordinatesSource(where));
       const attrs: Record<string, unknown> = { composition: data.composition, error: null };
       if (!ViewerViewState.safeParse(this.get('view')).success) {
         attrs.view = initialView(defaultLayers(data));
@@ -308,6 +358,8 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
       this._past.pop();
       this._future.push(current);
       this._futureLabels.push(this._pastLabels.pop() ?? '');
+    } else if (step === 'none') {
+      // frame navigation and playback: the undo steps stay as they are
     } else if (step === 'redo') {
       this._future.pop();
       this._past.push(current);
@@ -323,6 +375,10 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
     this._pastLabels.splice(0, over);
     this.services.registry.touch(this.model_id);
     const drawn = this._whenDrawn(entry.revision);
+    if (view.play && !current.play && source !== 'play') {
+      // the page that started playback advances the frames (as a Story's `_play_owner`)
+      this.set({ _play_owner: PAGE_INSTANCE_ID });
+    }
     this.set({
       view,
       revision: entry.revision,
@@ -374,10 +430,14 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
     }
   }
 
-  /** A button: run `{op}` through the Dispatcher as a `ui` operation; a failure becomes the widget's error. Never throws. */
-  async control(op: 'undo' | 'redo'): Promise<void> {
+  /** A button or the frame slider: run one operation through the Dispatcher as a `ui` operation; a failure becomes the widget's error. Never throws. */
+  async control(action: 'undo' | 'redo' | ViewerAction): Promise<void> {
     try {
-      await this.services.dispatcher.execute('act', { target: this.model_id, actions: [{ op }] }, { source: 'ui' });
+      await this.services.dispatcher.execute(
+        'act',
+        { target: this.model_id, actions: [typeof action === 'string' ? { op: action } : action] },
+        { source: 'ui' }
+      );
     } catch (e) {
       this.set({ error: MolspaceError.from(e, `Viewer ${this.model_id}`).toJSON() });
       this.set({ summary: this.describe() });
@@ -390,6 +450,7 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
   }
 
   protected left(): void {
+    this._playback.dispose();
     this._waiters.rejectAll(
       () =>
         new MolspaceError(

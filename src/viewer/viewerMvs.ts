@@ -11,7 +11,10 @@
  * extension; the deterministic node refs of MVS loading keep the parsed
  * structure across updates (docs/architecture.md, "Viewer").
  */
-import type { StructureFormat, ViewerViewState } from '../contract';
+import type { CoordinatesFormat, StructureFormat, ViewerViewState } from '../contract';
+
+/** MVS ref of a trajectory's `coordinates` node, named by its `structure` node's `coordinates_ref`. */
+export const COORDINATES_REF = 'molspace-coordinates';
 
 /** Mol* theme of a representation's base colour (MVS `custom.molstar_color_theme_name`). */
 function baseTheme(representation: string): string {
@@ -23,7 +26,16 @@ function baseTheme(representation: string): string {
 /** The MVS state (`kind: "single"`) that draws `view` of the data at `url`. */
 export function viewToMvs(
   view: ViewerViewState,
-  source: { url: string; format: StructureFormat; models: readonly number[]; background: string }
+  source: {
+    url: string;
+    format: StructureFormat;
+    models: readonly number[];
+    background: string;
+    /** A trajectory's coordinates file (in Mol*'s asset manager): frame `view.frame` of it is drawn. */
+    coordinates?: { url: string; format: CoordinatesFormat } | null;
+    /** The file's models are frames: model `view.frame` is drawn. */
+    frames?: boolean;
+  }
 ): Record<string, unknown> {
   const labels = view.labels.map(l => ({
     kind: 'component',
@@ -47,6 +59,8 @@ export function viewToMvs(
       }
     ]
   }));
+  const coordinates = source.coordinates ?? null;
+  const shown = coordinates || source.frames ? [view.frame] : source.models;
   return {
     kind: 'single',
     metadata: { version: '1', timestamp: new Date(0).toISOString() },
@@ -54,6 +68,17 @@ export function viewToMvs(
       kind: 'root',
       children: [
         { kind: 'canvas', params: { background_color: view.background ?? source.background } },
+        ...(coordinates
+          ? [
+              {
+                kind: 'download',
+                params: { url: coordinates.url },
+                children: [
+                  { kind: 'parse', params: { format: coordinates.format }, children: [{ kind: 'coordinates', ref: COORDINATES_REF }] }
+                ]
+              }
+            ]
+          : []),
         {
           kind: 'download',
           params: { url: source.url },
@@ -61,9 +86,9 @@ export function viewToMvs(
             {
               kind: 'parse',
               params: { format: source.format },
-              children: source.models.map(i => ({
+              children: shown.map(i => ({
                 kind: 'structure',
-                params: { type: 'model', model_index: i },
+                params: { type: 'model', model_index: i, ...(coordinates ? { coordinates_ref: COORDINATES_REF } : {}) },
                 children: [...layers, ...labels]
               }))
             }

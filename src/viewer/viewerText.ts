@@ -27,8 +27,11 @@ export function viewerSummary(state: ViewerState, c: ViewerComposition | null, v
     return 'loading';
   }
   const polymers = c.chains.filter(ch => ch.entityType === 'polymer');
+  const t = c.trajectory;
   const parts = [
-    `${c.modelCount} model${c.modelCount === 1 ? '' : 's'}`,
+    t
+      ? `frame ${view.frame} of ${t.frames}${t.timePs ? ` (${frameTimePs(t.timePs, view.frame)} ps)` : ''}${view.play ? ', playing' : ''}`
+      : `${c.modelCount} model${c.modelCount === 1 ? '' : 's'}`,
     `${polymers.length} polymer chain${polymers.length === 1 ? '' : 's'}${
       polymers.length
         ? ` (${polymers
@@ -44,5 +47,11 @@ export function viewerSummary(state: ViewerState, c: ViewerComposition | null, v
   const focus = view.focus ? `; focus ${selectorText(view.focus)}` : '';
   const selection = view.selection ? `; selected ${selectorText(view.selection)}` : '';
   const cut = c.dropped.find(d => d.startsWith(CUT_WARNING));
-  return `${state.title} (${c.format}): ${parts.join(', ')}${cut ? `; ${cut}` : ''}${focus}${selection}`;
+  const format = t?.coordinates ? `${c.format} + ${t.coordinates}` : c.format;
+  return `${state.title} (${format}): ${parts.join(', ')}${cut ? `; ${cut}` : ''}${focus}${selection}`;
+}
+
+/** Time of frame `frame`, ps, to 3 decimals. */
+export function frameTimePs(t: { start: number; step: number }, frame: number): number {
+  return Math.round((t.start + t.step * frame) * 1000) / 1000;
 }

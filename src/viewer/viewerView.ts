@@ -20,12 +20,14 @@ import { MolstarCanvas } from '../widget/molstarCanvas';
 import type { MolstarStructureViewer, ViewerSource } from './molstarStructureViewer';
 import type { ShotOptions } from './screenshot';
 import type { LiveViewerView, ViewerDrawer, ViewerModel } from './viewerModel';
+import { FramePlayer } from './framePlayer';
 
 export class ViewerView extends DOMWidgetView implements LiveViewerView, ViewerDrawer {
   declare model: ViewerModel;
   private canvas!: MolstarCanvas<MolstarStructureViewer>;
   private source: ViewerSource | null = null;
   private els!: { summary: HTMLElement; error: HTMLElement; undo: HTMLButtonElement; redo: HTMLButtonElement };
+  private player!: FramePlayer;
 
   render(): void {
     super.render();
@@ -78,7 +80,11 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView, ViewerD
     const error = el('div', 'molspace-story-error molspace-viewer-error');
     error.setAttribute('role', 'alert');
     error.hidden = true;
-    root.append(toolbar, error, this.canvas.element);
+    this.player = new FramePlayer(action => {
+      this.canvas.touched();
+      return this.model.control(action);
+    });
+    root.append(toolbar, this.player.element, error, this.canvas.element);
     this.els = { summary, error, undo, redo };
     root.addEventListener('pointerdown', () => this.canvas.touched(), true);
     root.addEventListener('keydown', e => {
@@ -91,6 +97,10 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView, ViewerD
       this.updateText()
     );
     this.listenTo(this.model, 'change:error', () => this.updateError());
+    this.listenTo(this.model, 'change:view change:composition', () =>
+      this.player.update(this.model.composition()?.trajectory ?? null, this.model.view())
+    );
+    this.player.update(this.model.composition()?.trajectory ?? null, this.model.view());
     this.listenTo(this.model, 'change:view', () => this.canvas.enqueue(() => this.draw()));
     this.model.viewShown(this);
     this.updateText();
@@ -174,7 +184,13 @@ export class ViewerView extends DOMWidgetView implements LiveViewerView, ViewerD
       this.updateError();
       return; // the model holds the located error; the panel shows it
     }
-    this.source = { bytes: this.model.bytes(), format: data.format, models: data.composition.shownModels };
+    this.source = {
+      bytes: this.model.bytes(),
+      format: data.format,
+      models: data.composition.shownModels,
+      coordinates: data.coordinates,
+      frames: data.composition.trajectory !== null && data.coordinates === null
+    };
     const release = await this.canvas.reserve();
     try {
       if (this.canvas.removed || this.canvas.viewer) {

@@ -11,7 +11,7 @@ import { extname, join, relative } from 'path';
 import { readStructure } from '../structureData';
 import { CUT_WARNING } from '../structureCuts';
 import { viewerSummary } from '../viewerText';
-import { STRUCTURE_EXTENSIONS, type StructureFormat } from '../../contract';
+import { STRUCTURE_EXTENSIONS, TOPOLOGY_FORMATS, type StructureFormat } from '../../contract';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const DATA = join(ROOT, 'tests', 'data', 'structures');
@@ -39,11 +39,14 @@ function structureFiles(dir: string): string[] {
 }
 
 describe('every real structure file committed opens whole, without a cut note', () => {
-  const files = [...structureFiles(join(ROOT, 'tests', 'data')), ...structureFiles(join(ROOT, 'examples', 'data'))];
+  // topologies (PSF, PRMTOP) open only with their coordinates: trajectoryData.spec reads them
+  const files = [...structureFiles(join(ROOT, 'tests', 'data')), ...structureFiles(join(ROOT, 'examples', 'data'))].filter(
+    f => !TOPOLOGY_FORMATS.includes(STRUCTURE_EXTENSIONS[extname(f).slice(1).toLowerCase()])
+  );
 
   test('there are files of every format the Viewer reads', () => {
     const formats = new Set(files.map(f => STRUCTURE_EXTENSIONS[extname(f).slice(1).toLowerCase()]));
-    expect([...formats].sort()).toEqual(['bcif', 'gro', 'mmcif', 'mol', 'mol2', 'pdb', 'pdbqt', 'sdf', 'xyz']);
+    expect([...formats].sort()).toEqual(['bcif', 'gro', 'lammpstrj', 'mmcif', 'mol', 'mol2', 'pdb', 'pdbqt', 'sdf', 'xyz']);
   });
 
   test.each(files.map(f => [relative(ROOT, f), f]))('%s', async (_, path) => {

@@ -30,7 +30,7 @@ from .ketcher import Ketcher, KetcherChange
 from .page_request import PageRequest
 from .panel import Panel
 from .story import Story, StoryChange, stories
-from .viewer import Viewer
+from .viewer import Viewer, ViewerChange
 
 # ``import molspace.stories`` as before the Story modules moved into molspace/story/.
 _sys.modules[f"{__name__}.stories"] = stories
@@ -48,6 +48,7 @@ __all__ = [
     "PanelContentError",
     "stories",
     "Viewer",
+    "ViewerChange",
     "StructureSourceError",
     "ViewerControlError",
     "Ketcher",

@@ -7,6 +7,6 @@ source
     with a format, an RDKit ``Mol`` as SDF, one MVS state; early located refusals.
 """
 
-from .widget import Viewer
+from .widget import Viewer, ViewerChange
 
-__all__ = ["Viewer"]
+__all__ = ["Viewer", "ViewerChange"]

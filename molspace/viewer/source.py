@@ -36,6 +36,11 @@ EMBED_SEED: int = 0xC0FFEE
 FORMATS: tuple[str, ...] = tuple(STRUCTURE_FORMATS["formats"])
 EXTENSIONS: dict[str, str] = dict(STRUCTURE_FORMATS["extensions"])
 BINARY: frozenset[str] = frozenset(STRUCTURE_FORMATS["binary"])
+#: Topology formats (atoms, no coordinates): they need ``coordinates=``.
+TOPOLOGY: frozenset[str] = frozenset(STRUCTURE_FORMATS["topology"])
+#: Trajectory coordinates formats (MVS ``parse`` names) and their file extensions.
+COORDINATES_FORMATS: tuple[str, ...] = tuple(STRUCTURE_FORMATS["coordinates"])
+COORDINATES_EXTENSIONS: dict[str, str] = dict(STRUCTURE_FORMATS["coordinatesExtensions"])
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,25 @@ class StructureSource:
     name: str
     #: An MVS state the Viewer draws (``apply_mvs``) with ``data`` empty: the page fetches its structure.
     mvs: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class CoordinatesSource:
+    """A trajectory's coordinates ready to send to the page.
+
+    Attributes
+    ----------
+    data : bytes
+        The file's bytes.
+    format : str
+        One of :data:`COORDINATES_FORMATS` (``xtc``, ``dcd``, ``trr``, ``nctraj``, ``lammpstrj``).
+    name : str
+        Where they came from, for messages: the path as given, ``"bytes"`` or the adaptor.
+    """
+
+    data: bytes
+    format: str
+    name: str
 
 
 def _extensions_text() -> str:
@@ -417,3 +441,126 @@ def normalize_structure_source(source: Any, format: str | None = None) -> Struct
         "Pass a file path, structure text or bytes with format=, an RDKit Mol, or an MVS state (dict, MVSJ, molviewspec builder).",
         {"type": type(source).__name__},
     )
+
+
+def _coordinates_format(path: Path | None, given: str | None, where: str) -> str:
+    if given is not None:
+        if not isinstance(given, str) or given.lower() not in COORDINATES_FORMATS:
+            raise StructureSourceError(
+                "UNSUPPORTED_FORMAT",
+                f"{given!r} is not a coordinates format molspace reads",
+                "coordinates_format",
+                f"Pass coordinates_format= one of: {', '.join(COORDINATES_FORMATS)}.",
+                {
+                    "format": given if isinstance(given, str) else repr(given),
+                    "formats": list(COORDINATES_FORMATS),
+                },
+            )
+        return given.lower()
+    ext = path.suffix.lower().lstrip(".") if path is not None else ""
+    if ext not in COORDINATES_EXTENSIONS:
+        exts = ", ".join(f".{e}" for e in COORDINATES_EXTENSIONS)
+        raise StructureSourceError(
+            "UNSUPPORTED_FORMAT",
+            f"the coordinates from {where} have no format: "
+            + (
+                f"the extension .{ext[:20]} is not a trajectory format"
+                if ext
+                else "no file extension to tell it from"
+            ),
+            "coordinates_format",
+            f"Pass coordinates_format= one of: {', '.join(COORDINATES_FORMATS)}, or use a file ending in one of: {exts}.",
+            {"extension": ext[:20] or None, "formats": list(COORDINATES_FORMATS)},
+        )
+    return COORDINATES_EXTENSIONS[ext]
+
+
+def normalize_coordinates_source(
+    coordinates: Any, coordinates_format: str | None = None
+) -> CoordinatesSource:
+    """Turn the ``coordinates=`` a cell passed (a trajectory for the topology) into bytes and a format.
+
+    Parameters
+    ----------
+    coordinates : str, os.PathLike or bytes
+        A path under the notebook's working directory (``.xtc .dcd .trr .nc .ncdf .lammpstrj``),
+        or the file's bytes (need ``coordinates_format``).
+    coordinates_format : str, optional
+        One of :data:`COORDINATES_FORMATS`; default: from the path's extension.
+
+    Raises
+    ------
+    StructureSourceError
+        ``UNSUPPORTED_FORMAT`` (unknown format or extension), ``VALIDATION_FAILED`` (empty),
+        ``NOT_FOUND``, ``FORBIDDEN`` (outside the working directory), ``TOO_LARGE`` (over
+        ``viewerSourceBytes``), ``INVALID_INPUT`` (another type). Atom counts, frames cut short
+        and the format's own checks are the page's (:attr:`molspace.Viewer.error`).
+    """
+    if isinstance(coordinates, (bytes, bytearray, memoryview)):
+        data = bytes(coordinates)
+        fmt = _coordinates_format(None, coordinates_format, "bytes")
+        where = "bytes"
+    elif isinstance(coordinates, (str, os.PathLike)):
+        path = Path(coordinates)
+        where = _shown(path)
+        fmt = _coordinates_format(path, coordinates_format, where)
+        root = Path.cwd().resolve()
+        try:
+            resolved = (root / path).resolve()
+        except ValueError:
+            resolved = root / "\ufffd"
+        if not resolved.is_relative_to(root):
+            raise StructureSourceError(
+                "FORBIDDEN",
+                f"{where!r} is outside the notebook's working directory {str(root)!r}",
+                "coordinates",
+                "Copy the file under the notebook's directory, or pass its bytes with coordinates_format=.",
+                {"path": where, "root": str(root)},
+            )
+        try:
+            is_file = resolved.is_file()
+        except OSError:
+            is_file = False
+        if not is_file:
+            raise StructureSourceError(
+                "NOT_FOUND",
+                f"no file {where!r} (looked in {_shown(resolved.parent)!r})",
+                "coordinates",
+                "Check the path; it is relative to the notebook's working directory.",
+                {"path": where},
+            )
+        size = resolved.stat().st_size
+        if size > MAX_STRUCTURE_BYTES:
+            raise StructureSourceError(
+                "TOO_LARGE",
+                f"{where!r} is {size} bytes; the limit is {MAX_STRUCTURE_BYTES} bytes",
+                "coordinates",
+                "Pass fewer frames (e.g. every 10th frame, written with MDAnalysis or gmx trjconv -skip).",
+                {"bytes": size, "limit": MAX_STRUCTURE_BYTES},
+            )
+        data = resolved.read_bytes()
+    else:
+        raise StructureSourceError(
+            "INVALID_INPUT",
+            f"coordinates= takes a path or bytes, not a {type(coordinates).__name__}",
+            "coordinates",
+            "Pass the trajectory file's path (e.g. 'run.xtc') or its bytes with coordinates_format=.",
+            {"type": type(coordinates).__name__},
+        )
+    if len(data) > MAX_STRUCTURE_BYTES:
+        raise StructureSourceError(
+            "TOO_LARGE",
+            f"the coordinates from {where} are {len(data)} bytes; the limit is {MAX_STRUCTURE_BYTES} bytes",
+            "coordinates",
+            "Pass fewer frames (e.g. every 10th frame).",
+            {"bytes": len(data), "limit": MAX_STRUCTURE_BYTES},
+        )
+    if not data:
+        raise StructureSourceError(
+            "VALIDATION_FAILED",
+            f"the coordinates from {where} are empty",
+            "coordinates",
+            "Pass a trajectory file with frames in it.",
+            {"bytes": 0, "format": fmt},
+        )
+    return CoordinatesSource(data, fmt, where)

@@ -13,16 +13,19 @@ Dispatcher, the same operations an agent's ``act`` calls become
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import traitlets
+from ipywidgets import CallbackDispatcher
 from traitlets import Bool, Bytes, Dict, Int, Unicode
 
 from .._version import MODULE_NAME, MODULE_VERSION_RANGE
-from ..errors import ViewerControlError
+from ..errors import StructureSourceError, ViewerControlError
 from ..page_request import PageRequest
 from ..page_widget import PageWidget
-from .source import mvs_state_of, normalize_structure_source
+from .source import TOPOLOGY, mvs_state_of, normalize_coordinates_source, normalize_structure_source
 
 #: Traits only the page may change; the kernel reads them.
 _PAGE_OWNED = (
@@ -37,6 +40,7 @@ _PAGE_OWNED = (
     "redo_steps",
     "undo_label",
     "redo_label",
+    "_play_owner",
 )
 
 #: The operations of ``act`` (the contract's ``ViewerAction``), with their required fields.
@@ -59,7 +63,36 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "apply_mvs": ("state",),
     "clear_labels": (),
     "clear_measurements": (),
+    "goto_frame": ("frame",),
+    "play": (),
+    "pause": (),
 }
+
+
+@dataclass(frozen=True)
+class ViewerChange:
+    """A change of a Viewer, as seen by :meth:`Viewer.on_change`.
+
+    Attributes
+    ----------
+    frame : int
+        The trajectory frame drawn, 0-based (0 for one structure).
+    playing : bool
+        Whether the trajectory is playing.
+    revision : int
+        The Viewer's revision after the change.
+    source : str
+        Who changed it: ``"ui"`` (a button or the frame slider), ``"kernel"`` (a cell),
+        ``"agent"`` (MCP), ``"play"`` (playback).
+    summary : str
+        What the change did, e.g. ``"frame 12, 12 ps"``.
+    """
+
+    frame: int
+    playing: bool
+    revision: int
+    source: str
+    summary: str
 
 
 def _mvs_state(state: Any) -> dict[str, Any] | None:
@@ -93,8 +126,16 @@ class Viewer(PageWidget):
         :func:`molspace.viewer.source.normalize_structure_source`.
     format : str, optional
         ``pdb``, ``pdbqt``, ``mmcif``, ``bcif``, ``sdf``, ``mol``, ``mol2``,
-        ``xyz`` or ``gro``; default: from the path's extension (``.extxyz`` is
-        ``xyz``). Required for text and bytes.
+        ``xyz``, ``gro``, ``lammpstrj`` (a LAMMPS dump: a trajectory), or the
+        topologies ``psf`` and ``prmtop`` (these need ``coordinates``); default:
+        from the path's extension (``.extxyz`` is ``xyz``). Required for text and bytes.
+    coordinates : str, os.PathLike or bytes, optional
+        A trajectory of ``source`` (its topology): ``.xtc``, ``.dcd``, ``.trr``,
+        ``.nc``/``.ncdf`` (AMBER NetCDF) or ``.lammpstrj``, read by Mol* in the page;
+        the Viewer then steps and plays its frames (:attr:`frame`, :meth:`play`).
+        A file of more models than the Viewer superposes (20) is a trajectory too.
+    coordinates_format : str, optional
+        ``xtc``, ``dcd``, ``trr``, ``nctraj`` or ``lammpstrj``; default: from the extension.
     title : str, optional
         Shown in ``observe``; default: the path.
     **kwargs
@@ -143,6 +184,10 @@ class Viewer(PageWidget):
         help="An MVS source: the state drawn first (apply_mvs).",
     ).tag(sync=True)
     format = Unicode("", help="Structure format (MVS parse format name).").tag(sync=True)
+    _coordinates = Bytes(None, allow_none=True).tag(sync=True)
+    coordinates_format = Unicode("", help="Trajectory coordinates format, or ''.").tag(sync=True)
+    coordinates_name = Unicode("", help="Where the coordinates came from, or ''.").tag(sync=True)
+    _play_owner = Unicode("").tag(sync=True)
     source_name = Unicode(
         "", help="Where the structure came from: a path, 'text', 'bytes', 'rdkit.Mol' or 'mvs'."
     ).tag(sync=True)
@@ -178,18 +223,44 @@ class Viewer(PageWidget):
         source: Any,
         format: str | None = None,  # noqa: A002 - the public keyword
         title: str | None = None,
+        *,
+        coordinates: Any = None,
+        coordinates_format: str | None = None,
         **kwargs: Any,
     ):
         normalized = normalize_structure_source(source, format)
+        coords = None
+        if coordinates is not None:
+            if normalized.mvs is not None:
+                raise StructureSourceError(
+                    "INVALID_INPUT",
+                    "an MVS state names its own data; coordinates= does not apply",
+                    "coordinates",
+                    "Pass a topology or structure file as the source, or drop coordinates=.",
+                )
+            coords = normalize_coordinates_source(coordinates, coordinates_format)
+        elif normalized.format in TOPOLOGY:
+            raise StructureSourceError(
+                "VALIDATION_FAILED",
+                f"a {normalized.format} file is a topology: it has atoms and bonds but no coordinates",
+                "coordinates",
+                "Pass its trajectory too: Viewer(topology, coordinates='run.dcd').",
+                {"format": normalized.format},
+            )
         self.last_screenshot: bytes | None = None
+        self._change_callbacks = CallbackDispatcher()
         super().__init__(
             _data=normalized.data or None,
             _mvs=normalized.mvs,
             format=normalized.format,
             source_name=normalized.name,
+            _coordinates=coords.data if coords else None,
+            coordinates_format=coords.format if coords else "",
+            coordinates_name=coords.name if coords else "",
             title=title if title is not None else normalized.name,
             **kwargs,
         )
+        self.observe(self._notify_change, names=["revision"])
         self._constructed = True
 
     # ------------------------------------------------------------------ read-only page state
@@ -406,6 +477,69 @@ class Viewer(PageWidget):
                     raise _bad_images(f"images/{i}/data", f"not base64 text ({e})") from None
         if shot is not None:
             self.last_screenshot = shot
+
+    # ------------------------------------------------------------------ trajectories
+    @property
+    def frames(self) -> int:
+        """Frames of the trajectory (``composition.trajectory.frames``); 1 for one structure, 0 before the page read it."""
+        if not self.composition:
+            return 0
+        trajectory = self.composition.get("trajectory")
+        return int(trajectory["frames"]) if isinstance(trajectory, dict) else 1
+
+    @property
+    def frame(self) -> int:
+        """The trajectory frame drawn, 0-based. Setting it sends ``goto_frame`` (as :meth:`goto_frame`)."""
+        return int((self.view or {}).get("frame", 0))
+
+    @frame.setter
+    def frame(self, value: int) -> None:
+        self.goto_frame(value)
+
+    @property
+    def playing(self) -> bool:
+        """Whether the trajectory is playing."""
+        return bool((self.view or {}).get("play"))
+
+    def goto_frame(self, frame: int) -> PageRequest:
+        """Draw trajectory frame ``frame`` (0-based); out of range: ``VALIDATION_FAILED`` in :attr:`last_result`."""
+        if isinstance(frame, bool) or not isinstance(frame, int) or frame < 0:
+            raise ViewerControlError(
+                "INVALID_INPUT",
+                f"a frame is an int from 0, not {frame!r}"[:200],
+                "frame",
+                f"Pass a frame from 0 to {max(self.frames - 1, 0)}.",
+                {"frames": self.frames},
+            )
+        return self.act([{"op": "goto_frame", "frame": frame}])
+
+    def play(self, fps: float = 10, loop: bool = True) -> PageRequest:
+        """Play the trajectory at ``fps`` frames per second (0.5 to 60), from the frame drawn; ``loop``: start again after the last."""
+        return self.act([{"op": "play", "fps": fps, "loop": bool(loop)}])
+
+    def pause(self) -> PageRequest:
+        """Stop playing at the frame drawn."""
+        return self.act([{"op": "pause"}])
+
+    def on_change(self, callback: Callable[[ViewerChange], None], remove: bool = False) -> None:
+        """Call ``callback(ViewerChange)`` after every change of the Viewer (a frame, an operation).
+
+        Changes by a button, the frame slider, a cell, an agent or playback alike; the callback
+        runs in the kernel when the page's new state arrives.
+        """
+        self._change_callbacks.register_callback(callback, remove=remove)
+
+    def _notify_change(self, _change: dict[str, Any]) -> None:
+        last = self.last_change or {}
+        self._change_callbacks(
+            ViewerChange(
+                frame=self.frame,
+                playing=self.playing,
+                revision=self.revision,
+                source=str(last.get("source", "")),
+                summary=str(last.get("summary", "")),
+            )
+        )
 
     def __repr__(self) -> str:
         if self.error:

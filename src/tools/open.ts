@@ -6,11 +6,11 @@
  * lists and `act` drives like any other. A `.mvsj`/`.mvsx` path is a Story:
  * docked as `story_create {open: true}` docks one, driven by `story_control`.
  */
-import { LIMITS, MolspaceError, OPEN_TOOL } from '../contract';
+import { LIMITS, MolspaceError, OPEN_TOOL, type CoordinatesFormat } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import { checkStoryPath } from '../resources/workspaceFiles';
 import { storyOpener } from '../story/storyOpener';
-import { checkRootPath, formatOfPath, isStoryPath, structureOpener } from '../viewer/structureOpener';
+import { checkRootPath, coordinatesFormatOfPath, formatOfPath, isStoryPath, structureOpener } from '../viewer/structureOpener';
 import type { ViewerTarget } from '../viewer/viewerTarget';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { checkPlacement } from '../dockPlacement';
@@ -114,6 +114,16 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, openers, file
   let format;
   let what: string;
   let title = args.title;
+  let coordinates: { bytes: Uint8Array; format: CoordinatesFormat; name: string } | undefined;
+  if (args.coordinates !== undefined && args.path === undefined) {
+    throw new MolspaceError(
+      'INVALID_INPUT',
+      'coordinates are the frames of a topology given as path.',
+      '/coordinates',
+      'Pass path (the topology or structure file) with coordinates, or drop coordinates.',
+      { given }
+    );
+  }
   if (args.ketcher !== undefined) {
     const sketch = await ketcherIn3d(registry, args.ketcher);
     bytes = sketch.bytes;
@@ -133,6 +143,12 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, openers, file
     bytes = await opener.read(args.path);
     name = args.path;
     what = args.path;
+    if (args.coordinates !== undefined) {
+      checkRootPath(args.coordinates, '/coordinates');
+      const cformat = coordinatesFormatOfPath(args.coordinates);
+      coordinates = { bytes: await opener.read(args.coordinates, '/coordinates'), format: cformat, name: args.coordinates };
+      what = `${args.path} with ${args.coordinates}`;
+    }
   } else {
     if (!args.format) {
       throw new MolspaceError('UNSUPPORTED_FORMAT', 'Inline text carries no format.', '/format', 'Pass format with text.', {});
@@ -143,7 +159,7 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, openers, file
     what = `inline ${format} text`;
   }
   title = title ?? args.path ?? (args.pdbId ? `PDB ${args.pdbId.toUpperCase()}` : `${format} text`);
-  const viewer = await opener.open({ bytes, format, name, title, placement: args.dock });
+  const viewer = await opener.open({ bytes, format, name, title, placement: args.dock, coordinates });
   return opened(viewer, what, deadline);
 });
 

@@ -20,25 +20,25 @@ export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): S
     options: Record<string, unknown>
   ) => ViewerModel;
   return {
-    async read(path: string): Promise<Uint8Array> {
+    async read(path: string, where = '/path'): Promise<Uint8Array> {
       const contents = app.serviceManager.contents;
       let size: number | null = null;
       try {
         const meta = await contents.get(path, { content: false });
         if (meta.type !== 'file') {
-          throw new MolspaceError('NOT_FOUND', `"${path}" is a ${meta.type}, not a file.`, '/path', 'Pass the path of a structure file.', {
+          throw new MolspaceError('NOT_FOUND', `"${path}" is a ${meta.type}, not a file.`, where, 'Pass the path of a structure file.', {
             path
           });
         }
         size = typeof meta.size === 'number' ? meta.size : null;
       } catch (e) {
-        throw contentsError(e, path);
+        throw contentsError(e, path, where);
       }
       if (size !== null && size > LIMITS.viewerSourceBytes) {
         throw new MolspaceError(
           'TOO_LARGE',
           `"${path}" is ${size} bytes; the limit is ${LIMITS.viewerSourceBytes}.`,
-          '/path',
+          where,
           'Open a smaller file.',
           {
             path,
@@ -52,14 +52,23 @@ export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): S
         const b64 = String(model.content ?? '').replace(/\s+/g, '');
         return Uint8Array.from(atob(b64), c => c.charCodeAt(0));
       } catch (e) {
-        throw contentsError(e, path);
+        throw contentsError(e, path, where);
       }
     },
 
     async open(source) {
       const id = dockedId('open');
       const model = new ModelClass(
-        { _data: source.bytes, _mvs: source.mvs ?? null, format: source.format, source_name: source.name, title: source.title },
+        {
+          _data: source.bytes,
+          _mvs: source.mvs ?? null,
+          format: source.format,
+          source_name: source.name,
+          title: source.title,
+          _coordinates: source.coordinates?.bytes ?? null,
+          coordinates_format: source.coordinates?.format ?? '',
+          coordinates_name: source.coordinates?.name ?? ''
+        },
         { model_id: id, widget_manager: null }
       );
       try {
@@ -83,7 +92,7 @@ export function dockedViewerOpener(app: JupyterFrontEnd, page: IMolspacePage): S
 }
 
 /** A contents API failure as a located error at `/path`. */
-function contentsError(e: unknown, path: string): MolspaceError {
+function contentsError(e: unknown, path: string, where: string): MolspaceError {
   if (e instanceof MolspaceError) {
     return e;
   }
@@ -92,7 +101,7 @@ function contentsError(e: unknown, path: string): MolspaceError {
     return new MolspaceError(
       'NOT_FOUND',
       `No file "${path}" under the Jupyter root.`,
-      '/path',
+      where,
       'Pass a path relative to the Jupyter root (as the file browser shows it).',
       { path }
     );
@@ -101,7 +110,7 @@ function contentsError(e: unknown, path: string): MolspaceError {
     return new MolspaceError(
       'FORBIDDEN',
       `The Jupyter server refused to read "${path}" (HTTP ${status}).`,
-      '/path',
+      where,
       'Pass a path under the Jupyter root; paths outside it cannot be read.',
       {
         path,
@@ -112,7 +121,7 @@ function contentsError(e: unknown, path: string): MolspaceError {
   return new MolspaceError(
     'NOT_FOUND',
     `"${path}" could not be read: ${e instanceof Error ? e.message : String(e)}.`,
-    '/path',
+    where,
     'Check the path and that the Jupyter server is running.',
     {
       path,

@@ -4,7 +4,14 @@
  * `molspace:open` plugin provides it (`./dockedViewer.ts`); a page without it
  * (e.g. a test Dispatcher) answers `open` with a located error.
  */
-import { MolspaceError, STORY_EXTENSIONS, STRUCTURE_EXTENSIONS, StructureFormat } from '../contract';
+import {
+  COORDINATES_EXTENSIONS,
+  CoordinatesFormat,
+  MolspaceError,
+  STORY_EXTENSIONS,
+  STRUCTURE_EXTENSIONS,
+  StructureFormat
+} from '../contract';
 import type { DockPlacement } from '../contract/toolArgs';
 import type { ViewerTarget } from './viewerTarget';
 import type { OpenerSlots } from '../dispatcher/pageOpeners';
@@ -21,13 +28,16 @@ export interface StructureOpener {
     title: string;
     mvs?: Record<string, unknown>;
     placement?: DockPlacement;
+    /** A trajectory's coordinates (`bytes` is its topology). */
+    coordinates?: { bytes: Uint8Array; format: CoordinatesFormat; name: string };
   }): Promise<ViewerTarget>;
   /**
    * The bytes of a file under the Jupyter root.
    *
-   * @throws MolspaceError `NOT_FOUND`, `FORBIDDEN`, `TOO_LARGE` at `/path`.
+   * @param where - the argument it came from, for errors (default `/path`).
+   * @throws MolspaceError `NOT_FOUND`, `FORBIDDEN`, `TOO_LARGE` at `where`.
    */
-  read(path: string): Promise<Uint8Array>;
+  read(path: string, where?: string): Promise<Uint8Array>;
 }
 
 /** @throws MolspaceError `INTERNAL` when this page cannot dock Viewers. */
@@ -50,7 +60,7 @@ export function structureOpener(openers: OpenerSlots): StructureOpener {
  *
  * @throws MolspaceError `FORBIDDEN` at `/path`.
  */
-export function checkRootPath(path: string): void {
+export function checkRootPath(path: string, where = '/path'): void {
   let depth = 0;
   for (const part of path.split('/')) {
     if (part === '..') {
@@ -62,7 +72,7 @@ export function checkRootPath(path: string): void {
       throw new MolspaceError(
         'FORBIDDEN',
         `"${path}" climbs above the Jupyter root.`,
-        '/path',
+        where,
         'Pass a path under the Jupyter root, relative to it (as the file browser shows it).',
         { path }
       );
@@ -102,6 +112,33 @@ export function formatOfPath(path: string, given: StructureFormat | undefined): 
       '/path',
       `Pass format (one of: ${StructureFormat.options.join(', ')}), or use a file ending in one of: ${exts} (structures), ${stories} (Stories).`,
       { path, extension: ext || null, formats: StructureFormat.options, storyExtensions: [...STORY_EXTENSIONS] }
+    );
+  }
+  return format;
+}
+
+/**
+ * The coordinates format of a trajectory path, from its extension.
+ *
+ * @throws MolspaceError `UNSUPPORTED_FORMAT` at `/coordinates`.
+ */
+export function coordinatesFormatOfPath(path: string): CoordinatesFormat {
+  const base = path.split('/').pop() ?? path;
+  const dot = base.lastIndexOf('.');
+  const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+  const format = COORDINATES_EXTENSIONS[ext];
+  if (!format) {
+    const exts = Object.keys(COORDINATES_EXTENSIONS)
+      .map(e => `.${e}`)
+      .join(' ');
+    throw new MolspaceError(
+      'UNSUPPORTED_FORMAT',
+      ext
+        ? `The extension .${ext} of "${path}" is not a trajectory format molspace reads.`
+        : `"${path}" has no extension to tell its format from.`,
+      '/coordinates',
+      `Pass a trajectory file ending in one of: ${exts} (formats: ${CoordinatesFormat.options.join(', ')}).`,
+      { path, extension: ext || null, extensions: Object.keys(COORDINATES_EXTENSIONS) }
     );
   }
   return format;

@@ -1,0 +1,182 @@
+"""Kernel-side trajectories: a topology with ``coordinates=``, the frame API and its messages, bad inputs.
+
+The page side (Mol*'s reading checked against MDAnalysis, atom counts, cut frames, playback)
+runs in jest (src/viewer/__tests__/trajectoryData.spec.ts) and Galata (ui-tests/tests/trajectory.spec.ts).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from ipywidgets.widgets.widget import _remove_buffers
+from jsonschema import Draft202012Validator
+
+from molspace import StructureSourceError, Viewer, ViewerChange, ViewerControlError
+from molspace.contract import manifest
+
+DATA = Path(__file__).resolve().parent / "data" / "trajectories"
+
+
+@pytest.fixture
+def in_data(monkeypatch):
+    monkeypatch.chdir(DATA)
+    return DATA
+
+
+def sent(viewer: Viewer, monkeypatch) -> list[dict]:
+    messages: list[dict] = []
+    monkeypatch.setattr(viewer, "send", lambda content, buffers=None: messages.append(content))
+    return messages
+
+
+@pytest.mark.parametrize(
+    ("topology", "coordinates", "fmt", "cfmt"),
+    [
+        ("adk.psf", "adk_dims.dcd", "psf", "dcd"),
+        ("adk_oplsaa.gro", "adk_oplsaa.xtc", "gro", "xtc"),
+        ("bala.prmtop", "bala.ncdf", "prmtop", "nctraj"),
+    ],
+)
+def test_a_topology_and_its_coordinates_travel_as_two_binary_buffers(
+    in_data, topology, coordinates, fmt, cfmt
+):
+    v = Viewer(topology, coordinates=coordinates)
+    assert (v.format, v.coordinates_format, v.coordinates_name) == (fmt, cfmt, coordinates)
+    json_state, paths, buffers = _remove_buffers(v.get_state())
+    assert ["_coordinates"] in paths and ["_data"] in paths
+    assert bytes(buffers[paths.index(["_coordinates"])]) == (in_data / coordinates).read_bytes()
+    assert "_coordinates" not in json_state
+
+
+def test_bytes_with_a_format_and_a_lammps_dump_alone(in_data):
+    v = Viewer(
+        "adk.psf", coordinates=(in_data / "adk_dims.dcd").read_bytes(), coordinates_format="DCD"
+    )
+    assert (v.coordinates_format, v.coordinates_name) == ("dcd", "bytes")
+    dump = Viewer("chain_dump_1.lammpstrj")
+    assert dump.format == "lammpstrj" and dump.coordinates_format == ""
+
+
+def test_bad_coordinates_fail_in_the_cell_located(in_data, tmp_path, monkeypatch):
+    cases = [
+        (lambda: Viewer("adk.psf"), "VALIDATION_FAILED", "coordinates", "coordinates="),
+        (lambda: Viewer("bala.prmtop"), "VALIDATION_FAILED", "coordinates", "coordinates="),
+        (
+            lambda: Viewer("adk.psf", coordinates="adk.psf"),
+            "UNSUPPORTED_FORMAT",
+            "coordinates_format",
+            ".xtc",
+        ),
+        (
+            lambda: Viewer("adk.psf", coordinates=b"\x00" * 8),
+            "UNSUPPORTED_FORMAT",
+            "coordinates_format",
+            "coordinates_format=",
+        ),
+        (
+            lambda: Viewer("adk.psf", coordinates="run.dcd", coordinates_format="gro"),
+            "UNSUPPORTED_FORMAT",
+            "coordinates_format",
+            "nctraj",
+        ),
+        (
+            lambda: Viewer("adk.psf", coordinates="missing.dcd"),
+            "NOT_FOUND",
+            "coordinates",
+            "relative",
+        ),
+        (
+            lambda: Viewer("adk.psf", coordinates="../../../../etc/x.dcd"),
+            "FORBIDDEN",
+            "coordinates",
+            "Copy",
+        ),
+        (
+            lambda: Viewer("adk.psf", coordinates=b"", coordinates_format="dcd"),
+            "VALIDATION_FAILED",
+            "coordinates",
+            "frames",
+        ),
+        (lambda: Viewer("adk.psf", coordinates=42), "INVALID_INPUT", "coordinates", "path"),
+        (
+            lambda: Viewer(
+                {"kind": "single", "root": {"kind": "root"}, "metadata": {}},
+                coordinates="adk_dims.dcd",
+            ),
+            "INVALID_INPUT",
+            "coordinates",
+            "drop coordinates",
+        ),
+    ]
+    for make, code, where, fix in cases:
+        with pytest.raises(StructureSourceError) as e:
+            make()
+        err = e.value.to_dict()
+        assert (err["code"], err["where"]) == (code, where), err
+        assert fix.lower() in err["fix"].lower(), err
+
+
+def test_frame_operations_send_what_the_contract_accepts(in_data, monkeypatch):
+    v = Viewer("adk.psf", coordinates="adk_dims.dcd")
+    msgs = sent(v, monkeypatch)
+    v.goto_frame(12)
+    v.frame = 3
+    v.play(fps=24, loop=False)
+    v.pause()
+    assert [m["actions"][0] for m in msgs] == [
+        {"op": "goto_frame", "frame": 12},
+        {"op": "goto_frame", "frame": 3},
+        {"op": "play", "fps": 24, "loop": False},
+        {"op": "pause"},
+    ]
+    validator = Draft202012Validator(manifest()["wire"]["kernel"]["kernelToPage"])
+    for m in msgs:
+        assert not list(validator.iter_errors(m)), m
+    for bad in (
+        {"op": "goto_frame", "frame": -1},
+        {"op": "play", "fps": 0},
+        {"op": "play", "fps": 61},
+    ):
+        assert list(validator.iter_errors({**msgs[0], "actions": [bad]})), bad
+    for frame in (-1, 1.5, True, "3"):
+        with pytest.raises(ViewerControlError) as e:
+            v.goto_frame(frame)  # type: ignore[arg-type]
+        assert e.value.to_dict()["where"] == "frame"
+    assert len(msgs) == 4
+
+
+def test_frame_and_on_change_follow_the_page(in_data):
+    v = Viewer("adk.psf", coordinates="adk_dims.dcd")
+    seen: list[ViewerChange] = []
+    v.on_change(seen.append)
+    assert (v.frames, v.frame, v.playing) == (0, 0, False)
+    v.set_state(
+        {
+            "composition": {"trajectory": {"frames": 98, "coordinates": "dcd", "timePs": None}},
+            "view": {"frame": 7, "play": {"fps": 10, "loop": True}},
+            "last_change": {"revision": 1, "source": "play", "summary": "frame 7"},
+            "revision": 1,
+        }
+    )
+    assert (v.frames, v.frame, v.playing) == (98, 7, True)
+    assert seen == [
+        ViewerChange(frame=7, playing=True, revision=1, source="play", summary="frame 7")
+    ]
+    v.on_change(seen.append, remove=True)
+    v.set_state({"revision": 2})
+    assert len(seen) == 1
+
+
+def test_the_trajectory_files_are_under_the_size_bound(in_data, tmp_path, monkeypatch):
+    # a coordinates file over viewerSourceBytes is refused by its size, before it is read
+    limit = manifest()["limits"]["viewerSourceBytes"]
+    big = tmp_path / "big.xtc"
+    with open(big, "wb") as f:
+        f.truncate(limit + 1)
+    shutil.copy(in_data / "adk.psf", tmp_path / "adk.psf")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(StructureSourceError) as e:
+        Viewer("adk.psf", coordinates="big.xtc")
+    assert e.value.to_dict()["code"] == "TOO_LARGE"

@@ -17,7 +17,7 @@ export const openPlugin: JupyterFrontEndPlugin<void> = {
       page => {
         const load = () => import('../viewer/dockedViewer').then(({ dockedViewerOpener }) => dockedViewerOpener(app, page));
         page.dispatcher.openers.structure = {
-          read: path => load().then(o => o.read(path)),
+          read: (path, where) => load().then(o => o.read(path, where)),
           open: source => load().then(o => o.open(source))
         };
       },

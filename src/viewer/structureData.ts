@@ -156,8 +156,8 @@ export async function readStructure(
       { format, models: models.length }
     );
   }
-  if (!trajectory && models.length > LIMITS.viewerShownModels) {
-    // more models than the Viewer superposes: a trajectory of them, one frame drawn at a time
+  if (!trajectory && models.length > LIMITS.viewerShownModels && models.every(m => m.atomicHierarchy.atoms._rowCount === atoms)) {
+    // more models than the Viewer superposes, each of the same atoms: frames, one drawn at a time
     trajectory = new ArrayTrajectory(models);
   }
   const shown = trajectory || models.length > LIMITS.viewerShownModels ? [0] : models.map((_, i) => i);

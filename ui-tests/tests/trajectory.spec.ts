@@ -1,0 +1,106 @@
+/**
+ * Trajectories end to end: a cell shows a real PSF + DCD (MDAnalysisTests' adenylate kinase),
+ * the frame player steps and plays it, the kernel's `frame` and `on_change` follow, a screenshot
+ * shows the frame drawn; an agent (official TS SDK) opens a GRO + XTC under the root, reads frame
+ * count and time with viewer_observe, steps with act and is refused a frame out of range, located.
+ */
+import * as path from 'path';
+import { expect, test } from '@jupyterlab/galata';
+import { ROOT, call, mcpClient, runCell, stillPicture } from './helpers';
+
+const DATA = path.join(ROOT, 'tests', 'data', 'trajectories');
+
+test('a cell plays a PSF + DCD: slider, play, pause; the kernel follows the frames', async ({ page, tmpPath }) => {
+  for (const name of ['adk.psf', 'adk_dims.dcd']) {
+    await page.contents.uploadFile(path.join(DATA, name), `${tmpPath}/${name}`);
+  }
+  await page.notebook.createNew('trajectory.ipynb');
+  await page.notebook.setCell(
+    0,
+    'code',
+    'import molspace\nseen = []\nv = molspace.Viewer("adk.psf", coordinates="adk_dims.dcd")\nv.on_change(lambda c: seen.append((c.frame, c.source)))\nv'
+  );
+  await page.notebook.runCell(0, true);
+  const viewer = page.locator('.molspace-viewer').first();
+  await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  const player = viewer.locator('.molspace-viewer-player');
+  await expect(player).toBeVisible();
+  await expect(player).toHaveAttribute('data-molspace-frames', '98');
+  await expect(player.locator('.molspace-viewer-frame')).toHaveText('frame 1 / 98 · 1 ps');
+  await expect(viewer.locator('.molspace-viewer-summary')).toContainText('(psf + dcd): frame 0 of 98 (1 ps)');
+  expect(await runCell(page, 'print(v.frames, v.frame, v.composition["atoms"], v.composition["dropped"])')).toBe(
+    "98 0 3341 ['DCD header frame count 500; the file holds 98 whole frames (counted from its size, as MDAnalysis does)']"
+  );
+  const canvas = viewer.locator('.molspace-viewer-canvas');
+  const first = await stillPicture(canvas);
+
+  // the slider: one goto_frame as a ui change; drawn, then the kernel sees it
+  const slider = player.locator('input[type=range]');
+  await slider.fill('97');
+  await expect(player).toHaveAttribute('data-molspace-frame', '97');
+  await expect(viewer).toHaveAttribute('data-molspace-ready', 'true');
+  expect((await stillPicture(canvas)).equals(first)).toBe(false);
+  expect(await runCell(page, 'print(v.frame, seen[-1], v.undo_steps)')).toBe("97 (97, 'ui') 0");
+
+  // a cell moves the frame; then the Play button plays and Pause stops it
+  await runCell(page, 'v.frame = 10');
+  await expect(player).toHaveAttribute('data-molspace-frame', '10');
+  await player.locator('button').click();
+  await expect(player).toHaveAttribute('data-molspace-playing', 'true');
+  await expect.poll(async () => Number(await player.getAttribute('data-molspace-frame')), { timeout: 30_000 }).toBeGreaterThan(13);
+  await player.locator('button').click();
+  await expect(player).toHaveAttribute('data-molspace-playing', 'false');
+  const stopped = Number(await player.getAttribute('data-molspace-frame'));
+  await page.waitForTimeout(1000);
+  expect(Number(await player.getAttribute('data-molspace-frame'))).toBe(stopped);
+  const out = await runCell(page, 'print(v.frame, v.playing, sorted({s for _, s in seen}))');
+  expect(out).toBe(`${stopped} False ['kernel', 'play', 'ui']`);
+
+  // a frame out of range from a cell: located in last_result, nothing changed
+  await runCell(page, 'v.goto_frame(500)');
+  await expect
+    .poll(() => runCell(page, 'print(((v.last_result or {}).get("error") or {}).get("where"), v.frame)'), { timeout: 20_000 })
+    .toBe(`/actions/0/frame ${stopped}`);
+});
+
+test('an agent opens a GRO + XTC under the root, reads frames and time, steps them', async ({ page, tmpPath }) => {
+  for (const name of ['adk_oplsaa.gro', 'adk_oplsaa.xtc']) {
+    await page.contents.uploadFile(path.join(DATA, name), `${tmpPath}/${name}`);
+  }
+  await page.notebook.createNew('agent.ipynb');
+  const client = await mcpClient();
+  try {
+    await client.listTools();
+    const [opened, openError] = await call(client, 'open', { path: `${tmpPath}/adk_oplsaa.gro`, coordinates: `${tmpPath}/adk_oplsaa.xtc` });
+    expect(openError).toBe(false);
+    expect(opened.composition.trajectory).toEqual({ frames: 10, coordinates: 'xtc', timePs: { start: 0, step: 100 } });
+    expect(opened.composition.atoms).toBe(47681);
+    const target = opened.viewer.target;
+    const [stepped, stepError] = await call(client, 'act', {
+      target,
+      actions: [
+        { op: 'goto_frame', frame: 9 },
+        { op: 'screenshot', width: 256 }
+      ]
+    });
+    expect(stepError).toBe(false);
+    expect(stepped.applied[0].summary).toBe('frame 9, 900 ps');
+    expect(stepped.view.frame).toBe(9);
+    expect(stepped.viewer.ready).toBe(true);
+    expect(stepped.screenshot.width).toBe(256);
+    const [observed] = await call(client, 'viewer_observe', { target });
+    expect(observed.view).toMatchObject({ frame: 9, play: null });
+    const [out, outError] = await call(client, 'act', { target, actions: [{ op: 'goto_frame', frame: 10 }] });
+    expect(outError).toBe(true);
+    expect(out).toMatchObject({ code: 'VALIDATION_FAILED', where: '/actions/0/frame', details: { frame: 10, frames: 10 } });
+    // a coordinates file that is not there: located at /coordinates, nothing docked
+    const [mismatch, mismatchError] = await call(client, 'open', {
+      path: `${tmpPath}/adk_oplsaa.gro`,
+      coordinates: `${tmpPath}/missing.xtc`
+    });
+    expect(mismatchError).toBe(true);
+    expect(mismatch).toMatchObject({ code: 'NOT_FOUND', where: '/coordinates' });
+  } finally {
+    await client.close();
+  }
+});

@@ -180,3 +180,84 @@ def test_the_trajectory_files_are_under_the_size_bound(in_data, tmp_path, monkey
     with pytest.raises(StructureSourceError) as e:
         Viewer("adk.psf", coordinates="big.xtc")
     assert e.value.to_dict()["code"] == "TOO_LARGE"
+
+
+class TestAnalysisLibraries:
+    """MDAnalysis and MDTraj objects become a PDB topology and a DCD of the frames taken."""
+
+    @pytest.fixture
+    def universe(self, in_data):
+        import MDAnalysis as mda
+
+        return mda.Universe("adk.psf", "adk_dims.dcd")
+
+    def test_a_universe_with_a_stride_reads_back_as_its_frames(self, universe, tmp_path):
+        import MDAnalysis as mda
+
+        universe.trajectory[5]
+        v = Viewer(universe, frames=slice(0, None, 10))
+        assert (v.format, v.coordinates_format) == ("pdb", "dcd")
+        assert (v.source_name, v.coordinates_name) == (
+            "MDAnalysis Universe (3341 atoms)",
+            "frames 0:98:10",
+        )
+        assert universe.trajectory.ts.frame == 5  # the cell's Universe stays where it was
+        (tmp_path / "t.pdb").write_bytes(v._data)
+        (tmp_path / "t.dcd").write_bytes(v._coordinates)
+        back = mda.Universe(str(tmp_path / "t.pdb"), str(tmp_path / "t.dcd"))
+        assert back.trajectory.n_frames == 10 and back.atoms.n_atoms == 3341
+        for k, frame in enumerate(range(0, 98, 10)):
+            universe.trajectory[frame]
+            back.trajectory[k]
+            assert abs(back.atoms.positions - universe.atoms.positions).max() < 1e-3
+
+    def test_an_atom_group_writes_only_its_atoms(self, universe):
+        v = Viewer(universe.select_atoms("name CA"), frames=range(10, 20))
+        assert (
+            v.source_name == "MDAnalysis AtomGroup (214 atoms)"
+            and v.coordinates_name == "frames 10:20:1"
+        )
+        assert v._data.count(b"\nATOM") + v._data.startswith(b"ATOM") == 214
+
+    def test_an_mdtraj_trajectory(self, in_data, tmp_path):
+        import mdtraj
+
+        traj = mdtraj.load("adk_dims.dcd", top="adk.psf")
+        v = Viewer(traj, frames=slice(0, 50, 5))
+        assert (
+            v.source_name == "MDTraj Trajectory (3341 atoms)"
+            and v.coordinates_name == "frames 0:50:5"
+        )
+        (tmp_path / "t.pdb").write_bytes(v._data)
+        (tmp_path / "t.dcd").write_bytes(v._coordinates)
+        back = mdtraj.load_dcd(str(tmp_path / "t.dcd"), top=str(tmp_path / "t.pdb"))
+        assert back.n_frames == 10
+        assert abs(back.xyz[3] - traj.xyz[15]).max() < 1e-4  # nm
+
+    def test_bad_frames_and_arguments_are_located(self, universe):
+        cases = [
+            (lambda: Viewer(universe, frames=5), "INVALID_INPUT", "frames"),
+            (lambda: Viewer(universe, frames=slice(200, 300)), "VALIDATION_FAILED", "frames"),
+            (lambda: Viewer(universe, coordinates="adk_dims.dcd"), "INVALID_INPUT", "coordinates"),
+            (lambda: Viewer(universe, format="pdb"), "INVALID_INPUT", "format"),
+            (
+                lambda: Viewer("adk.psf", coordinates="adk_dims.dcd", frames=slice(0, 5)),
+                "INVALID_INPUT",
+                "frames",
+            ),
+            (lambda: Viewer(universe.select_atoms("name XX")), "VALIDATION_FAILED", "source"),
+        ]
+        for make, code, where in cases:
+            with pytest.raises(StructureSourceError) as e:
+                make()
+            assert (e.value.to_dict()["code"], e.value.to_dict()["where"]) == (code, where)
+
+    def test_too_many_frames_for_the_bound_say_what_stride_fits(self, universe, monkeypatch):
+        from molspace.viewer import trajectory_source
+
+        monkeypatch.setattr(trajectory_source, "MAX_STRUCTURE_BYTES", 3341 * 12 * 20)
+        with pytest.raises(StructureSourceError) as e:
+            Viewer(universe)
+        err = e.value.to_dict()
+        assert (err["code"], err["where"]) == ("TOO_LARGE", "frames")
+        assert "at most 20 frames" in err["fix"] and "slice(0, None, 5)" in err["fix"]

@@ -26,6 +26,7 @@ from ..errors import StructureSourceError, ViewerControlError
 from ..page_request import PageRequest
 from ..page_widget import PageWidget
 from .source import TOPOLOGY, mvs_state_of, normalize_coordinates_source, normalize_structure_source
+from .trajectory_source import trajectory_object_kind, trajectory_sources
 
 #: Traits only the page may change; the kernel reads them.
 _PAGE_OWNED = (
@@ -136,6 +137,10 @@ class Viewer(PageWidget):
         A file of more models than the Viewer superposes (20) is a trajectory too.
     coordinates_format : str, optional
         ``xtc``, ``dcd``, ``trr``, ``nctraj`` or ``lammpstrj``; default: from the extension.
+    frames : slice or range, optional
+        With an MDAnalysis ``Universe`` / ``AtomGroup`` or an MDTraj ``Trajectory`` as ``source``
+        (written as PDB + DCD by the library, :mod:`molspace.viewer.trajectory_source`): the frame
+        indices to show, e.g. ``slice(0, None, 10)``; default every frame.
     title : str, optional
         Shown in ``observe``; default: the path.
     **kwargs
@@ -226,10 +231,30 @@ class Viewer(PageWidget):
         *,
         coordinates: Any = None,
         coordinates_format: str | None = None,
+        frames: Any = None,
         **kwargs: Any,
     ):
-        normalized = normalize_structure_source(source, format)
         coords = None
+        if trajectory_object_kind(source) is not None:
+            if coordinates is not None or format is not None:
+                raise StructureSourceError(
+                    "INVALID_INPUT",
+                    f"a {type(source).__name__} carries its own topology and frames; "
+                    f"{'coordinates=' if coordinates is not None else 'format='} does not apply",
+                    "coordinates" if coordinates is not None else "format",
+                    "Drop it; choose frames with frames=slice(start, stop, step).",
+                )
+            normalized, coords = trajectory_sources(source, frames)
+        elif frames is not None:
+            raise StructureSourceError(
+                "INVALID_INPUT",
+                "frames= takes frames of an MDAnalysis Universe/AtomGroup or an MDTraj Trajectory",
+                "frames",
+                "Drop frames=, or pass such an object as the source.",
+                {"type": type(source).__name__},
+            )
+        else:
+            normalized = normalize_structure_source(source, format)
         if coordinates is not None:
             if normalized.mvs is not None:
                 raise StructureSourceError(

@@ -104,3 +104,26 @@ test('an agent opens a GRO + XTC under the root, reads frames and time, steps th
     await client.close();
   }
 });
+
+test('a cell shows an MDAnalysis Universe with a stride: its frames in the player', async ({ page, tmpPath }) => {
+  for (const name of ['adk.psf', 'adk_dims.dcd']) {
+    await page.contents.uploadFile(path.join(DATA, name), `${tmpPath}/${name}`);
+  }
+  await page.notebook.createNew('mdanalysis.ipynb');
+  await page.notebook.setCell(
+    0,
+    'code',
+    'import warnings\nwarnings.simplefilter("ignore")\nimport MDAnalysis as mda, molspace\nu = mda.Universe("adk.psf", "adk_dims.dcd")\nv = molspace.Viewer(u.select_atoms("protein"), frames=slice(0, None, 10))\nv'
+  );
+  await page.notebook.runCell(0, true);
+  const viewer = page.locator('.molspace-viewer').first();
+  await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  const player = viewer.locator('.molspace-viewer-player');
+  await expect(player).toHaveAttribute('data-molspace-frames', '10');
+  await runCell(page, 'v.frame = 9');
+  await expect(player).toHaveAttribute('data-molspace-frame', '9');
+  await expect(viewer).toHaveAttribute('data-molspace-ready', 'true');
+  expect(await runCell(page, 'print(v.frame, v.composition["atoms"], v.source_name, v.coordinates_name)')).toBe(
+    '9 3341 MDAnalysis AtomGroup (3341 atoms) frames 0:98:10'
+  );
+});

@@ -127,3 +127,45 @@ test('a cell shows an MDAnalysis Universe with a stride: its frames in the playe
     '9 3341 MDAnalysis AtomGroup (3341 atoms) frames 0:98:10'
   );
 });
+
+test("a Story's steps draw frames of a trajectory (MVS coordinates node: AMBER prmtop + NetCDF in an .mvsx)", async ({ page, tmpPath }) => {
+  for (const name of ['bala.prmtop', 'bala.ncdf']) {
+    await page.contents.uploadFile(path.join(DATA, name), `${tmpPath}/${name}`);
+  }
+  await page.notebook.createNew('trajectory-story.ipynb');
+  await page.notebook.setCell(
+    0,
+    'code',
+    [
+      'import io, json, zipfile, molspace',
+      'rep = [{"kind": "component", "params": {"selector": "all"}, "children": [{"kind": "representation", "params": {"type": "ball_and_stick"}}]}]',
+      'coords = {"kind": "download", "params": {"url": "bala.ncdf"}, "children": [{"kind": "parse", "params": {"format": "nctraj"}, "children": [{"kind": "coordinates", "params": {}, "ref": "traj"}]}]}',
+      'top = lambda i: {"kind": "download", "params": {"url": "bala.prmtop"}, "children": [{"kind": "parse", "params": {"format": "prmtop"}, "children": [{"kind": "structure", "params": {"type": "model", "model_index": i, "coordinates_ref": "traj"}, "children": rep}]}]}',
+      'step = lambda i: {"root": {"kind": "root", "children": [coords, top(i)]}, "metadata": {"title": f"frame {i}", "key": f"frame-{i}", "linger_duration_ms": 1000}}',
+      'story = {"kind": "multiple", "metadata": {"title": "alanine peptide", "version": "1"}, "snapshots": [step(0), step(15), step(29)]}',
+      'buf = io.BytesIO()',
+      'z = zipfile.ZipFile(buf, "w")',
+      'z.writestr("index.mvsj", json.dumps(story))',
+      'z.write("bala.prmtop")',
+      'z.write("bala.ncdf")',
+      'z.close()',
+      's = molspace.Story(buf.getvalue())',
+      's'
+    ].join('\n')
+  );
+  await page.notebook.runCell(0, true);
+  const story = page.locator('.molspace-story').first();
+  await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  await expect(story.locator('.molspace-story-error')).toBeHidden();
+  const canvas = story.locator('.molspace-story-canvas canvas').first();
+  const pictures = [await stillPicture(canvas)];
+  for (const key of ['frame-15', 'frame-29']) {
+    await runCell(page, `s.goto("${key}")`);
+    await expect(story).toHaveAttribute('data-molspace-drawn', key, { timeout: 30_000 });
+    await expect(story).toHaveAttribute('data-molspace-ready', 'true');
+    pictures.push(await stillPicture(canvas));
+  }
+  expect(pictures[1].equals(pictures[0])).toBe(false);
+  expect(pictures[2].equals(pictures[1])).toBe(false);
+  expect(await runCell(page, 'print(s.index, s.key, s.error)')).toBe('2 frame-29 None');
+});

@@ -197,7 +197,7 @@ export async function structuresAt(data: StructureData, frame: number, where: st
  */
 export function requireFrame(data: StructureData, frame: number, where: string): void {
   const frames = data.composition.trajectory?.frames ?? 1;
-  if (frame < frames) {
+  if (Number.isInteger(frame) && frame >= 0 && frame < frames) {
     return;
   }
   throw new MolspaceError(

@@ -82,6 +82,19 @@ describe('trajectories against MDAnalysis', () => {
   }
 });
 
+describe('DCD time', () => {
+  it('puts frame 0 at ISTART × DELTA and frames NSAVC × DELTA apart, as MDAnalysis', async () => {
+    // adk_dims.dcd has ISTART = NSAVC = 1000 (DELTA × 1000 = 1 ps): set apart, MDAnalysis 2.11 reads 0.5 ps and 2 ps
+    const dcd = file('adk_dims.dcd');
+    const dv = new DataView(dcd.buffer, dcd.byteOffset, dcd.byteLength);
+    dv.setInt32(12, 500, true); // ISTART
+    dv.setInt32(16, 2000, true); // NSAVC
+    const data = await readStructure(file('adk.psf'), 'psf', 'adk.psf', { bytes: dcd, format: 'dcd', where: 'a.dcd' });
+    expect(data.composition.trajectory?.timePs?.start).toBeCloseTo(0.5, 3);
+    expect(data.composition.trajectory?.timePs?.step).toBeCloseTo(2, 3);
+  });
+});
+
 describe('trajectory bad inputs', () => {
   it('refuses topology and coordinates of different atom counts, naming both', async () => {
     const e = await refused(read('adk.psf', 'bala.ncdf'));
@@ -145,9 +158,26 @@ describe('trajectory bad inputs', () => {
     const e = await refused(planActions(view, [{ op: 'goto_frame', frame: 98 }], data));
     expect(e.where).toBe('/actions/0/frame');
     expect(e.details).toMatchObject({ frame: 98, frames: 98 });
+    const negative = await refused(planActions(view, [{ op: 'goto_frame', frame: -1 }], data));
+    expect(negative.where).toBe('/actions/0/frame');
     const plan = await planActions(view, [{ op: 'goto_frame', frame: 97 }], data);
     expect(plan.view.frame).toBe(97);
     expect(plan.step).toBe('none');
+    // playback is navigation too: no undo step
+    const play = await planActions(view, [{ op: 'play', fps: 10, loop: true }], data);
+    expect([play.view.play, play.step]).toEqual([{ fps: 10, loop: true }, 'none']);
+    const pause = await planActions(play.view, [{ op: 'pause' }], data);
+    expect([pause.view.play, pause.step]).toEqual([null, 'none']);
+    // with an edit in the batch it is one undo step
+    const mixed = await planActions(
+      view,
+      [
+        { op: 'goto_frame', frame: 3 },
+        { op: 'set_background', color: '#000000' }
+      ],
+      data
+    );
+    expect(mixed.step).toBe('push');
     const single = await readStructure(file('adk_oplsaa.gro'), 'gro', 'adk_oplsaa.gro');
     const p = await refused(planActions(view, [{ op: 'play', fps: 10, loop: true }], single));
     expect(p.message).toContain('one frame');

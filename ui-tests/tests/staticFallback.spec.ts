@@ -230,6 +230,29 @@ test('a Ketcher editor is saved with a depiction of what it holds and its SMILES
   expect(changed.data['image/png'] === saved.data['image/png'], 'the new molecule has a new picture').toBe(false);
 });
 
+test('a trajectory Viewer is saved at the frame it shows', async ({ page, request, tmpPath }) => {
+  for (const name of ['adk.psf', 'adk_dims.dcd']) {
+    await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'trajectories', name), `${tmpPath}/${name}`);
+  }
+  await page.notebook.createNew('trajectory.ipynb');
+  await page.notebook.setCell(0, 'code', 'import molspace\nv = molspace.Viewer("adk.psf", coordinates="adk_dims.dcd", title="AdK")\nv');
+  await page.notebook.runCell(0, true);
+  const file = `${tmpPath}/trajectory.ipynb`;
+  await expect(page.locator('.molspace-viewer').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+  const id = await modelId(page, '.molspace-viewer');
+  const first = await fallbackSent(page, id);
+  const { byModel: before } = await saveUntil(page, request, file, o => /frame 0 of 98/.test(o.get(id)?.data['text/plain'] ?? ''));
+  await runCell(page, 'v.frame = 97');
+  await fallbackSent(page, id, first);
+  const { byModel } = await saveUntil(page, request, file, o =>
+    /frame 97 of 98 \(98 ps\)/.test(o.get(id)?.data['text/plain'] ?? '')
+  );
+  const saved = byModel.get(id)!;
+  expect(saved.data['text/plain']).toContain('AdK (psf + dcd)');
+  checkPng(saved.data['image/png']);
+  expect(saved.data['image/png'] === before.get(id)!.data['image/png'], 'frame 97 has its own picture').toBe(false);
+});
+
 test.describe('Reopened with saved widget state', () => {
   test.use({
     mockSettings: {

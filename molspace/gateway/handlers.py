@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -462,7 +463,13 @@ class BridgeHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):
                 "molspace bridge: page %s connected (molspace %s)", msg["pageId"], msg["version"]
             )
             self.send_json(
-                {"type": "welcome", "pageId": msg["pageId"], "mirror": bool(self.pages.mirrored)}
+                {
+                    "type": "welcome",
+                    "pageId": msg["pageId"],
+                    "mirror": bool(self.pages.mirrored),
+                    # the page's offset to this clock dates each call's deadline (relayed_calls.py)
+                    "serverTime": int(time.time() * 1000),
+                }
             )
             return None
         if self.page is None:

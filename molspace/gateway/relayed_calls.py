@@ -8,6 +8,7 @@ a page gone during the call each end it with a located error.
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from typing import Any
 
@@ -80,6 +81,9 @@ class RelayedCalls(PageRegistry):
             "args": args,
             "context": {"pageId": page.page_id, "pages": self.page_infos(), "client": client},
             "deadlineMs": max(1, int(limit * 1000)),
+            # the page counts the deadline from here (its clock offset from `welcome`), so a page
+            # that was frozen and reads the call after this gateway answered TIMEOUT does not apply it
+            "sentAt": int(time.time() * 1000),
         }
         try:
             try:

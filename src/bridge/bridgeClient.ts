@@ -99,6 +99,8 @@ export class BridgeClient {
   private _delay = RECONNECT_MIN_MS;
   private _timer: ReturnType<typeof setTimeout> | null = null;
   private _state: BridgeState = 'waiting';
+  /** The gateway's clock less this page's (ms), from its last `welcome`; null before one that says it. */
+  private _clockOffset: number | null = null;
   private _error: LocatedError | null = null;
   private readonly _welcomed = new Signal<this, void>(this);
 
@@ -251,6 +253,8 @@ export class BridgeClient {
     }
     const msg = parsed.data;
     if (msg.type === 'welcome') {
+      // the server's clock less the page's, measured when the page is awake (its error: one frame's latency)
+      this._clockOffset = msg.serverTime !== undefined ? msg.serverTime - Date.now() : null;
       if (this._state === 'connecting') {
         this._state = 'connected';
         this._delay = RECONNECT_MIN_MS;
@@ -265,9 +269,9 @@ export class BridgeClient {
       this._options.dispatcher.noteServed(msg.reads);
       return;
     }
-    const { callId, tool, args, context, deadlineMs } = msg;
+    const { callId, tool, args, context, deadlineMs, sentAt } = msg;
     try {
-      const deadline = Date.now() + deadlineMs;
+      const deadline = callDeadline(Date.now(), deadlineMs, sentAt, this._clockOffset);
       const result = await this._options.dispatcher.execute(tool, args, { source: 'agent', context, deadline });
       await this._sendResult({
         type: 'result',
@@ -327,6 +331,17 @@ export class BridgeClient {
 }
 
 /** Bytes of `text` in UTF-8. */
+/**
+ * When the page stops trying to apply a relayed call (ms since the epoch, page clock): `deadlineMs`
+ * from when the gateway sent it (`sentAt`, server clock, less `clockOffset`), so a page that was
+ * frozen (a sleeping laptop, a paused debugger) and reads the call after the gateway answered
+ * TIMEOUT does not apply it; at most `deadlineMs` from when the page reads it.
+ */
+export function callDeadline(now: number, deadlineMs: number, sentAt: number | undefined, clockOffset: number | null): number {
+  const fromRead = now + deadlineMs;
+  return sentAt === undefined || clockOffset === null ? fromRead : Math.min(fromRead, sentAt - clockOffset + deadlineMs);
+}
+
 function utf8Length(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {

@@ -94,7 +94,9 @@ export const GatewayWelcome = z.object({
   type: z.literal('welcome'),
   pageId: z.string(),
   /** True: push the read mirror (`reads` frames); the gateway answers mirrored reads from it. */
-  mirror: z.boolean().optional()
+  mirror: z.boolean().optional(),
+  /** The server's clock when it sent this, ms since the epoch: the page's offset to it, for call deadlines. */
+  serverTime: z.number().optional()
 });
 export const GatewayCall = z.object({
   type: z.literal('call'),
@@ -102,7 +104,9 @@ export const GatewayCall = z.object({
   tool: z.string(),
   args: z.record(z.string(), z.unknown()),
   context: CallContext,
-  deadlineMs: z.number().int().positive()
+  deadlineMs: z.number().int().positive(),
+  /** The server's clock when it sent the call (ms since the epoch): the deadline counts from then, not from when the page reads it. */
+  sentAt: z.number().optional()
 });
 /**
  * One read the gateway answered from the page's read mirror: the tool, its

@@ -38,6 +38,9 @@ async def test_observe_is_relayed_to_the_page(
     assert call["tool"] == "observe"
     assert call["args"] == {"limit": 5}
     assert call["deadlineMs"] == int(CALL_TIMEOUT * 1000)
+    # the deadline counts from when the gateway sent the call (server clock), not when the page reads
+    # it; the welcome gave the page that clock
+    assert page.welcome["serverTime"] <= call["sentAt"] <= time.time() * 1000
     assert call["context"]["pageId"] == "page-1"
     (info,) = call["context"]["pages"]
     assert info["pageId"] == "page-1" and info["focused"] is True and info["widgets"] == 2
@@ -330,11 +333,9 @@ async def test_bridge_accepts_authorization_header(
             }
         )
     )
-    assert json.loads(await asyncio.wait_for(ws.read_message(), 10)) == {
-        "type": "welcome",
-        "pageId": "hdr",
-        "mirror": True,
-    }
+    welcome = json.loads(await asyncio.wait_for(ws.read_message(), 10))
+    assert abs(welcome.pop("serverTime") - time.time() * 1000) < 60_000
+    assert welcome == {"type": "welcome", "pageId": "hdr", "mirror": True}
     ws.close()
     await wait_for(lambda: gateway.pages.ordered == [])
 

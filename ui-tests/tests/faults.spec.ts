@@ -293,7 +293,7 @@ test('the bridge socket dropped during agent calls: each is answered or NO_PAGE,
   }
 });
 
-test("the page's timers frozen during a call (a sleeping laptop): a located TIMEOUT, then on resume a retry applies once", async ({
+test("the page's timers frozen during a call (a sleeping laptop): a located TIMEOUT, not applied on resume, a retry applies once", async ({
   page,
   tmpPath
 }) => {
@@ -316,11 +316,17 @@ test("the page's timers frozen during a call (a sleeping laptop): a located TIME
     await cdp.send('Debugger.disable');
 
     await page.waitForFunction(() => (window as any).molspace.bridge.state === 'connected', null, { timeout: 60_000 });
+    // The page reads the call late and refuses it: its deadline counts from when the gateway sent it
+    // (the welcome's serverTime and the call's sentAt), so what the agent was told (TIMEOUT) holds.
+    await expect
+      .poll(async () => (await ledger(page)).find(e => e.actionId === 'freeze-1')?.errorCode ?? null, { timeout: 60_000 })
+      .toBe('TIMEOUT');
+    expect(await viewerRevision(client, ids.viewer)).toBe(before);
     const [retried, failed] = await call(client, 'act', colour(ids.viewer, 1, 'freeze-1'));
     expect(failed, JSON.stringify(retried)).toBe(false);
     const [next, nextFailed] = await call(client, 'act', colour(ids.viewer, 2, 'freeze-2'));
     expect(nextFailed, JSON.stringify(next)).toBe(false);
-    // freeze-1 applied once (late, or on retry), freeze-2 once: two revisions, both in the ledger.
+    // freeze-1 applied once (on retry), freeze-2 once: two revisions, both in the ledger.
     expect(await viewerRevision(client, ids.viewer)).toBe(before + 2);
     expect(appliedRevisions(await ledger(page), ids.viewer)).toEqual([before + 1, before + 2]);
     expect(pageErrors).toEqual([]);

@@ -7,7 +7,7 @@
 import { Signal } from '@lumino/signaling';
 import { BRIDGE_CLOSE_CODES, BRIDGE_PROTOCOL_VERSION, LIMITS, MolspaceError, type ServedRead } from '../../contract';
 import type { DispatchOptions, DispatchResult } from '../../dispatcher/dispatcher';
-import { BridgeClient, RECONNECT_MAX_MS, RECONNECT_MIN_MS, type BridgeSocket, type PageIdStore } from '../bridgeClient';
+import { BridgeClient, RECONNECT_MAX_MS, RECONNECT_MIN_MS, callDeadline, type BridgeSocket, type PageIdStore } from '../bridgeClient';
 
 class FakeSocket implements BridgeSocket {
   static all: FakeSocket[] = [];
@@ -242,4 +242,20 @@ it('stops reconnecting once disposed, and ignores the close of a socket it left'
   jest.advanceTimersByTime(10 * RECONNECT_MAX_MS);
   expect(FakeSocket.all).toHaveLength(1);
   expect(client.state).toBe('stopped');
+});
+
+describe('callDeadline: a relayed call counts its deadline from when the gateway sent it', () => {
+  it('is the earlier of read + deadlineMs and sentAt (server clock, less the offset) + deadlineMs', () => {
+    // the page clock runs 5 s behind the server's; the call was sent 40 s ago (a frozen page), deadline 30 s
+    const offset = 5_000;
+    const now = 1_000_000;
+    const sentAt = now + offset - 40_000;
+    expect(callDeadline(now, 30_000, sentAt, offset)).toBe(now - 10_000);
+    expect(callDeadline(now, 30_000, sentAt, offset)).toBeLessThan(now); // passed: the Dispatcher refuses it, TIMEOUT
+    // read at once: the deadline is read + deadlineMs
+    expect(callDeadline(now, 30_000, now + offset, offset)).toBe(now + 30_000);
+    // a gateway that sends no time, or no welcome clock: counted from the read
+    expect(callDeadline(now, 30_000, undefined, offset)).toBe(now + 30_000);
+    expect(callDeadline(now, 30_000, sentAt, null)).toBe(now + 30_000);
+  });
 });

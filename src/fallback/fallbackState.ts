@@ -18,7 +18,7 @@ const TITLE = 200;
 
 /**
  * The fallback of `target` as it is now, or null when it is not settled: not
- * drawn yet, a Story playing or without steps. A widget with a located error
+ * drawn yet, a Story or a trajectory playing, a Story without steps. A widget with a located error
  * is settled: the error is its summary.
  */
 export function fallbackSnapshot(target: WidgetTarget): FallbackSnapshot | null {
@@ -53,7 +53,9 @@ export function fallbackSnapshot(target: WidgetTarget): FallbackSnapshot | null 
   }
   if (isTargetOfKind(target, 'viewer')) {
     const s = target.state();
-    if (!s.error && !s.ready) {
+    // a playing trajectory is not settled: a picture per frame would read the canvas back every
+    // step (seconds on software WebGL); `pause` is a revision, and its frame is taken then
+    if (!s.error && (!s.ready || target.view().play)) {
       return null;
     }
     return { state: { kind: 'viewer', revision: s.revision, title: cut(s.title), summary: text(`Viewer: ${target.describe()}`) } };

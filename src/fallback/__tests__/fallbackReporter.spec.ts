@@ -179,3 +179,24 @@ test('a Ketcher editor is sent with what it holds at its structure revision, and
   expect(frames[0].png).toBe(PNG.png);
   expect(capture).toHaveBeenCalledWith(editor);
 });
+
+test('nothing is taken while a trajectory plays; its frame is, once paused', async () => {
+  let play: { fps: number; loop: boolean } | null = { fps: 10, loop: true };
+  const viewer = {
+    targetId: 'v1',
+    kind: 'viewer' as const,
+    notebook: 'n.ipynb',
+    comm_live: true,
+    state: () => ({ target: 'v1', kind: 'viewer', title: 'AdK', ready: true, revision: 7, error: null, undo: 0, redo: 0 }),
+    view: () => ({ frame: 12, play }),
+    describe: () => `AdK (psf + dcd): frame 12 of 98${play ? ', playing' : ''}`,
+    whenLoaded: () => Promise.resolve()
+  };
+  const { frames, capture, reporter } = setup([viewer]);
+  await settle();
+  expect(capture).not.toHaveBeenCalled();
+  await expect(reporter.flush('v1')).resolves.toBe(false);
+  play = null;
+  await expect(reporter.flush('v1')).resolves.toBe(true);
+  expect(frames.map(f => f.state.summary)).toEqual(['Viewer: AdK (psf + dcd): frame 12 of 98']);
+});

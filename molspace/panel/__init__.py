@@ -8,7 +8,8 @@ content
 molecules
     Molecule-grid content: SMILES, RDKit ``Mol`` objects, a DataFrame with a molecule column.
 links
-    Row and grid-cell links (a Viewer selector or a Story step) from a DataFrame.
+    Row, grid-cell and chart-value links (a Viewer selector or frame, or a Story step) from a
+    DataFrame's columns, a chart's data fields, or a list.
 """
 
 from .widget import Panel, static_fallback

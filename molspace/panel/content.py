@@ -4,7 +4,8 @@
 - a pandas ``DataFrame`` → a table (columns typed from their dtypes, units from
   ``units=`` or ``df.attrs["units"]``; NaN/NaT → ``None``);
 - an Altair chart (any object with ``to_dict()`` giving a Vega-Lite dict) or a
-  Vega-Lite ``dict`` → a chart (data inline);
+  Vega-Lite ``dict`` → a chart (data inline), its data values optionally linked
+  (``links=``, or ``viewer=`` + ``frame_column=``: :mod:`molspace.panel.links`);
 - a list of SMILES strings or RDKit molecules, or a DataFrame with
   ``smiles_column=`` or an RDKit molecule column → a molecule grid
   (:mod:`molspace.panel.molecules`);
@@ -21,12 +22,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..contract import LIMITS
 from ..errors import PanelContentError
-from .links import split_links
+from .links import chart_links, split_links
 from .molecules import (
     check_molecules,
     is_rdkit_mol,
@@ -60,6 +61,8 @@ class ContentOptions(TypedDict, total=False):
     selector_column: str | None
     story: Any
     step_column: str | None
+    frame_column: str | None
+    links: Sequence[Any] | None
 
 
 #: The names of :class:`ContentOptions`, in order.
@@ -97,11 +100,17 @@ def normalize_panel_content(content: Any, **options: Unpack[ContentOptions]) -> 
             column naming each molecule.
         page_size : int, optional
             Molecule grids: molecules per page (default 24).
-        viewer, selector_column, story, step_column : optional
-            DataFrames only: one link per row, a click on which focuses the row's
-            MVS component selector (column ``selector_column``) in ``viewer``, or
-            goes to the row's step key (column ``step_column``) of ``story``
+        viewer, selector_column, frame_column, story, step_column : optional
+            DataFrames (and charts, whose data values have the field): one link per
+            row, a click on which focuses the row's MVS component selector (column
+            ``selector_column``) in ``viewer``, goes to the row's trajectory frame
+            (column ``frame_column``, ints from 0) of ``viewer``, or goes to the
+            row's step key (column ``step_column``) of ``story``
             (:mod:`molspace.panel.links`).
+        links : sequence of (dict or None), optional
+            Charts only: one ``PanelLink`` dict or ``None`` per value of the chart's
+            inline data, by index (at most as many as values); a click on a mark
+            drawn from value ``i`` follows ``links[i]``.
 
     Returns
     -------
@@ -112,14 +121,26 @@ def normalize_panel_content(content: Any, **options: Unpack[ContentOptions]) -> 
     ------
     PanelContentError
         ``UNSUPPORTED_FORMAT`` for another type, ``TOO_LARGE`` over a bound
-        (``details["limit"]`` names it), ``INVALID_INPUT`` for a malformed dict.
+        (``details["limit"]`` names it), ``INVALID_INPUT`` for a malformed dict or a
+        bad link argument (located at the argument, ``links/<i>/...`` or
+        ``content/<column>/<row>``), ``VALIDATION_FAILED`` for a frame the Viewer
+        does not have (:mod:`molspace.panel.links`).
     """
     check_content_options(options, "normalize_panel_content")
     link_args: dict[str, Any] = {
-        k: options.get(k) for k in ("viewer", "selector_column", "story", "step_column")
+        k: options.get(k)
+        for k in ("viewer", "selector_column", "story", "step_column", "frame_column")
     }
+    given_links = options.get("links")
     page_size = options.get("page_size")
     if _is_dataframe(content):
+        if given_links is not None:
+            raise PanelContentError(
+                "INVALID_INPUT",
+                "links= links a chart's data values; a DataFrame's rows take their links from a column",
+                "links",
+                "Pass frame_column=, selector_column= or step_column= (with viewer= / story=).",
+            )
         content, links = split_links(content, **link_args)
         return _with_links(
             _from_dataframe(
@@ -132,13 +153,18 @@ def normalize_panel_content(content: Any, **options: Unpack[ContentOptions]) -> 
             ),
             links,
         )
-    given = [k for k, v in link_args.items() if v is not None]
+    spec = _chart_spec(content)
+    if spec is not None:
+        spec, links = chart_links(spec, links=given_links, **link_args)
+        chart = _chart(spec)
+        return chart if links is None else _json({**chart, "links": links})
+    given = [k for k, v in {**link_args, "links": given_links}.items() if v is not None]
     if given:
         raise PanelContentError(
             "INVALID_INPUT",
             f"{given[0]}= attaches links to the rows of a DataFrame; this content is a {type(content).__name__}",
             given[0],
-            "Pass a DataFrame, or put 'links' (tables) / 'link' (molecules) in a PanelContent dict.",
+            "Pass a DataFrame or a chart, or put 'links' (tables) / 'link' (molecules) in a PanelContent dict.",
         )
     if isinstance(content, str):
         return _markdown(content)
@@ -153,14 +179,7 @@ def normalize_panel_content(content: Any, **options: Unpack[ContentOptions]) -> 
             {"types": sorted({type(m).__name__ for m in content})[:10]},
         )
     if isinstance(content, Mapping):
-        if content.get("type") in _TYPES:
-            return _checked(dict(content))
-        return _chart(dict(content))
-    to_dict = getattr(content, "to_dict", None)
-    if callable(to_dict):
-        spec = to_dict()
-        if isinstance(spec, Mapping):
-            return _chart(dict(spec))
+        return _checked(dict(content))
     raise PanelContentError(
         "UNSUPPORTED_FORMAT",
         f"a Panel cannot show a {type(content).__name__}",
@@ -168,6 +187,21 @@ def normalize_panel_content(content: Any, **options: Unpack[ContentOptions]) -> 
         "Pass markdown text (str), a pandas DataFrame, an Altair chart, a Vega-Lite dict, or a list of SMILES / RDKit Mols.",
         {"type": type(content).__name__},
     )
+
+
+def _chart_spec(content: Any) -> dict[str, Any] | None:
+    """The Vega-Lite spec of a chart a cell passes (a spec dict, or an Altair chart's
+    ``to_dict()``), or None for any other content."""
+    if isinstance(content, Mapping):
+        return None if content.get("type") in _TYPES else dict(content)
+    if isinstance(content, (str, list, tuple)):
+        return None
+    to_dict = getattr(content, "to_dict", None)
+    if callable(to_dict):
+        spec = to_dict()
+        if isinstance(spec, Mapping):
+            return dict(spec)
+    return None
 
 
 def _with_links(
@@ -251,7 +285,10 @@ def _checked(content: dict[str, Any]) -> dict[str, Any]:
             "content/spec",
             "Pass a Vega-Lite spec.",
         )
-    return _chart(dict(spec))
+    if content.get("links") is None:
+        return _chart(dict(spec))
+    spec, links = chart_links(spec, links=content["links"], where="content/links")
+    return _json({**_chart(spec), "links": links})
 
 
 def _check_table_size(columns: int, rows: int) -> None:

@@ -11,7 +11,7 @@ Dispatcher.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import traitlets
@@ -60,7 +60,8 @@ class Panel(PageWidget):
     page_size : int, optional
         Molecule grids: molecules per page (default 24).
     viewer : molspace.Viewer or str, optional
-        DataFrames: the Viewer (or its widget id) a row's link focuses.
+        DataFrames and charts: the Viewer (or its widget id) a row's link focuses
+        or steps to a frame of.
     selector_column : str, optional
         DataFrames: the column holding each row's MolViewSpec component
         selector (``"ligand"``, ``{"label_asym_id": "A", "beg_auth_seq_id": 10}``
@@ -70,16 +71,33 @@ class Panel(PageWidget):
         DataFrames: the Story (or its widget id) a row's link steps.
     step_column : str, optional
         DataFrames: the column holding each row's Story snapshot key; the
-        row's *Go to* button runs ``story_control`` goto. One of
-        ``selector_column`` / ``step_column``; the column is not shown, and a
+        row's *Go to* button runs ``story_control`` goto.
+    frame_column : str, optional
+        DataFrames: the column of each row's 0-based trajectory frame (ints);
+        the row's *Frame n* button runs ``act`` goto_frame on ``viewer``. Charts
+        (an Altair chart of such a DataFrame, or a spec dict): the field of
+        each data value holding its frame; a click on the value's mark (e.g.
+        a point of an RMSD-vs-frame line with ``point=True``) goes to it.
+        One of ``selector_column`` / ``frame_column`` / ``step_column``; a
+        selector or step column is not shown (a frame column is), and a
         missing cell (None/NaN) means no link. A link whose widget is gone
         shows a located ``STALE_TARGET`` / ``NOT_FOUND`` in the panel.
+    links : sequence of (dict or None), optional
+        Charts: one ``PanelLink`` dict per value of the chart's inline data, by
+        index, or None (``{"op": "goto_frame", "viewer": v, "frame": 12}``;
+        ``focus`` with ``selector``, ``goto`` with ``story`` and ``key``); at
+        most as many as values. An Altair chart's dataset is inlined so the
+        indices are its DataFrame's rows.
 
     Raises
     ------
     molspace.errors.PanelContentError
         ``UNSUPPORTED_FORMAT``, ``INVALID_INPUT`` or ``TOO_LARGE`` (the
-        limit's name in ``details["limit"]``).
+        limit's name in ``details["limit"]``); for links, ``INVALID_INPUT`` at
+        the argument, ``links/<i>/<field>`` or ``content/<column>/<row>`` (a
+        frame that is not an int from 0, more links than chart values, a
+        Story as ``viewer=``), ``VALIDATION_FAILED`` there for a frame past
+        ``viewer.frames``.
 
     Notes
     -----
@@ -124,6 +142,8 @@ class Panel(PageWidget):
         selector_column: str | None = None,
         story: Any = None,
         step_column: str | None = None,
+        frame_column: str | None = None,
+        links: Sequence[Any] | None = None,
         **kwargs: Any,
     ):
         options: ContentOptions = {
@@ -136,6 +156,8 @@ class Panel(PageWidget):
             "selector_column": selector_column,
             "story": story,
             "step_column": step_column,
+            "frame_column": frame_column,
+            "links": links,
         }
         normalized = normalize_panel_content(content, **options)
         if panel_id is not None:
@@ -164,7 +186,8 @@ class Panel(PageWidget):
         content : as for :class:`Panel`
         **options : ContentOptions
             ``units``, ``smiles_column``, ``molecule_column``, ``name_column``, ``page_size``,
-            ``viewer``, ``selector_column``, ``story``, ``step_column``: as for :class:`Panel`.
+            ``viewer``, ``selector_column``, ``story``, ``step_column``, ``frame_column``,
+            ``links``: as for :class:`Panel`.
         title : str, optional
         expected_revision : int, optional
             Refuse (``REVISION_CONFLICT`` in :attr:`last_result`) unless the panel is at this revision.

@@ -46,9 +46,10 @@ export type TableCell = z.infer<typeof TableCell>;
 const LinkTarget = z.string().min(1).max(128);
 
 /**
- * What a click on a table row or grid cell does, through the Dispatcher as a
- * `ui` call: `act` `{op: "focus", selector}` on a Viewer, or `story_control`
- * `goto` `key` on a Story (docs/architecture.md, "Report panels").
+ * What a click on a table row, grid cell or chart mark does, through the
+ * Dispatcher as a `ui` call: `act` `{op: "focus", selector}` or
+ * `{op: "goto_frame", frame}` on a Viewer, or `story_control` `goto` `key` on
+ * a Story (docs/architecture.md, "Report panels").
  */
 export const PanelLink = z
   .discriminatedUnion('op', [
@@ -59,10 +60,20 @@ export const PanelLink = z
         story: LinkTarget.describe('Story widget id.'),
         key: z.string().min(1).max(200).describe('Snapshot key.')
       })
+      .strict(),
+    z
+      .object({
+        op: z.literal('goto_frame'),
+        viewer: LinkTarget.describe('Viewer widget id.'),
+        frame: z.number().int().min(0).describe('0-based.')
+      })
       .strict()
   ])
-  .describe('Click: focus selector in a Viewer, or go to a Story step.');
+  .describe('Click: focus selector or go to frame in a Viewer, or go to a Story step.');
 export type PanelLink = z.infer<typeof PanelLink>;
+
+/** Links by index: a table's rows, a chart's `spec.data.values` items (one schema, so tools/list folds them to one). */
+const PanelLinks = z.array(PanelLink.nullable()).optional().describe('Per row (chart: per data.values item) by index; null: none.');
 
 /** A table: typed columns, rows of cells in column order. */
 export const TableContent = z
@@ -72,17 +83,21 @@ export const TableContent = z
     rows: z
       .array(z.array(TableCell))
       .describe(`Cells in column order; at most ${LIMITS.panelTableRows} rows, ${LIMITS.panelTableCells} cells.`),
-    links: z.array(PanelLink.nullable()).optional().describe('Per row, by index (null: none); at most one per row.')
+    links: PanelLinks
   })
   .strict();
 
-/** A Vega-Lite v5 chart with inline, bounded data. */
+/**
+ * A Vega-Lite v5 chart with inline, bounded data; `links[i]` is followed by a
+ * click on a mark drawn from `spec.data.values[i]`.
+ */
 export const ChartContent = z
   .object({
     type: z.literal('chart'),
     spec: z
       .record(z.string(), z.unknown())
-      .describe(`Vega-Lite v5 spec, data inline (data.values, at most ${LIMITS.panelChartDataValues}).`)
+      .describe(`Vega-Lite v5 spec, data inline (data.values, at most ${LIMITS.panelChartDataValues}).`),
+    links: PanelLinks
   })
   .strict();
 
@@ -198,7 +213,8 @@ export const RENDER_PANEL_TOOL: ToolSpec<typeof RenderPanelInput, typeof RenderP
     'Show one bounded artifact (markdown, table, Vega-Lite chart with inline data, or a molecule grid from SMILES, SDF, CSV or TSV) in a ' +
     `panel docked in JupyterLab (at most ${LIMITS.dockedPanels} per page), or replace the ` +
     "content of a panel by panelId/target (docked or a cell's inline one). Rendered by " +
-    "JupyterLab's sanitizing rendermime; no script runs. Returns once rendered.",
+    "JupyterLab's sanitizing rendermime; no script runs. Table rows, grid cells and chart marks may link to a " +
+    'Viewer selection or frame, or a Story step. Returns once rendered.',
   examples: [
     { panelId: 'notes', content: { type: 'markdown', markdown: '## Findings\nThe ligand sits in the **S1** pocket.' } },
     {
@@ -224,13 +240,14 @@ export const RENDER_PANEL_TOOL: ToolSpec<typeof RenderPanelInput, typeof RenderP
           $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
           data: {
             values: [
-              { t: 0, e: -1.2 },
-              { t: 1, e: -1.5 }
+              { frame: 0, rmsd: 0 },
+              { frame: 1, rmsd: 1.5 }
             ]
           },
-          mark: 'line',
-          encoding: { x: { field: 't', type: 'quantitative' }, y: { field: 'e', type: 'quantitative' } }
-        }
+          mark: { type: 'line', point: true },
+          encoding: { x: { field: 'frame', type: 'quantitative' }, y: { field: 'rmsd', type: 'quantitative' } }
+        },
+        links: [null, { op: 'goto_frame', viewer: '<viewer id from observe>', frame: 1 }]
       }
     },
     { content: { type: 'molecules', molecules: [{ smiles: 'c1ccccc1O', name: 'phenol', properties: { score: -7.1 } }] } },

@@ -15,6 +15,7 @@ import {
   type TableCell,
   type TableContent
 } from '../contract';
+import { checkChartLinks } from './chartLinks';
 
 /**
  * Check one panel content.
@@ -22,8 +23,8 @@ import {
  * @param where - JSON pointer of the content in the caller's arguments (e.g. `/content`).
  * @throws MolspaceError `TOO_LARGE` (a bound, named in `details.limit`),
  *   `VALIDATION_FAILED` (a cell of the wrong type, a chart against the
- *   Vega-Lite schema, at the bad property), `UNSUPPORTED_FORMAT` (a chart that
- *   is not Vega-Lite v5).
+ *   Vega-Lite schema, at the bad property; more links than table rows or
+ *   chart data values), `UNSUPPORTED_FORMAT` (a chart that is not Vega-Lite v5).
  */
 export async function checkPanelContent(content: PanelContent, where = '/content'): Promise<void> {
   switch (content.type) {
@@ -36,6 +37,7 @@ export async function checkPanelContent(content: PanelContent, where = '/content
     case 'chart':
       checkChartBounds(content, where);
       await checkChartSchema(content.spec, `${where}/spec`);
+      checkChartLinks(content, where);
       return;
     case 'molecules':
       checkMolecules(content, where);

@@ -1,12 +1,14 @@
 /**
  * Links of report panels (docs/architecture.md, "Report panels"): a table
- * row or grid cell carrying a `PanelLink` gets a button; a click runs
- * `act` `{op: "focus", selector}` on the named Viewer or `story_control`
- * `goto` on the named Story through the page's Dispatcher, source `ui`, like
- * any other operation (so the activity panel, the change log and the kernel
- * see it). A refusal (the widget is gone: STALE_TARGET / NOT_FOUND; a
- * selector that matches nothing; an unknown step) comes back as a located
- * error for the panel to show, re-located under the link's pointer.
+ * row or grid cell carrying a `PanelLink` gets a button, a chart mark drawn
+ * from a linked data value is clickable (`./chartLinks.ts`); a click runs
+ * `act` `{op: "focus", selector}` or `{op: "goto_frame", frame}` on the named
+ * Viewer or `story_control` `goto` on the named Story through the page's
+ * Dispatcher, source `ui`, like any other operation (so the activity panel,
+ * the change log and the kernel see it). A refusal (the widget is gone:
+ * STALE_TARGET / NOT_FOUND; a selector that matches nothing; a frame out of
+ * range; an unknown step) comes back as a located error for the panel to
+ * show, re-located under the link's pointer.
  */
 import { MolspaceError, type LocatedError, type PanelLink } from '../contract';
 import type { IMolspacePage } from '../tokens';
@@ -24,33 +26,54 @@ export type LinkButton = (link: PanelLink, where: string) => HTMLElement | null;
 
 /** The tool call a link makes: the Dispatcher's arguments. */
 export function linkCall(link: PanelLink): { tool: 'act' | 'story_control'; args: Record<string, unknown> } {
-  return link.op === 'focus'
-    ? { tool: 'act', args: { target: link.viewer, actions: [{ op: 'focus', selector: link.selector }] } }
-    : { tool: 'story_control', args: { target: link.story, action: 'goto', key: link.key } };
+  switch (link.op) {
+    case 'focus':
+      return { tool: 'act', args: { target: link.viewer, actions: [{ op: 'focus', selector: link.selector }] } };
+    case 'goto_frame':
+      return { tool: 'act', args: { target: link.viewer, actions: [{ op: 'goto_frame', frame: link.frame }] } };
+    case 'goto':
+      return { tool: 'story_control', args: { target: link.story, action: 'goto', key: link.key } };
+  }
 }
 
 /** A one-line label of the button of `link`. */
 export function linkLabel(link: PanelLink): string {
-  return link.op === 'focus' ? 'Focus' : `Go to ${link.key}`;
+  switch (link.op) {
+    case 'focus':
+      return 'Focus';
+    case 'goto_frame':
+      return `Frame ${link.frame}`;
+    case 'goto':
+      return `Go to ${link.key}`;
+  }
 }
 
 /** The button's tooltip: what a click does, and where. */
 export function linkTitle(link: PanelLink): string {
-  return link.op === 'focus'
-    ? `Focus ${JSON.stringify(link.selector)} in Viewer ${link.viewer}`
-    : `Go to step "${link.key}" of Story ${link.story}`;
+  switch (link.op) {
+    case 'focus':
+      return `Focus ${JSON.stringify(link.selector)} in Viewer ${link.viewer}`;
+    case 'goto_frame':
+      return `Go to frame ${link.frame} of Viewer ${link.viewer}`;
+    case 'goto':
+      return `Go to step "${link.key}" of Story ${link.story}`;
+  }
 }
+
+/** The fields of a link an error can name: its own value fields, then its target's. */
+const VALUE_FIELDS = ['selector', 'frame', 'key'] as const;
 
 /**
  * A dispatcher error re-located for the panel: `where` becomes the link's
  * pointer plus the field the error names (`/target` → `/viewer` or `/story`,
- * `/actions/0/selector` → `/selector`, `/key`); the tool's own location stays
- * in `details.toolWhere`.
+ * `/actions/0/selector` → `/selector`, `/actions/0/frame` → `/frame`,
+ * `/key`); the tool's own location stays in `details.toolWhere`.
  */
 export function linkError(e: unknown, link: PanelLink, where: string): LocatedError {
   const error = MolspaceError.from(e, 'panel link').toJSON();
-  const field = error.where.endsWith('/selector') ? 'selector' : error.where === '/key' ? 'key' : link.op === 'focus' ? 'viewer' : 'story';
-  const what = link.op === 'focus' ? `Viewer ${link.viewer}` : `Story ${link.story}`;
+  const named = VALUE_FIELDS.find(f => f in link && error.where.endsWith(`/${f}`));
+  const field = named ?? (link.op === 'goto' ? 'story' : 'viewer');
+  const what = link.op === 'goto' ? `Story ${link.story}` : `Viewer ${link.viewer}`;
   return {
     ...error,
     message: `This link's ${what}: ${error.message}`,

@@ -8,6 +8,8 @@
  * - a table built from text nodes only, sorted by a click on a column header;
  * - a Vega-Lite chart through the Vega renderer JupyterLab ships
  *   (`@jupyterlab/vega5-extension`, mime type `application/vnd.vegalite.v5+json`);
+ *   a chart with links is drawn as SVG and a click on a mark of a linked data
+ *   value follows its link (`./chartLinks.ts`);
  * - a molecule grid of Indigo depictions as images, properties as text (`./moleculeGrid.ts`);
  * - links of table rows and grid cells as buttons (`./panelLinks.ts`); a
  *   refused link shows its located error in the panel (`.molspace-panel-link-error`).
@@ -22,12 +24,21 @@
  */
 import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 import type { IRenderMime, IRenderMimeRegistry } from '@jupyterlab/rendermime';
-import { MolspaceError, type LocatedError, type MoleculesContent, type PanelContent, type PanelLink, type TableContent } from '../contract';
+import {
+  MolspaceError,
+  type ChartContent,
+  type LocatedError,
+  type MoleculesContent,
+  type PanelContent,
+  type PanelLink,
+  type TableContent
+} from '../contract';
 import { depictSmiles, type Depict } from './depictor';
 import { renderMolecules, type OpenMolecule } from './moleculeGrid';
 import { linkLabel, linkTitle, type FollowLink, type LinkButton } from './panelLinks';
 import { nextDirection, sortedOrder, type SortDirection } from './tableSort';
 import { chartRenderError } from './chartRenderError';
+import { chartLinkAt, chartViewOf, hasChartLinks, linkedChartSpec } from './chartLinks';
 
 /** The Vega-Lite mime type of JupyterLab's Vega renderer. */
 export const VEGALITE_MIME = 'application/vnd.vegalite.v5+json';
@@ -92,14 +103,51 @@ export class PanelRenderer {
     b.dataset.molspaceLinkState = 'idle';
     b.addEventListener('click', e => {
       e.stopPropagation();
-      b.dataset.molspaceLinkState = 'running';
-      void follow(link, where).then(error => {
-        b.dataset.molspaceLinkState = error === null ? 'done' : 'error';
-        showLocated(this._linkError, error);
-      });
+      this._followFrom(b, link, where);
     });
     return b;
   };
+
+  /** Follow `link` (at `where`), clicked on `node`: its state in `data-molspace-link-state`, a refusal shown. */
+  private _followFrom(node: HTMLElement, link: PanelLink, where: string): void {
+    const follow = this._follow;
+    if (follow === null) {
+      return;
+    }
+    node.dataset.molspaceLink = where;
+    node.dataset.molspaceLinkState = 'running';
+    void follow(link, where).then(error => {
+      node.dataset.molspaceLinkState = error === null ? 'done' : 'error';
+      showLocated(this._linkError, error);
+    });
+  }
+
+  /**
+   * Make the marks of a drawn chart follow its links: a click on a mark drawn
+   * from `spec.data.values[i]` follows `links[i]`. The chart's node says
+   * `data-molspace-chart-links` `on`, or `unavailable` (with a located note)
+   * when the renderer gives no Vega view.
+   */
+  private _linkChart(chart: ChartContent, renderer: IRenderMime.IRenderer, node: HTMLElement): void {
+    const view = chartViewOf(renderer);
+    node.dataset.molspaceChartLinks = view === null ? 'unavailable' : 'on';
+    if (view === null) {
+      showLocated(this._linkError, {
+        code: 'UNSUPPORTED_FORMAT',
+        message: "This JupyterLab's Vega renderer gives no access to the chart's view, so its links cannot be followed here.",
+        where: '/content/links',
+        fix: 'Show the linked rows as a table panel (its links are buttons).',
+        details: {}
+      });
+      return;
+    }
+    view.addEventListener('click', (_event, item) => {
+      const hit = chartLinkAt(chart, item);
+      if (hit !== null) {
+        this._followFrom(node, hit.link, hit.where);
+      }
+    });
+  }
 
   /** Test hook and UI: the located error of the last link click (null: it worked). */
   get linkErrorNode(): HTMLElement {
@@ -144,6 +192,9 @@ export class PanelRenderer {
     }
     this._renderer?.dispose();
     this._renderer = renderer;
+    if (content.type === 'chart' && renderer !== null && this._linked(content)) {
+      this._linkChart(content, renderer, node);
+    }
     this._body.replaceChildren(node);
     this.node.setAttribute('data-molspace-revision', String(revision));
     this.node.setAttribute('data-molspace-ready', 'true');
@@ -163,6 +214,11 @@ export class PanelRenderer {
     this._renderer = null;
   }
 
+  /** True when `chart` has links this renderer follows. */
+  private _linked(chart: ChartContent): boolean {
+    return this._follow !== null && hasChartLinks(chart);
+  }
+
   private async _mime(content: Exclude<PanelContent, TableContent | MoleculesContent>, node: HTMLElement): Promise<IRenderMime.IRenderer> {
     const rendermime = this._rendermime();
     const mime = content.type === 'markdown' ? 'text/markdown' : VEGALITE_MIME;
@@ -178,13 +234,15 @@ export class PanelRenderer {
       );
     }
     const renderer = rendermime.createRenderer(mime);
+    // A linked chart is drawn as SVG (a mark is an element to click) with each value's row index.
+    const linked = content.type === 'chart' && this._linked(content);
     // Not trusted: JupyterLab sanitizes it and runs none of its script.
     const model =
       content.type === 'markdown'
         ? rendermime.createModel({ data: { 'text/markdown': content.markdown }, trusted: false })
         : rendermime.createModel({
-            data: { [VEGALITE_MIME]: content.spec as ReadonlyPartialJSONObject },
-            metadata: { [VEGALITE_MIME]: { embed_options: { actions: false } } },
+            data: { [VEGALITE_MIME]: (linked ? linkedChartSpec(content.spec) : content.spec) as ReadonlyPartialJSONObject },
+            metadata: { [VEGALITE_MIME]: { embed_options: linked ? { actions: false, renderer: 'svg' } : { actions: false } } },
             trusted: false
           });
     node.append(renderer.node);

@@ -21,7 +21,7 @@ import { invalidInput } from '../dispatcher/invalidInput';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import { isTargetOfKind } from '../dispatcher/widgetTarget';
 import { checkPanelContent } from '../panel/panelContent';
-import { checkPanelLinks } from '../panel/panelLinkCheck';
+import { checkPanelLinks, linkTarget, linksOf } from '../panel/panelLinkCheck';
 import { panelHostOf } from '../panel/panelHost';
 import { defaultTitle, type PanelTarget } from '../panel/panelTarget';
 import type { PageTool, ToolEnv, ToolResult } from '../dispatcher/pageTool';
@@ -189,15 +189,14 @@ export const renderPanel: PageTool = {
 
 /**
  * A new panel whose links act on a docked widget opens below the first such
- * widget (not as a tab over it), so the person sees the rows and what a click
- * does at once. Otherwise: the default placement (a tab of the molspace stack).
+ * widget (not as a tab over it), so the person sees the rows (or chart) and
+ * what a click does at once. Otherwise: the default placement (a tab of the
+ * molspace stack).
  */
 function besideLinked(content: PanelContent): DockPlacement | undefined {
-  const links =
-    content.type === 'table' ? (content.links ?? []) : content.type === 'molecules' ? (content.molecules ?? []).map(m => m.link) : [];
-  for (const link of links) {
-    const id = link ? (link.op === 'focus' ? link.viewer : link.story) : undefined;
-    if (id !== undefined && isDocked(id)) {
+  for (const { link } of linksOf(content, '')) {
+    const { id } = linkTarget(link);
+    if (isDocked(id)) {
       return { mode: 'split-bottom', beside: id };
     }
   }

@@ -6,7 +6,9 @@
  * story_create); each click is a `ui` call of `act` / `story_control`
  * through the Dispatcher (the activity panel lists it); a link whose widget
  * is gone, or whose selector or step does not exist, shows a located error
- * in the panel. A cell attaches the same links from DataFrame columns.
+ * in the panel. A cell attaches the same links from DataFrame columns. A
+ * chart's points go to frames of a trajectory Viewer (act goto_frame, as the
+ * frame player does), from an agent's chart and a cell's Altair chart.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -17,6 +19,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ROOT, call, mcpClient, runCell } from './helpers';
 
 const DATA = path.join(ROOT, 'tests', 'data', 'structures');
+const TRAJECTORIES = path.join(ROOT, 'tests', 'data', 'trajectories');
 const REA = { auth_asym_id: 'A', auth_seq_id: 200 };
 
 async function agent(): Promise<Client> {
@@ -348,4 +351,104 @@ test('docked panels export as files under the root: by the agent (panel_export) 
   } finally {
     await client.close();
   }
+});
+
+test("a chart's points go to frames of a trajectory Viewer: an agent's chart and a cell's Altair chart; the kernel sees the frame", async ({
+  page,
+  tmpPath
+}) => {
+  for (const name of ['adk.psf', 'adk_dims.dcd']) {
+    await page.contents.uploadFile(path.join(TRAJECTORIES, name), `${tmpPath}/${name}`);
+  }
+  await page.notebook.createNew('links.ipynb');
+  await page.notebook.setCell(0, 'code', 'import molspace\nv = molspace.Viewer("adk.psf", coordinates="adk_dims.dcd")\nv');
+  await page.notebook.runCell(0, true);
+  const viewerNode = page.locator('.molspace-viewer').first();
+  await expect(viewerNode).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  const player = viewerNode.locator('.molspace-viewer-player');
+  await expect(player).toHaveAttribute('data-molspace-frames', '98');
+  const viewer = (await runCell(page, 'print(v.model_id)')).trim();
+
+  // An RMSD-vs-frame line with point marks: value i is frame 7 i (0, 7, ..., 91), linked to that frame.
+  const frames = Array.from({ length: 14 }, (_, i) => 7 * i);
+  const spec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    data: { values: frames.map(f => ({ frame: f, rmsd: 1 + Math.sin(f / 10) })) },
+    mark: { type: 'line', point: true },
+    encoding: { x: { field: 'frame', type: 'quantitative' }, y: { field: 'rmsd', type: 'quantitative' } }
+  };
+  const links = frames.map(frame => ({ op: 'goto_frame', viewer, frame }));
+  const client = await agent();
+  try {
+    // A frame the trajectory does not have is refused when the panel renders, located at the link; nothing opens.
+    const [outOfRange, outError] = await call(client, 'render_panel', {
+      panelId: 'rmsd',
+      content: { type: 'chart', spec, links: links.map((l, i) => (i === 3 ? { ...l, frame: 98 } : l)) }
+    });
+    expect(outError).toBe(true);
+    expect(outOfRange).toMatchObject({ code: 'VALIDATION_FAILED', where: '/content/links/3/frame', details: { frame: 98, frames: 98 } });
+    const [tooMany] = await call(client, 'render_panel', { panelId: 'rmsd', content: { type: 'chart', spec, links: [...links, null] } });
+    expect(tooMany).toMatchObject({ code: 'VALIDATION_FAILED', where: '/content/links/14' });
+    await expect(panel(page, 'rmsd')).toHaveCount(0);
+
+    const [rendered, renderError] = await call(client, 'render_panel', {
+      panelId: 'rmsd',
+      content: { type: 'chart', spec, links },
+      dock: { mode: 'split-right' }
+    });
+    expect(renderError, JSON.stringify(rendered)).toBe(false);
+    const rmsd = panel(page, 'rmsd');
+    await expect(rmsd).toHaveAttribute('data-molspace-ready', 'true', { timeout: 60_000 });
+    const chart = rmsd.locator('.molspace-panel-chart');
+    await expect(chart).toHaveAttribute('data-molspace-chart-links', 'on');
+    const points = chart.locator('svg g.mark-symbol path');
+    await expect(points).toHaveCount(14);
+    // Vega shows a mark's cursor on the chart's container while the pointer is over the mark.
+    await points.nth(2).hover();
+    await expect(chart.locator('.vega-embed')).toHaveCSS('cursor', 'pointer');
+
+    // Point 2 (frame 14): act goto_frame through the Dispatcher, source ui; the player, the agent and the kernel see frame 14.
+    const revision = Number(await inKernel(page, 'print(v.revision)'));
+    await points.nth(2).click();
+    await expect(chart).toHaveAttribute('data-molspace-link-state', 'done', { timeout: 60_000 });
+    await expect(chart).toHaveAttribute('data-molspace-link', '/content/links/2');
+    await expect(player).toHaveAttribute('data-molspace-frame', '14');
+    const [observed] = await call(client, 'viewer_observe', { target: viewer });
+    expect(observed.view.frame).toBe(14);
+    await expect.poll(() => inKernel(page, 'print(v.frame, v.last_change["source"], v.undo_steps)')).toBe('14 ui 0');
+    expect(Number(await inKernel(page, 'print(v.revision)'))).toBe(revision + 1);
+    await expect(rmsd.locator('.molspace-panel-link-error')).toBeHidden();
+  } finally {
+    await client.close();
+  }
+
+  // A cell: an Altair chart of a DataFrame with a frame column; its points go to their frames.
+  await inKernel(
+    page,
+    [
+      'import altair as alt, pandas as pd',
+      'df = pd.DataFrame({"frame": [0, 30, 60, 90], "rmsd": [0.0, 1.2, 1.2, 2.1]})',
+      'chart = alt.Chart(df).mark_line(point=True).encode(x="frame", y="rmsd")',
+      'p = molspace.Panel(chart, viewer=v, frame_column="frame", panel_id="cell-rmsd")',
+      'p'
+    ].join('\n')
+  );
+  const cellChart = panel(page, 'cell-rmsd').locator('.molspace-panel-chart');
+  await expect(cellChart).toHaveAttribute('data-molspace-chart-links', 'on', { timeout: 60_000 });
+  const cellPoints = cellChart.locator('svg g.mark-symbol path');
+  await expect(cellPoints).toHaveCount(4);
+  await cellPoints.nth(3).scrollIntoViewIfNeeded();
+  await cellPoints.nth(3).click();
+  await expect(cellChart).toHaveAttribute('data-molspace-link-state', 'done', { timeout: 60_000 });
+  await expect(player).toHaveAttribute('data-molspace-frame', '90');
+  await expect.poll(() => inKernel(page, 'print(v.frame, v.last_change["source"])')).toBe('90 ui');
+
+  // A frame past the end from a cell is refused in the cell, located at its row, once the page has read the Viewer.
+  expect(
+    await inKernel(
+      page,
+      // One typed line (the editor indents typed blocks): the try block runs through exec.
+      'exec("try:\\n molspace.Panel(df.assign(frame=[0, 1, 2, 98]), viewer=v, frame_column=\'frame\')\\nexcept molspace.PanelContentError as e:\\n print(e.code, e.where)")'
+    )
+  ).toBe('VALIDATION_FAILED content/frame/3');
 });

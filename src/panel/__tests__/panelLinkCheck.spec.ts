@@ -1,8 +1,10 @@
 /**
  * render_panel checks link targets when it renders (through the real Dispatcher, a Viewer target
- * holding 1HPV read with Mol*'s parsers, a Story in memory): unknown or wrong-kind widget ids,
- * selectors matching nothing and unknown Story keys are refused, located under the link; a link
- * whose widget goes later is named in the panel's summary (what observe lists).
+ * holding 1HPV read with Mol*'s parsers, a trajectory Viewer of MDAnalysis's adenylate kinase PSF +
+ * DCD (98 frames), a Story in memory): unknown or wrong-kind widget ids, selectors matching
+ * nothing, frames out of range and unknown Story keys are refused, located under the link (table
+ * rows, grid cells and chart values alike); a link whose widget goes later is named in the panel's
+ * summary (what observe lists).
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
@@ -17,10 +19,23 @@ import type { ViewerTarget } from '../../viewer/viewerTarget';
 import { DEFAULT_RESOURCE_HOSTS } from '../../resources/resourcePolicy';
 import { setPanelHost, type NewPanel } from '../panelHost';
 import { staleLinks } from '../panelLinkCheck';
+import { linkFollower } from '../panelLinks';
 import { panelSummary, type PanelUpdate } from '../panelTarget';
 import { pageDispatcher } from '../../tools';
 
 const DATA = join(__dirname, '..', '..', '..', 'tests', 'data', 'structures');
+const TRAJECTORIES = join(__dirname, '..', '..', '..', 'tests', 'data', 'trajectories');
+
+/** MDAnalysis's adenylate kinase: PSF topology + DCD coordinates, 98 frames; read once. */
+let adk: Promise<StructureData> | null = null;
+function adkData(): Promise<StructureData> {
+  adk ??= readStructure(new Uint8Array(readFileSync(join(TRAJECTORIES, 'adk.psf'))), 'psf', 'adk.psf', {
+    bytes: new Uint8Array(readFileSync(join(TRAJECTORIES, 'adk_dims.dcd'))),
+    format: 'dcd',
+    where: 'adk_dims.dcd'
+  });
+  return adk;
+}
 
 function memoryViewer(id: string, data: StructureData): ViewerTarget {
   const view = initialView(defaultLayers(data));
@@ -107,6 +122,7 @@ beforeEach(async () => {
   registry = new WidgetRegistry();
   const data = await readStructure(new Uint8Array(readFileSync(join(DATA, '1hpv.pdb'))), 'pdb', '1hpv.pdb');
   registry.register(memoryViewer('v1', data));
+  registry.register(memoryViewer('traj', await adkData()));
   registry.register(new MemoryStory('s1', metas(['overview', 'binding-site'])));
   setPanelHost(registry, {
     dock(panelId, _title, content) {
@@ -174,4 +190,92 @@ test('a link whose widget goes later is named in observe', async () => {
   const panel = (observed.structuredContent as { widgets: { kind: string; summary: string }[] }).widgets.find(w => w.kind === 'panel')!;
   expect(panel.summary).toContain('stale links to v1');
   expect(panel.summary).not.toContain('s1');
+});
+
+describe('goto_frame links', () => {
+  const frames = (...fs: (number | null)[]) => fs.map(f => (f === null ? null : { op: 'goto_frame', viewer: 'traj', frame: f }));
+  const rmsd = (n: number, links: unknown[]) => ({
+    type: 'chart',
+    spec: {
+      data: { values: Array.from({ length: n }, (_, i) => ({ frame: i, rmsd: i / 10 })) },
+      mark: { type: 'line', point: true },
+      encoding: { x: { field: 'frame', type: 'quantitative' }, y: { field: 'rmsd', type: 'quantitative' } }
+    },
+    links
+  });
+
+  test('frames of the trajectory render, in a table, a grid and a chart', async () => {
+    expect((await render(table(frames(0, null, 97)))).structuredContent).toMatchObject({ created: true });
+    const grid = { type: 'molecules', molecules: [{ smiles: 'CCO', link: { op: 'goto_frame', viewer: 'traj', frame: 5 } }] };
+    expect((await render(grid)).structuredContent).toMatchObject({ created: true });
+    expect((await render(rmsd(98, frames(...Array.from({ length: 98 }, (_, i) => i))))).structuredContent).toMatchObject({ created: true });
+  });
+
+  test.each([
+    ['a table row', table(frames(0, 1, 2, 98)), '/content/links/3/frame'],
+    ['a chart value', rmsd(5, frames(0, null, 120)), '/content/links/2/frame'],
+    [
+      'a grid cell',
+      { type: 'molecules', molecules: [{ smiles: 'C' }, { smiles: 'CCO', link: { op: 'goto_frame', viewer: 'traj', frame: 500 } }] },
+      '/content/molecules/1/link/frame'
+    ]
+  ])('a frame out of range in %s is refused at the link, with the frame count', async (_name, content, where) => {
+    const e = await expectFailure(render(content));
+    expect(e).toMatchObject({ code: 'VALIDATION_FAILED', where, details: { frames: 98, viewer: 'traj' } });
+    expect(e.fix).toContain('0 to 97');
+    expect(registry.list().filter(t => t.kind === 'panel')).toEqual([]);
+  });
+
+  test.each([
+    ['a Viewer of one structure', [{ op: 'goto_frame', viewer: 'v1', frame: 1 }], 'VALIDATION_FAILED', '/content/links/0/frame'],
+    ['a Story as the Viewer', [null, { op: 'goto_frame', viewer: 's1', frame: 0 }], 'NOT_FOUND', '/content/links/1/viewer'],
+    ['an unknown Viewer', [{ op: 'goto_frame', viewer: 'nope', frame: 0 }], 'NOT_FOUND', '/content/links/0/viewer']
+  ])('%s is refused, located', async (_name, links, code, where) => {
+    const e = await expectFailure(render(rmsd(3, links)));
+    expect(e).toMatchObject({ code, where });
+  });
+
+  test('a chart with more links than data values is refused at the first extra link', async () => {
+    const e = await expectFailure(render(rmsd(2, frames(0, 1, 1))));
+    expect(e).toMatchObject({ code: 'VALIDATION_FAILED', where: '/content/links/2', details: { links: 3, values: 2 } });
+  });
+
+  test("a chart's Viewer gone later is named in observe", async () => {
+    await render(rmsd(2, frames(0, 1)));
+    registry.unregister('traj');
+    const observed = await dispatcher.execute('observe', {}, { source: 'agent' });
+    const panel = (observed.structuredContent as { widgets: { kind: string; summary: string }[] }).widgets.find(w => w.kind === 'panel')!;
+    expect(panel.summary).toContain('stale links to traj');
+  });
+
+  test("a click on a frame out of range (act refuses it) is located at the link's frame", async () => {
+    const follow = linkFollower({ dispatcher });
+    const error = await follow({ op: 'goto_frame', viewer: 'traj', frame: 98 }, '/content/links/7');
+    expect(error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      where: '/content/links/7/frame',
+      details: { frames: 98, toolWhere: '/actions/0/frame', tool: 'act' }
+    });
+  });
+
+  test('a chart of panelChartDataValues distinct frame links is checked quickly', async () => {
+    // The adk trajectory said to hold 5000 frames: only the frame count matters to the check.
+    const data = await adkData();
+    const many = { ...data, composition: { ...data.composition, trajectory: { ...data.composition.trajectory!, frames: 5000 } } };
+    registry.register(memoryViewer('long', many));
+    const links = Array.from({ length: 5000 }, (_, i) => ({ op: 'goto_frame', viewer: 'long', frame: i }));
+    const t0 = performance.now();
+    expect((await render(rmsd(5000, links))).structuredContent).toMatchObject({ created: true });
+    const ms = performance.now() - t0;
+    expect(ms).toBeLessThan(1500);
+  });
+
+  test('the first frame out of range among thousands is located at its own index, quickly', async () => {
+    const links = Array.from({ length: 5000 }, (_, i) => ({ op: 'goto_frame', viewer: 'traj', frame: (i * 7919) % 5000 }));
+    const first = links.findIndex(l => l.frame >= 98);
+    const t0 = performance.now();
+    const e = await expectFailure(render(rmsd(5000, links)));
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(e).toMatchObject({ code: 'VALIDATION_FAILED', where: `/content/links/${first}/frame`, details: { frame: links[first].frame } });
+  });
 });

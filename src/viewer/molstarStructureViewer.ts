@@ -100,6 +100,9 @@ export class MolstarStructureViewer extends MolstarViewer {
       }
     }
     const before = this.shown;
+    if (!first && before && (await this.showFrame(source, before, view))) {
+      return this.waitForDraw();
+    }
     const mvs = viewToMvs(view, {
       url: this.url!,
       format: source.format,
@@ -133,6 +136,46 @@ export class MolstarStructureViewer extends MolstarViewer {
     this.countExtras();
     this.applyInteractive(view, before, first);
     return this.waitForDraw();
+  }
+
+  /**
+   * A change of trajectory frame (and playback) alone: update the frame's `ModelFromTrajectory`
+   * cell in place (as Mol*'s model-index animation does) instead of loading the whole MVS state
+   * again, which drew the old frame once more before the new one (issue 22's benchmark: 2.6 draws
+   * a frame on software WebGL). Resolves false when anything else changed (the caller loads MVS).
+   */
+  private async showFrame(source: ViewerSource, before: ViewerViewState, view: ViewerViewState): Promise<boolean> {
+    if (!source.coordinates && !source.frames) {
+      return false;
+    }
+    const rest = (v: ViewerViewState) => JSON.stringify({ ...v, frame: 0, play: null });
+    if (view.frame === before.frame || view.mvs || rest(view) !== rest(before)) {
+      return false;
+    }
+    // the cell drawing the frame: a ModelFromTrajectory at the shown frame over a trajectory of several frames
+    const cells = this.plugin.state.data
+      .select(StateSelection.Generators.ofTransformer(StateTransforms.Model.ModelFromTrajectory))
+      .filter(c => {
+        const parent = this.plugin.state.data.cells.get(c.transform.parent)?.obj?.data as { frameCount?: number } | undefined;
+        return (c.transform.params as { modelIndex?: number })?.modelIndex === before.frame && (parent?.frameCount ?? 0) > 1;
+      });
+    if (cells.length !== 1) {
+      return false;
+    }
+    const update = this.plugin.build();
+    update.to(cells[0].transform.ref).update({ ...(cells[0].transform.params as object), modelIndex: view.frame });
+    try {
+      await update.commit();
+    } catch (e) {
+      throw this.failure(this.cellErrors(), e);
+    }
+    const failed = this.cellErrors();
+    if (failed.length) {
+      throw this.failure(failed, null);
+    }
+    this.shown = structuredClone(view);
+    this.countExtras();
+    return true;
   }
 
   /** The camera, or null before anything is drawn. */

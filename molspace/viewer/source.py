@@ -170,8 +170,14 @@ def _check_data(data: bytes, fmt: str, where: str) -> None:
         ) from None
 
 
-def _read_path(path: Path, fmt: str | None) -> StructureSource:
-    shown = _shown(path)
+def _resolve_under_cwd(path: Path, shown: str, where: str, fix: str) -> Path:
+    """``path`` resolved against the working directory, which it must stay under.
+
+    Raises
+    ------
+    StructureSourceError
+        ``FORBIDDEN`` at ``where`` (with ``fix``) for a path outside it.
+    """
     root = Path.cwd().resolve()
     try:
         resolved = (root / path).resolve() if not path.is_absolute() else path.resolve()
@@ -181,11 +187,21 @@ def _read_path(path: Path, fmt: str | None) -> StructureSource:
         raise StructureSourceError(
             "FORBIDDEN",
             f"{shown!r} is outside the notebook's working directory {str(root)!r}",
-            shown,
-            "Copy the file under the notebook's directory, or read it yourself and pass its bytes with format=.",
+            where,
+            fix,
             {"path": shown, "root": str(root)},
         )
-    format_ = _format_of_path(path, fmt)
+    return resolved
+
+
+def _read_file(resolved: Path, shown: str, where: str, fix_large: str) -> bytes:
+    """The bytes of ``resolved``.
+
+    Raises
+    ------
+    StructureSourceError
+        ``NOT_FOUND`` at ``where`` (no such file), ``TOO_LARGE`` (over ``viewerSourceBytes``, with ``fix_large``).
+    """
     try:
         is_file = resolved.is_file()
     except OSError:  # a name too long for the file system
@@ -194,7 +210,7 @@ def _read_path(path: Path, fmt: str | None) -> StructureSource:
         raise StructureSourceError(
             "NOT_FOUND",
             f"no file {shown!r} (looked in {_shown(resolved.parent)!r})",
-            shown,
+            where,
             "Check the path; it is relative to the notebook's working directory.",
             {"path": shown},
         )
@@ -203,11 +219,25 @@ def _read_path(path: Path, fmt: str | None) -> StructureSource:
         raise StructureSourceError(
             "TOO_LARGE",
             f"{shown!r} is {size} bytes; the limit is {MAX_STRUCTURE_BYTES} bytes",
-            shown,
-            "Pass a smaller file (e.g. one assembly or a subset of models).",
+            where,
+            fix_large,
             {"bytes": size, "limit": MAX_STRUCTURE_BYTES},
         )
-    data = resolved.read_bytes()
+    return resolved.read_bytes()
+
+
+def _read_path(path: Path, fmt: str | None) -> StructureSource:
+    shown = _shown(path)
+    resolved = _resolve_under_cwd(
+        path,
+        shown,
+        shown,
+        "Copy the file under the notebook's directory, or read it yourself and pass its bytes with format=.",
+    )
+    format_ = _format_of_path(path, fmt)
+    data = _read_file(
+        resolved, shown, shown, "Pass a smaller file (e.g. one assembly or a subset of models)."
+    )
     _check_data(data, format_, shown)
     return StructureSource(data, format_, shown)
 
@@ -504,41 +534,18 @@ def normalize_coordinates_source(
         path = Path(coordinates)
         where = _shown(path)
         fmt = _coordinates_format(path, coordinates_format, where)
-        root = Path.cwd().resolve()
-        try:
-            resolved = (root / path).resolve()
-        except ValueError:
-            resolved = root / "\ufffd"
-        if not resolved.is_relative_to(root):
-            raise StructureSourceError(
-                "FORBIDDEN",
-                f"{where!r} is outside the notebook's working directory {str(root)!r}",
-                "coordinates",
-                "Copy the file under the notebook's directory, or pass its bytes with coordinates_format=.",
-                {"path": where, "root": str(root)},
-            )
-        try:
-            is_file = resolved.is_file()
-        except OSError:
-            is_file = False
-        if not is_file:
-            raise StructureSourceError(
-                "NOT_FOUND",
-                f"no file {where!r} (looked in {_shown(resolved.parent)!r})",
-                "coordinates",
-                "Check the path; it is relative to the notebook's working directory.",
-                {"path": where},
-            )
-        size = resolved.stat().st_size
-        if size > MAX_STRUCTURE_BYTES:
-            raise StructureSourceError(
-                "TOO_LARGE",
-                f"{where!r} is {size} bytes; the limit is {MAX_STRUCTURE_BYTES} bytes",
-                "coordinates",
-                "Pass fewer frames (e.g. every 10th frame, written with MDAnalysis or gmx trjconv -skip).",
-                {"bytes": size, "limit": MAX_STRUCTURE_BYTES},
-            )
-        data = resolved.read_bytes()
+        resolved = _resolve_under_cwd(
+            path,
+            where,
+            "coordinates",
+            "Copy the file under the notebook's directory, or pass its bytes with coordinates_format=.",
+        )
+        data = _read_file(
+            resolved,
+            where,
+            "coordinates",
+            "Pass fewer frames (e.g. every 10th frame, written with MDAnalysis or gmx trjconv -skip).",
+        )
     else:
         raise StructureSourceError(
             "INVALID_INPUT",

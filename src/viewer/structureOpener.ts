@@ -95,9 +95,7 @@ export function formatOfPath(path: string, given: StructureFormat | undefined): 
   if (given) {
     return given;
   }
-  const base = path.split('/').pop() ?? path;
-  const dot = base.lastIndexOf('.');
-  const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+  const ext = extensionOf(path);
   const format = STRUCTURE_EXTENSIONS[ext];
   if (!format) {
     const exts = Object.keys(STRUCTURE_EXTENSIONS)
@@ -123,9 +121,7 @@ export function formatOfPath(path: string, given: StructureFormat | undefined): 
  * @throws MolspaceError `UNSUPPORTED_FORMAT` at `/coordinates`.
  */
 export function coordinatesFormatOfPath(path: string): CoordinatesFormat {
-  const base = path.split('/').pop() ?? path;
-  const dot = base.lastIndexOf('.');
-  const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+  const ext = extensionOf(path);
   const format = COORDINATES_EXTENSIONS[ext];
   if (!format) {
     const exts = Object.keys(COORDINATES_EXTENSIONS)
@@ -142,6 +138,13 @@ export function coordinatesFormatOfPath(path: string): CoordinatesFormat {
     );
   }
   return format;
+}
+
+/** The extension of a path's file name, lower case without the dot ('' when none). */
+function extensionOf(path: string): string {
+  const base = path.split('/').pop() ?? path;
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
 }
 
 declare module '../dispatcher/pageOpeners' {

@@ -8,7 +8,8 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { Task } from 'molstar/lib/mol-task';
 
-import { CoordinatesFormat, MolspaceError, type StructureFormat } from '../../contract';
+import { CoordinatesFormat, type StructureFormat } from '../../contract';
+import { expectFailure } from '../../__tests__/expectFailure';
 import { readStructure, type StructureData } from '../structureData';
 import { planActions, initialView } from '../viewerActions';
 
@@ -40,15 +41,7 @@ async function read(topology: string, coordinates: string | null): Promise<Struc
   );
 }
 
-async function refused(p: Promise<unknown>): Promise<MolspaceError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(MolspaceError);
-    return e as MolspaceError;
-  }
-  throw new Error('expected a refusal');
-}
+const refused = expectFailure;
 
 describe('trajectories against MDAnalysis', () => {
   for (const [name, ref] of Object.entries(REFERENCE)) {

@@ -38,6 +38,9 @@ PAIRS: list[tuple[str, str, str | None]] = [
     ("adk_oplsaa.gro", "adk_oplsaa.xtc", None),
     ("bala.prmtop", "bala.ncdf", None),
     ("chain_dump_1.lammpstrj", "chain_dump_1.lammpstrj", "LAMMPSDUMP"),
+    # written by MDAnalysis from adk.psf + adk_dims.dcd (make_derived): a TRR, and a multi-model PDB
+    ("adk_ca.pdb", "adk_ca.trr", None),
+    ("adk_ca_25.pdb", "adk_ca_25.pdb", None),
 ]
 
 NO_DT = "Reader has no dt information"
@@ -133,8 +136,33 @@ def test_reference_has_exactly_the_pairs() -> None:
     assert sorted(committed) == sorted(crd for _, crd, _ in PAIRS)
 
 
+def make_derived() -> None:
+    """Write the files made from adk.psf + adk_dims.dcd, for formats the shared data lacks.
+
+    ``adk_ca.pdb`` (the 214 CA atoms, frame 0) with ``adk_ca.trr`` (every 10th frame: 10) for TRR,
+    and ``adk_ca_25.pdb``: every 4th frame as 25 models, more than the Viewer superposes (20), so
+    read as a trajectory.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        u = mda.Universe(str(DATA / "adk.psf"), str(DATA / "adk_dims.dcd"))
+        ca = u.select_atoms("name CA")
+        u.trajectory[0]
+        ca.write(str(DATA / "adk_ca.pdb"))
+        with mda.Writer(str(DATA / "adk_ca.trr"), n_atoms=ca.n_atoms) as w:
+            for _ in u.trajectory[0:98:10]:
+                w.write(ca)
+        with mda.Writer(str(DATA / "adk_ca_25.pdb"), n_atoms=ca.n_atoms, multiframe=True) as w:
+            for _ in u.trajectory[0:100:4]:
+                w.write(ca)
+    for cache in DATA.glob(".*_offsets.*"):
+        cache.unlink()
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python tests/test_trajectory_reference.py --write")
+    if sys.argv[1:] not in (["--write"], ["--make-derived", "--write"]):
+        sys.exit("usage: python tests/test_trajectory_reference.py [--make-derived] --write")
+    if sys.argv[1] == "--make-derived":
+        make_derived()
     REFERENCE.write_text(_dump(reference()))
     print(f"wrote {REFERENCE} (MDAnalysis {mda.__version__})")

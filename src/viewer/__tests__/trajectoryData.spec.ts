@@ -28,8 +28,8 @@ const REFERENCE: Record<
 > = JSON.parse(readFileSync(join(DIR, 'reference.json'), 'utf8'));
 
 const file = (name: string) => new Uint8Array(readFileSync(join(DIR, name)));
-const TOPOLOGY: Record<string, StructureFormat> = { psf: 'psf', gro: 'gro', prmtop: 'prmtop', lammpstrj: 'lammpstrj' };
-const COORDS: Record<string, CoordinatesFormat> = { dcd: 'dcd', xtc: 'xtc', ncdf: 'nctraj', lammpstrj: 'lammpstrj' };
+const TOPOLOGY: Record<string, StructureFormat> = { psf: 'psf', gro: 'gro', prmtop: 'prmtop', lammpstrj: 'lammpstrj', pdb: 'pdb' };
+const COORDS: Record<string, CoordinatesFormat> = { dcd: 'dcd', xtc: 'xtc', ncdf: 'nctraj', lammpstrj: 'lammpstrj', trr: 'trr' };
 const ext = (name: string) => name.slice(name.lastIndexOf('.') + 1);
 
 async function read(topology: string, coordinates: string | null): Promise<StructureData> {

@@ -6,7 +6,8 @@
  *
  * One timer per Viewer, whatever the number of pages showing it: the page that applied `play`
  * owns playback (the synced `_play_owner`, `../widget/pageInstance.ts`); other pages follow the
- * frames the kernel relays.
+ * frames the kernel relays, and claim playback only when the owner took no step for
+ * {@link TAKEOVER_MS} (the owning page was closed or frozen), as a Story's followers do.
  */
 import type { Playback } from '../contract';
 
@@ -23,11 +24,17 @@ export interface TrajectoryPlaybackOptions {
   state(): TrajectoryPlaybackState;
   /** Take one step (`goto_frame` to `frame`, or `pause`); resolves once drawn or failed. */
   step(action: { op: 'goto_frame'; frame: number } | { op: 'pause' }): Promise<void>;
+  /** Make this page the owner (the owner took no step for {@link TAKEOVER_MS}). */
+  claim(): void;
 }
+
+/** How long a following page waits for the owner's next frame before it claims playback, ms. */
+export const TAKEOVER_MS = 5000;
 
 export class TrajectoryPlayback {
   private readonly _options: TrajectoryPlaybackOptions;
   private _timer: ReturnType<typeof setTimeout> | null = null;
+  private _watch: ReturnType<typeof setTimeout> | null = null;
   private _stepping = false;
   private _lastStep = 0;
   private _disposed = false;
@@ -41,6 +48,11 @@ export class TrajectoryPlayback {
     return this._timer !== null || this._stepping;
   }
 
+  /** True while this page follows another's playback, ready to claim it. */
+  get watching(): boolean {
+    return this._watch !== null;
+  }
+
   /** Re-read the state and rearm. Call when the view or the owner changes. */
   update(): void {
     if (this._stepping) {
@@ -48,7 +60,15 @@ export class TrajectoryPlayback {
     }
     this._clear();
     const s = this._options.state();
-    if (this._disposed || !s.play || !s.owner || s.frames < 2) {
+    if (this._disposed || !s.play || s.frames < 2) {
+      return;
+    }
+    if (!s.owner) {
+      // each frame the owner takes calls update() again (a new view), restarting this watch
+      this._watch = setTimeout(() => {
+        this._watch = null;
+        this._options.claim();
+      }, TAKEOVER_MS);
       return;
     }
     const due = Math.max(0, this._lastStep + 1000 / s.play.fps - performance.now());
@@ -81,6 +101,10 @@ export class TrajectoryPlayback {
     if (this._timer !== null) {
       clearTimeout(this._timer);
       this._timer = null;
+    }
+    if (this._watch !== null) {
+      clearTimeout(this._watch);
+      this._watch = null;
     }
   }
 }

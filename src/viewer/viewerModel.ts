@@ -140,6 +140,10 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
             .execute('act', { target: this.model_id, actions: [{ op: 'pause' }] }, { source: 'play' })
             .catch(() => undefined);
         }
+      },
+      claim: () => {
+        this.set({ _play_owner: PAGE_INSTANCE_ID });
+        this.sendState();
       }
     });
   }

@@ -1,8 +1,9 @@
 /**
  * Trajectories end to end: a cell shows a real PSF + DCD (MDAnalysisTests' adenylate kinase),
  * the frame player steps and plays it, the kernel's `frame` and `on_change` follow, a screenshot
- * shows the frame drawn; an agent (official TS SDK) opens a GRO + XTC under the root, reads frame
- * count and time with viewer_observe, steps with act and is refused a frame out of range, located.
+ * shows the frame drawn, and the same files through an MDAnalysis AtomGroup with a stride; an
+ * agent (official TS SDK) opens a GRO + XTC under the root, reads frame count and time with
+ * viewer_observe, steps with act and is refused a frame out of range, located.
  */
 import * as path from 'path';
 import { expect, test } from '@jupyterlab/galata';
@@ -61,6 +62,20 @@ test('a cell plays a PSF + DCD: slider, play, pause; the kernel follows the fram
   await expect
     .poll(() => runCell(page, 'print(((v.last_result or {}).get("error") or {}).get("where"), v.frame)'), { timeout: 20_000 })
     .toBe(`/actions/0/frame ${stopped}`);
+
+  // the same files through MDAnalysis, every 10th frame: a second Viewer of 10 frames
+  await runCell(
+    page,
+    'import warnings\nwarnings.simplefilter("ignore")\nimport MDAnalysis as mda\nu = mda.Universe("adk.psf", "adk_dims.dcd")\nw = molspace.Viewer(u.select_atoms("protein"), frames=slice(0, None, 10))\nw'
+  );
+  const second = page.locator('.molspace-viewer').last();
+  await expect(second).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  await expect(second.locator('.molspace-viewer-player')).toHaveAttribute('data-molspace-frames', '10');
+  await runCell(page, 'w.frame = 9');
+  await expect(second.locator('.molspace-viewer-player')).toHaveAttribute('data-molspace-frame', '9');
+  expect(await runCell(page, 'print(w.frame, w.composition["atoms"], w.source_name, w.coordinates_name)')).toBe(
+    '9 3341 MDAnalysis AtomGroup (3341 atoms) frames 0:98:10'
+  );
 });
 
 test('an agent opens a GRO + XTC under the root, reads frames and time, steps them', async ({ page, tmpPath }) => {
@@ -103,29 +118,6 @@ test('an agent opens a GRO + XTC under the root, reads frames and time, steps th
   } finally {
     await client.close();
   }
-});
-
-test('a cell shows an MDAnalysis Universe with a stride: its frames in the player', async ({ page, tmpPath }) => {
-  for (const name of ['adk.psf', 'adk_dims.dcd']) {
-    await page.contents.uploadFile(path.join(DATA, name), `${tmpPath}/${name}`);
-  }
-  await page.notebook.createNew('mdanalysis.ipynb');
-  await page.notebook.setCell(
-    0,
-    'code',
-    'import warnings\nwarnings.simplefilter("ignore")\nimport MDAnalysis as mda, molspace\nu = mda.Universe("adk.psf", "adk_dims.dcd")\nv = molspace.Viewer(u.select_atoms("protein"), frames=slice(0, None, 10))\nv'
-  );
-  await page.notebook.runCell(0, true);
-  const viewer = page.locator('.molspace-viewer').first();
-  await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
-  const player = viewer.locator('.molspace-viewer-player');
-  await expect(player).toHaveAttribute('data-molspace-frames', '10');
-  await runCell(page, 'v.frame = 9');
-  await expect(player).toHaveAttribute('data-molspace-frame', '9');
-  await expect(viewer).toHaveAttribute('data-molspace-ready', 'true');
-  expect(await runCell(page, 'print(v.frame, v.composition["atoms"], v.source_name, v.coordinates_name)')).toBe(
-    '9 3341 MDAnalysis AtomGroup (3341 atoms) frames 0:98:10'
-  );
 });
 
 test("a Story's steps draw frames of a trajectory (MVS coordinates node: AMBER prmtop + NetCDF in an .mvsx)", async ({ page, tmpPath }) => {

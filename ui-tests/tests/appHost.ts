@@ -104,7 +104,7 @@ export interface AppHostRecords {
   console: string[];
   /** CSP violations reported by Chromium in any frame. */
   cspViolations: string[];
-  /** Uncaught errors of the host page. */
+  /** Uncaught errors of the host page and its frames (the View's too), with the first stack lines. */
   pageErrors: string[];
 }
 
@@ -197,7 +197,8 @@ export async function openAppHost(browser: Browser, opts: OpenAppHostOptions): P
         records.cspViolations.push(msg.text());
       }
     });
-    page.on('pageerror', error => records.pageErrors.push(String(error)));
+    // Uncaught errors of every frame, the View's included, with where they were thrown.
+    page.on('pageerror', error => records.pageErrors.push(`${error}\n${(error.stack ?? '').split('\n').slice(1, 4).join('\n')}`));
     // A binding is installed in every frame of the page; only the host page's own may use it
     // (the View reaches the host by postMessage alone, as in a real host).
     await page.exposeBinding('molspaceHostCall', async (source, kind: string, payload: any) => {

@@ -8,7 +8,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { expect, test } from '@playwright/test';
-import type { Client } from '@modelcontextprotocol/client';
+import type { Browser } from '@playwright/test';
+import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client';
 import { type AppHost, DEFAULT_CSP_TEXT, connectAppHostClient, openAppHost, toolResourceUri, UI_EXTENSION } from './appHost';
 import { ROOT, SERVER, TOKEN, foregroundFraction } from './helpers';
 
@@ -100,6 +101,8 @@ test.describe('the test MCP Apps host', () => {
     });
     try {
       await expect.poll(() => host.appState()).toBe('drawn');
+      expect(host.records.pageErrors).toEqual([]);
+      expect(host.records.console.filter(l => l.startsWith('[error]'))).toEqual([]);
       expect(new URL(host.hostOrigin).origin).not.toBe(new URL(host.sandboxOrigin).origin);
       expect(host.csp).toBe(DEFAULT_CSP_TEXT);
       // The View runs on the proxy's origin, inside the proxy, under its CSP.
@@ -137,6 +140,8 @@ test.describe('the test MCP Apps host', () => {
         return out;
       });
       expect(probe).toEqual({ eval: 'EvalError', newFunction: 'EvalError', blob: 'blocked', data: 'blocked', fetch: 'blocked' });
+      // Chromium reports what it blocked; the host records it (the real App's test expects none).
+      expect(host.records.cspViolations.length).toBeGreaterThanOrEqual(3);
       // The App's own part came through the host, and its context update was recorded.
       expect(host.records.resourceReads.map(r => r.uri)).toEqual(['ui://molspace/app/standin.js']);
       expect(host.records.modelContext).toHaveLength(1);
@@ -152,62 +157,94 @@ test.describe('the test MCP Apps host', () => {
   });
 });
 
-test.describe('molspace MCP App', () => {
-  // The gateway's App (ui://molspace/viewer, `open` with `_meta.ui`) is being built: on once it is served.
-  test.fixme('a structure renders in the chat from a tool result with no JupyterLab page', async ({ browser }) => {
-    const dir = `mcp-app-${Date.now()}`;
-    const file = `${dir}/1cbs.cif`;
-    await putFile(file, path.join(STRUCTURES, '1cbs.cif'));
-    const { client, tools } = await connectAppHostClient();
+/** What a test of the real App gets: the host client, the `open` tool, its result and the App showing it. */
+interface Shown {
+  client: Client;
+  open: Tool;
+  result: CallToolResult;
+  host: AppHost;
+}
+
+/** The App's state, with its located message when it is `error`. */
+async function appStateOrError(host: AppHost): Promise<string | undefined> {
+  const state = await host.appState();
+  return state === 'error' ? `error: ${await host.appFrame.locator('#molspace-app-error').textContent()}` : state;
+}
+
+/**
+ * As a chat client shows a tool result: with no JupyterLab page, `tools/list`, the `open`
+ * tool's App, `open {path}` of a structure written into the Jupyter root, the App shown with
+ * that result until it is drawn; then `body`, then everything is closed and removed.
+ */
+async function withStructureShown(browser: Browser, structure: string, body: (shown: Shown) => Promise<void>): Promise<void> {
+  const dir = `mcp-app-${Date.now()}`;
+  const file = `${dir}/${path.basename(structure)}`;
+  await putFile(file, path.join(STRUCTURES, structure));
+  const { client, tools } = await connectAppHostClient();
+  try {
+    // Pages of earlier tests disconnect when their browser page closes.
+    await expect.poll(() => pagesConnected(client)).toBe(false);
+    expect(client.getServerCapabilities()?.extensions?.[UI_EXTENSION]).toBeDefined();
+    const open = tools.find(t => t.name === 'open');
+    expect(open).toBeDefined();
+    const resourceUri = toolResourceUri(open!);
+    expect(resourceUri).toBe('ui://molspace/viewer');
+
+    const result = await client.callTool({ name: 'open', arguments: { path: file } });
+    expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+    // The model reads a bounded result; the structure travels in _meta for the App alone.
+    expect(JSON.stringify(result.structuredContent).length).toBeLessThan(16_384);
+    expect(JSON.stringify(result.content)).not.toContain('_atom_site');
+    expect(result._meta?.['molspace/structure']).toBeDefined();
+
+    const host = await openAppHost(browser, {
+      mcp: client,
+      resourceUri: resourceUri!,
+      tool: open,
+      toolInput: { path: file },
+      toolResult: result
+    });
     try {
-      // Pages of earlier tests disconnect when their browser page closes.
-      await expect.poll(() => pagesConnected(client)).toBe(false);
-      expect(client.getServerCapabilities()?.extensions?.[UI_EXTENSION]).toBeDefined();
-      const open = tools.find(t => t.name === 'open');
-      expect(open).toBeDefined();
-      const resourceUri = toolResourceUri(open!);
-      expect(resourceUri).toBe('ui://molspace/viewer');
-
-      const result = await client.callTool({ name: 'open', arguments: { path: file } });
-      expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
-      // The model reads a bounded result; the structure travels in _meta for the App alone.
-      expect(JSON.stringify(result.structuredContent).length).toBeLessThan(16_384);
-      expect(result._meta?.['molspace/structure']).toBeDefined();
-
-      const host = await openAppHost(browser, {
-        mcp: client,
-        resourceUri: resourceUri!,
-        tool: open,
-        toolInput: { path: file },
-        toolResult: result
-      });
-      try {
-        await expect
-          .poll(
-            async () => {
-              const state = await host.appState();
-              if (state === 'error') {
-                return `error: ${await host.appFrame.locator('#molspace-app-error').textContent()}`;
-              }
-              return state;
-            },
-            { timeout: 120_000 }
-          )
-          .toBe('drawn');
-        expect(await foregroundFraction(host.appFrame.locator('canvas').first())).toBeGreaterThan(0.02);
-        // The App read its script parts through the host, and nothing broke the CSP.
-        expect(host.records.resourceReads.filter(r => r.uri.startsWith('ui://molspace/app/')).length).toBeGreaterThan(0);
-        expect(host.records.resourceReads.filter(r => r.error)).toEqual([]);
-        expect(host.records.cspViolations).toEqual([]);
-        expect(host.records.console.filter(l => l.includes('before ui/notifications/initialized'))).toEqual([]);
-        expect(await host.bridgeErrors()).toEqual([]);
-      } finally {
-        await host.close();
-      }
+      await expect.poll(() => appStateOrError(host), { timeout: 120_000 }).toBe('drawn');
+      await body({ client, open: open!, result, host });
     } finally {
-      await client.close();
-      await deletePath(file);
-      await deletePath(dir);
+      await host.close();
     }
+  } finally {
+    await client.close();
+    await deletePath(file);
+    await deletePath(dir);
+  }
+}
+
+// The gateway's App (ui://molspace/viewer; `open` with `_meta.ui` and `_meta["molspace/structure"]`) is being
+// built alongside: these run once it is served (remove `.fixme`).
+test.describe.fixme('molspace MCP App', () => {
+  test('a structure renders in the chat from a tool result with no JupyterLab page', async ({ browser }) => {
+    await withStructureShown(browser, '1cbs.cif', async ({ host }) => {
+      expect(await foregroundFraction(host.appFrame.locator('canvas').first())).toBeGreaterThan(0.02);
+      // The App read its script parts through the host, and nothing broke the CSP or the handshake.
+      expect(host.records.resourceReads.filter(r => r.uri.startsWith('ui://molspace/app/')).length).toBeGreaterThan(0);
+      expect(host.records.resourceReads.filter(r => r.error)).toEqual([]);
+      expect(host.records.cspViolations).toEqual([]);
+      expect(host.records.pageErrors).toEqual([]);
+      expect(host.records.console.filter(l => l.includes('before ui/notifications/initialized'))).toEqual([]);
+      expect(await host.bridgeErrors()).toEqual([]);
+    });
+  });
+
+  test('bad input is located', async ({ browser }) => {
+    await withStructureShown(browser, '1cbs.cif', async ({ client, host }) => {
+      // From the agent's side: an unknown ui:// resource is a located error naming the App's URI.
+      const error = await client.readResource({ uri: 'ui://molspace/nope' }).then(
+        () => null,
+        (e: { code?: number; message?: string; data?: any }) => e
+      );
+      expect(error?.code).toBe(-32002);
+      expect(error?.message).toContain('ui://molspace/nope');
+      expect(error?.message).toContain('ui://molspace/viewer');
+      // From the App's side, through the host: refused, located, and the App stays drawn.
+      await expectBadAppInputRefused(host);
+    });
   });
 });

@@ -15,6 +15,8 @@ import { ROOT, SERVER, TOKEN, foregroundFraction } from './helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { standInMcp } = require('../apphost/fixtures/standin.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { cspHeader } = require('../apphost/server.js');
 
 const STRUCTURES = path.join(ROOT, 'tests', 'data', 'structures');
 
@@ -91,6 +93,25 @@ async function pagesConnected(client: Client): Promise<boolean> {
 }
 
 test.describe('the test MCP Apps host', () => {
+  test("builds the proxy's CSP from the resource's _meta.ui.csp as the spec does", () => {
+    // Declared but empty (what molspace declares): nothing beyond the sandbox's own origin.
+    expect(cspHeader({ connectDomains: [], resourceDomains: [] })).toBe(
+      "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; connect-src 'self'; " +
+        "img-src 'self' data:; font-src 'self'; media-src 'self' data:; frame-src 'none'; object-src 'none'; base-uri 'self'"
+    );
+    // Declared origins are added where the spec puts them; anything that could open a directive is dropped.
+    const csp = cspHeader({
+      resourceDomains: ['https://cdn.example.org', "'unsafe-eval'", 'x; script-src *'],
+      connectDomains: ['wss://api.example.org'],
+      frameDomains: ['https://frames.example.org']
+    });
+    expect(csp).toContain("script-src 'self' 'unsafe-inline' https://cdn.example.org;");
+    expect(csp).toContain("connect-src 'self' wss://api.example.org;");
+    expect(csp).toContain('frame-src https://frames.example.org;');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).not.toContain('*');
+  });
+
   test('shows a stand-in App through a cross-origin sandbox under the default CSP', async ({ browser }) => {
     const mcp = standInMcp({ root: ROOT });
     const host = await openAppHost(browser, {

@@ -17,6 +17,7 @@ const LAYERS = [
   ['widget'],
   ['story', 'viewer', 'ketcher', 'authoring', 'webmcp', 'fallback'],
   ['panel'],
+  ['app'],
   ['tools'],
   ['bridge', 'activity', 'warmUp.ts', 'molspacePage.ts'],
   ['molspace.ts'],

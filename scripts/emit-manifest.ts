@@ -11,6 +11,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import {
+  APP_EXTENSION,
+  APP_MIME_TYPE,
+  APP_PART_PREFIX,
+  APP_STRUCTURE_META,
+  AppStructure,
+  VIEWER_APP_URI,
   BRIDGE_CLOSE_CODES,
   BRIDGE_PROTOCOL_VERSION,
   ERROR_CODES,
@@ -75,6 +81,15 @@ const manifest = {
   errorCodes: ERROR_CODES,
   errorSchema: schema(LocatedError, 'output'),
   limits: LIMITS,
+  // The MCP App (src/contract/app.ts): what the gateway declares and serves.
+  app: {
+    extension: APP_EXTENSION,
+    mimeType: APP_MIME_TYPE,
+    viewer: VIEWER_APP_URI,
+    partPrefix: APP_PART_PREFIX,
+    structureMeta: APP_STRUCTURE_META,
+    structure: schema(AppStructure, 'output')
+  },
   structureFormats: {
     formats: StructureFormat.options,
     extensions: STRUCTURE_EXTENSIONS,
@@ -124,6 +139,7 @@ const manifest = {
       guide: t.guide ?? '',
       examples: t.examples ?? [],
       errors: errorCodesOf(t),
+      ...(t.app ? { app: t.app } : {}),
       ...(t.mirrored ? { mirrored: true } : {})
     };
   })

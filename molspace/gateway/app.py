@@ -20,6 +20,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from traitlets import Bool, Float, Int, List, TraitError, Unicode, validate
 
+from ..app import AppFiles
 from .agent_tokens import AgentTokenStore
 from .bridge_frames import BridgeFrames
 from .connect_hint import ConnectHint
@@ -138,7 +139,14 @@ class MolspaceGateway(ExtensionApp):
             self.manifest.bridge_protocol,
             self.manifest.limits["bridgeFrameBytes"],
         )
-        server = build_server(self.manifest, self.pages, self.connect_hint, self.mcp_endpoint)
+        server = build_server(
+            self.manifest,
+            self.pages,
+            self.connect_hint,
+            self.mcp_endpoint,
+            # The MCP App with no page: files under the root through Jupyter's contents manager.
+            app_files=AppFiles(self.serverapp.contents_manager, limits["appStructureBytes"]),
+        )
         # Origin is checked by McpHandler with Jupyter's own settings (the SDK's
         # matcher knows neither allow_origin_pat regexes nor Jupyter's Host check),
         # and Host by Jupyter's check_host; so the SDK's own check is off here.

@@ -83,6 +83,8 @@ class ToolSpec:
         Usage notes beyond ``description`` (``describe``).
     examples : tuple of dict
         Argument objects that call the tool well (``describe``).
+    app : str
+        The MCP App (``ui://`` resource) a host shows the result in, or ``""`` (``src/contract/app.ts``).
     """
 
     name: str
@@ -97,6 +99,7 @@ class ToolSpec:
     parts: dict[str, Any] = field(default_factory=dict)
     guide: str = ""
     examples: tuple[dict[str, Any], ...] = ()
+    app: str = ""
     _validator: Draft202012Validator = field(init=False, repr=False)
     _output_validator: Draft202012Validator = field(init=False, repr=False)
 
@@ -293,6 +296,8 @@ class Manifest:
         self.bridge_protocol: int = int(data["bridgeProtocol"])
         self.limits: dict[str, int] = dict(data["limits"])
         self.wire: dict[str, Any] = data["wire"]
+        #: The MCP App: ``{extension, mimeType, viewer, partPrefix, structureMeta, structure}``.
+        self.app: dict[str, Any] = dict(data.get("app") or {})
         self.tools: dict[str, ToolSpec] = {}
         for entry in data["tools"]:
             try:
@@ -309,6 +314,7 @@ class Manifest:
                     parts=dict(entry.get("parts") or {}),
                     guide=str(entry.get("guide") or ""),
                     examples=tuple(entry.get("examples") or ()),
+                    app=str(entry.get("app") or ""),
                 )
             except Exception as e:
                 raise ValueError(f"manifest tool {entry.get('name')!r} is invalid: {e}") from e

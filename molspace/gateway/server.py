@@ -20,6 +20,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
+from ..app import AppFiles, AppResources, structure_answer
 from ..errors import MolspaceError, summary_line
 from .connect_hint import ConnectHint
 from .manifest import Manifest, ToolSpec
@@ -97,6 +98,11 @@ def ok_result(
     )
 
 
+def with_meta(result: types.CallToolResult, meta: dict[str, Any]) -> types.CallToolResult:
+    """``result`` with ``meta`` added to its ``_meta`` (what the App reads; the model does not)."""
+    return result.model_copy(update={"meta": {**(result.meta or {}), **meta}})
+
+
 #: MCP's default for each tool annotation hint; ``tools/list`` states only hints that differ.
 ANNOTATION_DEFAULTS = {
     "readOnlyHint": False,
@@ -126,7 +132,16 @@ def listed_tool(spec: ToolSpec) -> types.Tool:
         description=spec.description,
         input_schema=spec.listed_input_schema,
         annotations=types.ToolAnnotations.model_validate(hints) if hints else None,
+        # A host that renders MCP Apps shows the result in this App (src/contract/app.ts).
+        _meta={"ui": {"resourceUri": spec.app}} if spec.app else None,
     )
+
+
+def client_renders_apps(ctx: Any, extension: str) -> bool:
+    """Whether the calling client declared the MCP Apps extension (``capabilities.extensions``)."""
+    params = getattr(getattr(ctx, "session", None), "client_params", None)
+    extensions = getattr(getattr(params, "capabilities", None), "extensions", None)
+    return isinstance(extensions, dict) and extension in extensions
 
 
 def client_of(ctx: Any) -> dict[str, str] | None:
@@ -185,6 +200,7 @@ class ToolRoutes:
     endpoint: str
     gateway_tools: dict[str, GatewayToolHandler]
     replays: ReplayRecord
+    app_files: AppFiles | None = None
 
     async def at_gateway(self, call: ToolCall) -> types.CallToolResult:
         """A ``runs: 'gateway'`` tool: its handler in :attr:`gateway_tools` answers here.
@@ -247,6 +263,34 @@ class ToolRoutes:
         )
         return served
 
+    async def in_app(self, call: ToolCall) -> types.CallToolResult | None:
+        """A tool with an App, no page connected, a client that renders Apps: answered for the App.
+
+        Returns ``None`` where the call goes on as before (a page is connected, the tool has no
+        App, the client renders none, or the server has no contents manager). The sources that
+        need a page raise ``NO_PAGE`` as before (:func:`molspace.app.structure_answer`).
+        """
+        app = self.manifest.app
+        if (
+            not call.spec.app
+            or self.app_files is None
+            or self.pages.default_page() is not None
+            or not client_renders_apps(call.ctx, app.get("extension", ""))
+        ):
+            return None
+        no_page = MolspaceError(
+            "NO_PAGE",
+            "No JupyterLab page is connected to molspace.",
+            "",
+            call.how_to_connect,
+            {"pages": []},
+        )
+        structured, text, meta = await structure_answer(
+            call.args, self.app_files, self.manifest, no_page
+        )
+        call.spec.check_output(structured, source="the gateway")
+        return with_meta(ok_result(call.name, structured, text), meta)
+
     async def to_page(self, call: ToolCall) -> types.CallToolResult:
         """A page tool relayed to the routed page; a retried ``actionId`` is replayed instead."""
         name, args, spec = call.name, call.args, call.spec
@@ -289,6 +333,8 @@ def build_server(
     connect_hint: ConnectHint,
     endpoint: str,
     gateway_tools: dict[str, GatewayToolHandler] = GATEWAY_TOOLS,
+    app_files: AppFiles | None = None,
+    app_resources: AppResources | None = None,
 ) -> Server[Any]:
     """Create the low-level MCP server from its narrow collaborators.
 
@@ -304,6 +350,10 @@ def build_server(
         This MCP endpoint's path (``{base_url}molspace/mcp``).
     gateway_tools : dict
         Handlers of the ``runs: 'gateway'`` tools (default :data:`~molspace.gateway.tools.GATEWAY_TOOLS`).
+    app_files : AppFiles, optional
+        Files under the Jupyter root for the MCP App when no page is connected (none: no App answers).
+    app_resources : AppResources, optional
+        The App's ``ui://`` resources (default: the built App, per the manifest's ``app``).
 
     Returns
     -------
@@ -343,7 +393,18 @@ def build_server(
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
 
-    routes = ToolRoutes(manifest, pages, endpoint, gateway_tools, ReplayRecord())
+    routes = ToolRoutes(manifest, pages, endpoint, gateway_tools, ReplayRecord(), app_files)
+    resources = app_resources or AppResources(
+        manifest.app, int(manifest.limits["appResourceBytes"])
+    )
+
+    async def on_list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=resources.listed())
+
+    async def on_read_resource(
+        ctx: Any, params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        return types.ReadResourceResult(contents=resources.read(str(params.uri)))
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         name = params.name
@@ -357,6 +418,9 @@ def build_server(
                 served = routes.from_mirror(call)
                 if served is not None:
                     return served
+            shown = await routes.in_app(call)
+            if shown is not None:
+                return shown
             return await routes.to_page(call)
         except MolspaceError as e:
             return error_result(e)
@@ -365,7 +429,7 @@ def build_server(
             log.exception("molspace tool %s failed (incident %s)", name, incident)
             return unexpected_failure(name, incident)
 
-    return Server(
+    server: Server[Any] = Server(
         "molspace",
         version=str(manifest.versions.get("molspace", "")),
         title="molspace",
@@ -374,4 +438,9 @@ def build_server(
         on_call_tool=on_call_tool,
         on_list_prompts=on_list_prompts,
         on_get_prompt=on_get_prompt,
+        on_list_resources=on_list_resources,
+        on_read_resource=on_read_resource,
     )
+    # MCP Apps (SEP-1865): the App's HTML resources are of this MIME type.
+    server.extensions = {manifest.app["extension"]: {"mimeTypes": [manifest.app["mimeType"]]}}
+    return server

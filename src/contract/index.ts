@@ -15,3 +15,4 @@ export * from './ketcher';
 export * from './widgetState';
 export * from './panelExport';
 export * from './staticFallback';
+export * from './app';

@@ -73,6 +73,13 @@ export const LIMITS = {
   /** Largest structure a Viewer loads (file, bytes or text), bytes. 100 MiB. Beyond it: `TOO_LARGE`. */
   viewerSourceBytes: 100 * 1024 * 1024,
   /**
+   * Largest structure (with its coordinates) a tool result carries to the MCP App in its `_meta`,
+   * bytes before encoding (src/contract/app.ts). 4 MiB. Beyond it: `TOO_LARGE`.
+   */
+  appStructureBytes: 4 * 1024 * 1024,
+  /** Largest `ui://` resource (the App's HTML and each script part), bytes of text. 256 KiB: under every host's cap. */
+  appResourceBytes: 256 * 1024,
+  /**
    * Largest inline structure text `open` takes, characters; the gateway's
    * `max_request_bytes` (1 MiB by default) bounds the whole request too.
    */

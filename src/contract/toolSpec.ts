@@ -56,6 +56,11 @@ export interface ToolSpec<
   examples?: readonly Record<string, unknown>[];
   /** Who answers it: the page's Dispatcher or the gateway itself. */
   runs: 'page' | 'gateway';
+  /**
+   * The MCP App (`ui://` resource, src/contract/app.ts) a host that renders Apps shows the
+   * result in: `tools/list` gives it as the tool's `_meta.ui.resourceUri`.
+   */
+  app?: string;
   input: I;
   output: O;
   annotations: ToolAnnotations;

@@ -20,6 +20,7 @@ import { ImageMimeType } from './result';
 import { ChangeEntry, StoryState } from './story';
 import { LIMITS } from './limits';
 import { dock } from './toolArgs';
+import { VIEWER_APP_URI } from './app';
 
 // ---------------------------------------------------------------- formats
 
@@ -402,7 +403,16 @@ export const OpenOutput = z.object({
   viewer: ViewerState.optional().describe('A structure: the docked Viewer.'),
   composition: ViewerComposition.nullable().optional(),
   story: StoryState.optional().describe('A .mvsj/.mvsx path: the docked Story (story_control drives it).'),
-  steps: z.array(z.object({ index: z.number().int(), key: z.string(), title: z.string() })).optional()
+  steps: z.array(z.object({ index: z.number().int(), key: z.string(), title: z.string() })).optional(),
+  app: z
+    .object({
+      resourceUri: z.string(),
+      title: z.string(),
+      format: StructureFormat,
+      bytes: z.number().int().nonnegative().describe('Structure and coordinates, bytes.')
+    })
+    .optional()
+    .describe('No JupyterLab page is open: shown only in the MCP App (src/contract/app.ts), from this result.')
 });
 
 function viewerTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<string, unknown>>, K extends WidgetKind | null>(
@@ -493,6 +503,7 @@ export const OPEN_TOOL = viewerTool({
     { text: 'HETATM    1  O   HOH A   1       0.000   0.000   0.000  1.00  0.00           O', format: 'pdb' }
   ],
   runs: 'page',
+  app: VIEWER_APP_URI,
   input: OpenInput,
   output: OpenOutput,
   annotations: {

@@ -61,20 +61,25 @@ def mcp_client(mcp_url: str, token: str) -> Callable[..., Any]:
 
     Connects over real TCP with ``Authorization: token <t>``. ``mode='legacy'``
     uses the initialize handshake (a stateful Streamable HTTP session with SSE),
-    ``mode='auto'`` lets the SDK negotiate (2026-07-28 per-request path).
+    ``mode='auto'`` lets the SDK negotiate (2026-07-28 per-request path). ``extensions``:
+    ``ClientExtension`` instances the client declares (e.g. MCP Apps).
     The client has called ``tools/list`` before it is handed over.
     """
 
     @asynccontextmanager
     async def factory(
-        mode: str = "legacy", headers: dict[str, str] | None = None
+        mode: str = "legacy",
+        headers: dict[str, str] | None = None,
+        extensions: list[Any] | None = None,
     ) -> AsyncIterator[Client]:
         hdrs = {"Authorization": f"token {token}"}
         hdrs.update(headers or {})
         http = httpx2.AsyncClient(headers=hdrs, timeout=httpx2.Timeout(20.0))
         async with http:
             async with Client(
-                streamable_http_client(mcp_url, http_client=http), mode=mode
+                streamable_http_client(mcp_url, http_client=http),
+                mode=mode,
+                extensions=extensions,
             ) as client:
                 # As every real agent does: list tools first (clients then check results against them).
                 await client.list_tools()

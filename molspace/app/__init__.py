@@ -1,0 +1,11 @@
+"""The molspace MCP App on the server side: its ``ui://`` resources and the structure a result carries.
+
+The App itself is ``src/app/`` (built into ``static/``); a host that renders MCP Apps
+(extension ``io.modelcontextprotocol/ui``) shows it in the agent's chat. See
+``docs/architecture.md``, "MCP App".
+"""
+
+from .resources import AppResources
+from .structure import AppFiles, app_structure, structure_answer
+
+__all__ = ["AppFiles", "AppResources", "app_structure", "structure_answer"]

@@ -1,0 +1,259 @@
+"""The structure a tool result carries to the App, and ``open`` answered with no JupyterLab page.
+
+With no page connected, a client that renders MCP Apps still gets a structure shown: the
+gateway reads the file under the Jupyter root itself, through Jupyter's contents manager (so
+Jupyter's root confinement and hidden-file rules apply, as they do to the page's reads), and
+returns it in the result's ``_meta["molspace/structure"]`` (``src/contract/app.ts``
+``AppStructure``) for the App only; the model reads a bounded ``structuredContent.app`` and a
+text line. Sources that need a page (a PDB ID download, an MVS state, a Ketcher editor, a Story)
+still answer ``NO_PAGE``.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from typing import Any
+
+from jupyter_core.utils import ensure_async
+from tornado.web import HTTPError
+
+from ..errors import MolspaceError
+
+#: Sources ``open`` takes that need a page.
+PAGE_ONLY_SOURCES = ("pdbId", "mvs", "ketcher")
+
+
+@dataclass(frozen=True)
+class AppFile:
+    """One file read for the App: its name and bytes."""
+
+    name: str
+    data: bytes
+
+
+def _climbs(path: str) -> bool:
+    depth = 0
+    for part in path.split("/"):
+        if part == "..":
+            depth -= 1
+        elif part not in ("", "."):
+            depth += 1
+        if depth < 0:
+            return True
+    return False
+
+
+class AppFiles:
+    """Files under the Jupyter root, read through the server's contents manager.
+
+    Parameters
+    ----------
+    contents_manager : ContentsManager
+        The Jupyter server's (sync or async).
+    limit_bytes : int
+        Largest file, bytes (``limits.appStructureBytes``).
+    """
+
+    def __init__(self, contents_manager: Any, limit_bytes: int) -> None:
+        self.cm = contents_manager
+        self.limit_bytes = int(limit_bytes)
+
+    async def read(self, path: str, where: str) -> AppFile:
+        """Read ``path`` (relative to the root, as the file browser shows it).
+
+        Raises
+        ------
+        MolspaceError
+            at ``where``: ``FORBIDDEN`` (climbs above the root, or Jupyter refuses it),
+            ``NOT_FOUND`` (no such file, or a folder), ``TOO_LARGE`` (over ``limit_bytes``).
+        """
+        if _climbs(path) or path.startswith("/"):
+            raise MolspaceError(
+                "FORBIDDEN",
+                f"{path!r} is not under the Jupyter root.",
+                where,
+                "Pass a path under the Jupyter root, relative to it (as the file browser shows it).",
+                {"path": path},
+            )
+        try:
+            model = await ensure_async(self.cm.get(path, content=False, type="file"))
+            size = model.get("size")
+            if isinstance(size, int) and size > self.limit_bytes:
+                raise self._too_large(path, size, where)
+            model = await ensure_async(
+                self.cm.get(path, content=True, type="file", format="base64")
+            )
+        except HTTPError as e:
+            if e.status_code == 404 or e.status_code == 400:
+                raise MolspaceError(
+                    "NOT_FOUND",
+                    f"There is no file {path!r} under the Jupyter root.",
+                    where,
+                    "Pass the path of a file as the file browser shows it (relative to the root).",
+                    {"path": path},
+                ) from None
+            raise MolspaceError(
+                "FORBIDDEN",
+                f"Jupyter refused to read {path!r}: {e.log_message or e.reason or e.status_code}.",
+                where,
+                "Pass a file Jupyter serves (not hidden, under the root).",
+                {"path": path, "status": e.status_code},
+            ) from None
+        data = base64.b64decode(model.get("content") or "")
+        if len(data) > self.limit_bytes:
+            raise self._too_large(path, len(data), where)
+        return AppFile(path, data)
+
+    def _too_large(self, path: str, size: int, where: str) -> MolspaceError:
+        return MolspaceError(
+            "TOO_LARGE",
+            f"{path!r} is {size:,} bytes; the App is sent at most {self.limit_bytes:,} bytes.",
+            where,
+            "Open JupyterLab and call open there (a page reads files up to 100 MiB), or pass a smaller file.",
+            {"path": path, "bytes": size, "limit": self.limit_bytes},
+        )
+
+
+def _file_json(file: AppFile, binary: bool) -> dict[str, str]:
+    if not binary:
+        try:
+            return {"name": file.name, "encoding": "utf8", "data": file.data.decode("utf-8")}
+        except UnicodeDecodeError:
+            pass
+    return {
+        "name": file.name,
+        "encoding": "base64",
+        "data": base64.b64encode(file.data).decode("ascii"),
+    }
+
+
+def app_structure(
+    fmt: str,
+    structure: AppFile,
+    coordinates: tuple[str, AppFile] | None,
+    title: str,
+    binary: list[str],
+) -> dict[str, Any]:
+    """``_meta["molspace/structure"]`` (``AppStructure``): text as UTF-8, binary as base64.
+
+    Parameters
+    ----------
+    fmt : str
+        A ``StructureFormat``.
+    structure : AppFile
+    coordinates : (str, AppFile) or None
+        A ``CoordinatesFormat`` and its file (always base64: coordinates files are binary,
+        but for a LAMMPS dump).
+    title : str
+    binary : list of str
+        The binary structure formats (``structureFormats.binary``).
+    """
+    return {
+        "format": fmt,
+        "structure": _file_json(structure, fmt in binary),
+        "coordinates": None
+        if coordinates is None
+        else {
+            "format": coordinates[0],
+            "file": _file_json(coordinates[1], coordinates[0] != "lammpstrj"),
+        },
+        "title": title,
+    }
+
+
+def _extension(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[-1].lower() if "." in name else ""
+
+
+async def structure_answer(
+    args: dict[str, Any],
+    files: AppFiles,
+    manifest: Any,
+    no_page: MolspaceError,
+) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    """``open`` with no page: ``(structuredContent, text, _meta)`` for the App.
+
+    Parameters
+    ----------
+    args : dict
+        ``open``'s arguments, already checked against its input schema.
+    files : AppFiles
+    manifest : Manifest
+        Gives ``structureFormats`` and the App's contract.
+    no_page : MolspaceError
+        The ``NO_PAGE`` error raised for a source that needs a page.
+
+    Raises
+    ------
+    MolspaceError
+        ``NO_PAGE`` (a source that needs a page), ``UNSUPPORTED_FORMAT`` at ``/path`` or
+        ``/coordinates``, ``INVALID_INPUT`` at ``/format`` (text without one), ``TOO_LARGE``, and
+        :meth:`AppFiles.read`'s errors.
+    """
+    formats = manifest.data["structureFormats"]
+    app = manifest.app
+    if any(k in args for k in PAGE_ONLY_SOURCES):
+        raise no_page
+    path = args.get("path")
+    if isinstance(path, str) and _extension(path) in ("mvsj", "mvsx"):
+        raise no_page
+    fmt = args.get("format")
+    if isinstance(path, str):
+        ext = _extension(path)
+        fmt = fmt or formats["extensions"].get(ext)
+        if not fmt:
+            raise MolspaceError(
+                "UNSUPPORTED_FORMAT",
+                f"The extension .{ext} of {path!r} is not a structure format molspace reads."
+                if ext
+                else f"{path!r} has no file extension to tell its format from.",
+                "/path",
+                "Pass format, or a file with one of: "
+                + " ".join("." + e for e in formats["extensions"])
+                + ".",
+                {"path": path},
+            )
+        structure = await files.read(path, "/path")
+        title = args.get("title") or path.rsplit("/", 1)[-1]
+    else:
+        text = args.get("text", "")
+        if not fmt:
+            raise MolspaceError(
+                "INVALID_INPUT",
+                "text needs format.",
+                "/format",
+                "Pass format (e.g. pdb, mmcif, sdf).",
+                {},
+            )
+        structure = AppFile(args.get("title") or f"text.{fmt}", text.encode("utf-8"))
+        title = args.get("title") or f"{fmt} text"
+    coordinates = None
+    if isinstance(args.get("coordinates"), str):
+        cpath = args["coordinates"]
+        cfmt = formats["coordinatesExtensions"].get(_extension(cpath))
+        if not cfmt:
+            raise MolspaceError(
+                "UNSUPPORTED_FORMAT",
+                f"{cpath!r} is not a coordinates file molspace reads.",
+                "/coordinates",
+                "Pass one of: " + " ".join("." + e for e in formats["coordinatesExtensions"]) + ".",
+                {"path": cpath},
+            )
+        coordinates = (cfmt, await files.read(cpath, "/coordinates"))
+    total = len(structure.data) + (len(coordinates[1].data) if coordinates else 0)
+    if total > files.limit_bytes:
+        raise files._too_large(structure.name, total, "/coordinates" if coordinates else "/path")
+    meta = {
+        app["structureMeta"]: app_structure(fmt, structure, coordinates, title, formats["binary"])
+    }
+    structured = {
+        "app": {"resourceUri": app["viewer"], "title": title, "format": fmt, "bytes": total}
+    }
+    text = (
+        f"open: {title} ({fmt}, {total:,} bytes) is shown in the molspace App in this chat: no JupyterLab "
+        "page is open. The App tells you its composition when drawn; to act on it (act, viewer_observe), "
+        "open JupyterLab and call open again."
+    )
+    return structured, text, meta

@@ -1,0 +1,48 @@
+// Build the MCP App (src/app/, compiled by tsc into lib/app/) into the Python package:
+// molspace/app/static/{loader,viewer}.js, each one self-contained script (no chunks: an App
+// loads nothing by URL). The gateway serves them as ui:// resources (molspace/app/resources.py;
+// docs/architecture.md, "MCP App"): the loader inside the App's HTML, the viewer in parts the
+// loader reads back through the host. A production build also writes their third-party licences.
+//   node scripts/build-app.mjs [--production]
+import { rspack } from '@rspack/core';
+import { WPPlugin } from '@jupyter/builder';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const production = process.argv.includes('--production');
+const out = join(root, 'molspace/app/static');
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+
+const compiler = rspack({
+  mode: production ? 'production' : 'development',
+  devtool: false,
+  context: root,
+  entry: { loader: './lib/app/appLoader.js', viewer: './lib/app/viewerApp.js' },
+  target: 'web',
+  output: { path: out, filename: '[name].js', asyncChunks: false, clean: true },
+  module: { rules: [{ test: /\.m?js$/, resolve: { fullySpecified: false } }] },
+  resolve: { fallback: { fs: false, path: false, crypto: false } },
+  optimization: { splitChunks: false, runtimeChunk: false },
+  plugins: [
+    new rspack.DefinePlugin({
+      __MOLSPACE_VERSION__: JSON.stringify(version),
+      'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development')
+    }),
+    new rspack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
+    ...(production ? [new WPPlugin.JSONLicenseWebpackPlugin()] : [])
+  ],
+  performance: { hints: false },
+  stats: 'errors-warnings'
+});
+
+compiler.run((err, stats) => {
+  if (err || stats.hasErrors()) {
+    console.error(err ?? stats.toString({ all: false, errors: true }));
+    process.exit(1);
+  }
+  const sizes = ['loader.js', 'viewer.js'].map(f => `${f} ${(statSync(join(out, f)).size / 1024).toFixed(0)} KiB`);
+  console.log(`MCP App: ${sizes.join(', ')} -> ${out}`);
+  compiler.close(() => undefined);
+});

@@ -1,0 +1,95 @@
+/**
+ * The structure a tool result carries for the App (`_meta["molspace/structure"]`,
+ * src/contract/app.ts), decoded and checked.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/client';
+
+import { APP_STRUCTURE_META, AppStructure, type AppFile } from '../contract/app';
+import { MolspaceError } from '../contract/errors';
+import { CoordinatesFormat, StructureFormat } from '../contract/viewer';
+import type { CoordinatesSource } from '../viewer/structureData';
+
+/** A structure ready for `readStructure`. */
+export interface AppSource {
+  title: string;
+  name: string;
+  format: StructureFormat;
+  bytes: Uint8Array;
+  coordinates: CoordinatesSource | null;
+}
+
+function bytesOf(file: AppFile, where: string): Uint8Array {
+  if (file.encoding === 'utf8') {
+    return new TextEncoder().encode(file.data);
+  }
+  let raw: string;
+  try {
+    raw = atob(file.data);
+  } catch {
+    throw new MolspaceError(
+      'INVALID_INPUT',
+      `The data of "${file.name}" is not base64.`,
+      `${where}/data`,
+      'Send binary files base64-encoded.',
+      {
+        name: file.name
+      }
+    );
+  }
+  const out = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    out[i] = raw.charCodeAt(i);
+  }
+  return out;
+}
+
+/**
+ * The structure of `result`, or null when it carries none (a result the App has nothing to draw for).
+ *
+ * @throws MolspaceError `INVALID_INPUT` at `_meta/molspace~1structure` when it has the wrong shape
+ *   or a format molspace does not read (the fix names the formats).
+ */
+export function appSourceOf(result: CallToolResult): AppSource | null {
+  const meta = (result._meta ?? {}) as Record<string, unknown>;
+  if (!(APP_STRUCTURE_META in meta)) {
+    return null;
+  }
+  const where = `_meta/${APP_STRUCTURE_META.replace('/', '~1')}`;
+  const parsed = AppStructure.safeParse(meta[APP_STRUCTURE_META]);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new MolspaceError(
+      'INVALID_INPUT',
+      `The tool result's structure for the App has the wrong shape: ${issue.message}.`,
+      issue.path.length ? `${where}/${issue.path.join('/')}` : where,
+      'Show it with a molspace tool (open): its results carry the structure in this shape.',
+      { path: issue.path.map(String) }
+    );
+  }
+  const s = parsed.data;
+  const format = StructureFormat.safeParse(s.format);
+  if (!format.success) {
+    throw new MolspaceError(
+      'INVALID_INPUT',
+      `"${s.format}" is not a structure format molspace reads.`,
+      `${where}/format`,
+      `Use one of: ${StructureFormat.options.join(', ')}.`,
+      { format: s.format }
+    );
+  }
+  let coordinates: CoordinatesSource | null = null;
+  if (s.coordinates) {
+    const cf = CoordinatesFormat.safeParse(s.coordinates.format);
+    if (!cf.success) {
+      throw new MolspaceError(
+        'INVALID_INPUT',
+        `"${s.coordinates.format}" is not a coordinates format molspace reads.`,
+        `${where}/coordinates/format`,
+        `Use one of: ${CoordinatesFormat.options.join(', ')}.`,
+        { format: s.coordinates.format }
+      );
+    }
+    coordinates = { bytes: bytesOf(s.coordinates.file, `${where}/coordinates/file`), format: cf.data, where: s.coordinates.file.name };
+  }
+  return { title: s.title, name: s.structure.name, format: format.data, bytes: bytesOf(s.structure, `${where}/structure`), coordinates };
+}

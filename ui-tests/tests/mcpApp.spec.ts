@@ -226,7 +226,9 @@ async function withStructureShown(browser: Browser, structure: string, body: (sh
       toolResult: result
     });
     try {
-      await expect.poll(() => appStateOrError(host), { timeout: 120_000 }).toBe('drawn');
+      // Until the App settles (drawn or error), then drawn, with its uncaught errors shown when not.
+      await expect.poll(async () => (await host.appState()) ?? 'none', { timeout: 120_000 }).toMatch(/^(drawn|error)$/);
+      expect(await appStateOrError(host), `uncaught in the App: ${host.records.pageErrors.join('\n')}`).toBe('drawn');
       await body({ client, open: open!, result, host });
     } finally {
       await host.close();

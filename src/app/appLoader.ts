@@ -54,9 +54,29 @@ async function load(): Promise<void> {
   (globalThis as Record<string, unknown>)[HANDOFF_KEY] = handoff;
   const script = document.createElement('script');
   script.textContent = parts.join('');
-  document.head.appendChild(script);
-  // An inline script runs as it is inserted; one the host's CSP blocked did not start.
+  let blocked = false;
+  let thrown: string | null = null;
+  const onBlocked = () => (blocked = true);
+  const onError = (e: ErrorEvent) => (thrown ??= String(e.message));
+  window.addEventListener('securitypolicyviolation', onBlocked);
+  window.addEventListener('error', onError);
+  try {
+    // An inline script runs as it is inserted.
+    document.head.appendChild(script);
+  } finally {
+    window.removeEventListener('securitypolicyviolation', onBlocked);
+    window.removeEventListener('error', onError);
+  }
   if (!(globalThis as Record<string, unknown>)[STARTED_KEY]) {
+    if (thrown !== null || !blocked) {
+      throw new MolspaceError(
+        'INTERNAL',
+        `The App's script failed as it started: ${thrown ?? 'it did not run'}.`,
+        'App loader',
+        'Reload the App; if it fails again, report it with this message (open JupyterLab and call open there meanwhile).',
+        {}
+      );
+    }
     throw new MolspaceError(
       'FORBIDDEN',
       "The host's Content Security Policy blocked the App's script.",

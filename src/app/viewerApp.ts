@@ -13,8 +13,10 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { MolspaceError, type LocatedError } from '../contract/errors';
 import type { ViewerComposition } from '../contract/viewer';
 import { initialView } from '../viewer/initialView';
-import { MolstarStructureViewer } from '../viewer/molstarStructureViewer';
+// Mol*'s model and parser modules before its plugin's: the order the page loads them in (the page
+// imports the viewer later, on demand); the other order meets a circular import half-initialised.
 import { defaultLayers, readStructure } from '../viewer/structureData';
+import { MolstarStructureViewer } from '../viewer/molstarStructureViewer';
 import { appSourceOf } from './appStructure';
 import { takeHandoff, type AppHandoff } from './appHandoff';
 import { markState, showError } from './appStatus';

@@ -243,8 +243,6 @@ async function withStructureShown(browser: Browser, structure: string, body: (sh
   }
 }
 
-// The gateway's App (ui://molspace/viewer; `open` with `_meta.ui` and `_meta["molspace/structure"]`) is being
-// built alongside: these run once it is served (remove `.fixme`).
 test.describe('molspace MCP App', () => {
   test('a structure renders in the chat from a tool result with no JupyterLab page', async ({ browser }) => {
     await withStructureShown(browser, '1cbs.cif', async ({ host }) => {

@@ -24,7 +24,13 @@ const compiler = rspack({
   output: { path: out, filename: '[name].js', asyncChunks: false, clean: true },
   module: { rules: [{ test: /\.m?js$/, resolve: { fullySpecified: false } }] },
   resolve: { fallback: { fs: false, path: false, crypto: false } },
-  optimization: { splitChunks: false, runtimeChunk: false },
+  optimization: {
+    splitChunks: false,
+    runtimeChunk: false,
+    // ASCII only (other characters as \u escapes): the gateway cuts the viewer into parts of
+    // limits.appResourceBytes characters, so one character must be one byte.
+    minimizer: [new rspack.SwcJsMinimizerRspackPlugin({ minimizerOptions: { format: { asciiOnly: true, comments: false } } })]
+  },
   plugins: [
     new rspack.DefinePlugin({
       __MOLSPACE_VERSION__: JSON.stringify(version),

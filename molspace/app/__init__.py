@@ -6,6 +6,12 @@ The App itself is ``src/app/`` (built into ``static/``); a host that renders MCP
 """
 
 from .resources import AppResources
-from .structure import AppFiles, app_structure, structure_answer
+from .structure import AppFiles, app_meta_beside_page, app_structure, structure_answer
 
-__all__ = ["AppFiles", "AppResources", "app_structure", "structure_answer"]
+__all__ = [
+    "AppFiles",
+    "AppResources",
+    "app_meta_beside_page",
+    "app_structure",
+    "structure_answer",
+]

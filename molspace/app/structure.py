@@ -167,6 +167,16 @@ def _extension(path: str) -> str:
     return name.rsplit(".", 1)[-1].lower() if "." in name else ""
 
 
+@dataclass(frozen=True)
+class AppShown:
+    """A structure read for the App: the result ``_meta`` and what the model is told of it."""
+
+    meta: dict[str, Any]
+    title: str
+    format: str
+    bytes: int
+
+
 async def structure_answer(
     args: dict[str, Any],
     files: AppFiles,
@@ -174,6 +184,50 @@ async def structure_answer(
     no_page: MolspaceError,
 ) -> tuple[dict[str, Any], str, dict[str, Any]]:
     """``open`` with no page: ``(structuredContent, text, _meta)`` for the App.
+
+    Raises what :func:`read_for_app` raises.
+    """
+    shown = await read_for_app(args, files, manifest, no_page)
+    structured = {
+        "app": {
+            "resourceUri": manifest.app["viewer"],
+            "title": shown.title,
+            "format": shown.format,
+            "bytes": shown.bytes,
+        }
+    }
+    text = (
+        f"open: {shown.title} ({shown.format}, {shown.bytes:,} bytes) is shown in the molspace App in "
+        "this chat: no JupyterLab page is open. The App tells you its composition when drawn; to act on "
+        "it (act, viewer_observe), open JupyterLab and call open again."
+    )
+    return structured, text, shown.meta
+
+
+async def app_meta_beside_page(
+    args: dict[str, Any], files: AppFiles, manifest: Any
+) -> dict[str, Any]:
+    """The ``_meta`` for the App of an ``open`` a page answered: the same file, so the chat shows it too.
+
+    Empty where the App has nothing to draw from the arguments (a PDB ID, an MVS state, an editor, a
+    Story) or the file cannot be sent (too large, gone since): the page's answer stands either way.
+    """
+    no_page = MolspaceError(
+        "NO_PAGE", "The App draws this source only from a page.", "", "Open JupyterLab.", {}
+    )
+    try:
+        return (await read_for_app(args, files, manifest, no_page)).meta
+    except MolspaceError:
+        return {}
+
+
+async def read_for_app(
+    args: dict[str, Any],
+    files: AppFiles,
+    manifest: Any,
+    no_page: MolspaceError,
+) -> AppShown:
+    """Read ``open``'s source for the App.
 
     Parameters
     ----------
@@ -248,12 +302,4 @@ async def structure_answer(
     meta = {
         app["structureMeta"]: app_structure(fmt, structure, coordinates, title, formats["binary"])
     }
-    structured = {
-        "app": {"resourceUri": app["viewer"], "title": title, "format": fmt, "bytes": total}
-    }
-    text = (
-        f"open: {title} ({fmt}, {total:,} bytes) is shown in the molspace App in this chat: no JupyterLab "
-        "page is open. The App tells you its composition when drawn; to act on it (act, viewer_observe), "
-        "open JupyterLab and call open again."
-    )
-    return structured, text, meta
+    return AppShown(meta, title, fmt, total)

@@ -20,7 +20,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from ..app import AppFiles, AppResources, structure_answer
+from ..app import AppFiles, AppResources, app_meta_beside_page, structure_answer
 from ..errors import MolspaceError, summary_line
 from .connect_hint import ConnectHint
 from .manifest import Manifest, ToolSpec
@@ -291,6 +291,30 @@ class ToolRoutes:
         call.spec.check_output(structured, source="the gateway")
         return with_meta(ok_result(call.name, structured, text), meta)
 
+    async def beside_page(
+        self, call: ToolCall, result: types.CallToolResult
+    ) -> types.CallToolResult:
+        """A page's answer to a tool with an App, for a client that renders Apps: the App's ``_meta`` added.
+
+        The chat's App then draws the same file the page docked (``structuredContent.viewer`` names
+        the docked Viewer and its revision); nothing is added where the App has nothing to draw.
+        """
+        app = self.manifest.app
+        if (
+            not call.spec.app
+            or self.app_files is None
+            or result.is_error
+            or not client_renders_apps(call.ctx, app.get("extension", ""))
+        ):
+            return result
+        try:
+            meta = await app_meta_beside_page(call.args, self.app_files, self.manifest)
+        except Exception:
+            # The page docked it: its answer stands whatever went wrong here.
+            log.exception("molspace: reading %s's file for the App failed", call.name)
+            return result
+        return with_meta(result, meta) if meta else result
+
     async def to_page(self, call: ToolCall) -> types.CallToolResult:
         """A page tool relayed to the routed page; a retried ``actionId`` is replayed instead."""
         name, args, spec = call.name, call.args, call.spec
@@ -421,7 +445,7 @@ def build_server(
             shown = await routes.in_app(call)
             if shown is not None:
                 return shown
-            return await routes.to_page(call)
+            return await routes.beside_page(call, await routes.to_page(call))
         except MolspaceError as e:
             return error_result(e)
         except Exception:

@@ -90,7 +90,10 @@ async def test_app_resources_are_bounded_and_rebuild_the_app(mcp_client: Any) ->
             part = (await client.read_resource(uri)).contents[0]
             assert len(part.text.encode()) <= LIMITS["appResourceBytes"]
             texts.append(part.text)
-        assert "".join(texts) == (STATIC_DIR / "viewer.js").read_text(encoding="utf-8")
+        viewer = (STATIC_DIR / "viewer.js").read_text(encoding="utf-8")
+        assert "".join(texts) == viewer
+        # The build writes ASCII only, so each part is a full resource: as few reads as can be.
+        assert viewer.isascii() and len(parts) == -(-len(viewer) // LIMITS["appResourceBytes"])
 
 
 async def test_an_unknown_ui_resource_is_refused_located(mcp_client: Any) -> None:
@@ -200,11 +203,42 @@ async def test_bad_sources_are_located_and_nothing_is_sent(
         assert err["fix"]
 
 
-async def test_with_a_page_open_the_call_goes_to_the_page(
-    mcp_client: Any, root_files: Path, connect_page: Any
+DOCKED = {
+    "viewer": {
+        "target": "viewer-1",
+        "kind": "viewer",
+        "title": "1hpv.pdb",
+        "ready": True,
+        "revision": 3,
+        "error": None,
+        "undo": 0,
+        "redo": 0,
+    }
+}
+
+
+def docking_page(tool: str, args: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+    """A page that docks what open names (the page's answer, as a real page gives it)."""
+    assert tool == "open", tool
+    return {"ok": True, "structuredContent": DOCKED, "text": "open: docked viewer-1"}
+
+
+@pytest.mark.parametrize("renders_apps", [True, False])
+async def test_with_a_page_open_the_page_docks_it_and_the_app_draws_the_same_file(
+    mcp_client: Any, root_files: Path, connect_page: Any, renders_apps: bool
 ) -> None:
     page = await connect_page()
-    async with mcp_client(extensions=[McpApps()]) as client:
+    page.handler = docking_page
+    async with mcp_client(extensions=[McpApps()] if renders_apps else None) as client:
         result = await client.call_tool("open", {"path": "data/1hpv.pdb"})
-    assert [c["tool"] for c in page.calls] == ["open"]
-    assert not (result.meta or {}).get(APP["structureMeta"])
+        story = await client.call_tool("open", {"pdbId": "1cbs"})
+    assert [c["tool"] for c in page.calls] == ["open", "open"]
+    # The page's answer stands (the docked Viewer and its revision); the App gets the same file.
+    assert result.is_error is False and result.structured_content == DOCKED
+    shown = (result.meta or {}).get(APP["structureMeta"])
+    if renders_apps:
+        assert shown["structure"]["data"] == (root_files / "data/1hpv.pdb").read_text()
+    else:
+        assert shown is None
+    # A source the App cannot draw from its arguments (a PDB ID the page downloaded): the page's answer alone.
+    assert story.structured_content == DOCKED and not (story.meta or {}).get(APP["structureMeta"])

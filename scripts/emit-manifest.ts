@@ -14,7 +14,9 @@ import {
   APP_EXTENSION,
   APP_MIME_TYPE,
   APP_PART_PREFIX,
+  APP_STORY_META,
   APP_STRUCTURE_META,
+  AppStory,
   AppStructure,
   VIEWER_APP_URI,
   BRIDGE_CLOSE_CODES,
@@ -39,6 +41,7 @@ import {
   syncedDefaults
 } from '../src/contract';
 import { STATIC_FALLBACK_MIME } from '../src/contract/staticFallback';
+import { DEFAULT_RESOURCE_HOSTS } from '../src/resources/resourcePolicy';
 import { INSTRUCTIONS } from '../src/contract/instructions';
 import { compactJsonSchema, listedJsonSchema, schemaParts } from '../src/contract/jsonSchema';
 
@@ -88,7 +91,12 @@ const manifest = {
     viewer: VIEWER_APP_URI,
     partPrefix: APP_PART_PREFIX,
     structureMeta: APP_STRUCTURE_META,
-    structure: schema(AppStructure, 'output')
+    storyMeta: APP_STORY_META,
+    structure: schema(AppStructure, 'output'),
+    story: schema(AppStory, 'output'),
+    // What a Story in the App may fetch: the default resource hosts (src/resources/resourcePolicy.ts),
+    // as the CSP origins its resources declare (connectDomains); nothing else.
+    connectDomains: DEFAULT_RESOURCE_HOSTS.map(h => (h.startsWith('.') ? `https://*${h}` : `https://${h}`))
   },
   structureFormats: {
     formats: StructureFormat.options,

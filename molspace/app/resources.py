@@ -9,8 +9,8 @@ did not declare, so the App's Mol* code (about 3 MB) travels as resources, not U
   into parts of at most ``limits.appResourceBytes``; the hash changes with the build, so a
   host's cache never mixes two builds.
 
-Each resource declares an empty CSP allow-list (``_meta.ui.csp``): the App reaches nothing
-beyond the host.
+Each resource declares its CSP allow-list (``_meta.ui.csp``): ``connectDomains`` are the default
+resource hosts a Story's data may come from (the manifest's ``app.connectDomains``), nothing else.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ html[data-theme="dark"] body { color: var(--color-text-primary, #e8e8e8); backgr
 #molspace-app-root { position: relative; height: 420px; }
 #molspace-app-status { padding: 4px 8px; color: var(--color-text-secondary, #666); }
 #molspace-app-error { margin: 8px; padding: 8px; border-left: 3px solid #c62828; white-space: pre-wrap; }
+#molspace-app-story { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 6px 8px; }
+#molspace-app-story button { font: inherit; padding: 2px 10px; }
+.molspace-app-description { flex-basis: 100%; white-space: pre-wrap; max-height: 8em; overflow: auto; }
 """
 
 
@@ -70,6 +73,7 @@ class AppResources:
         self.viewer_uri: str = contract["viewer"]
         self.part_prefix: str = contract["partPrefix"]
         self.mime_type: str = contract["mimeType"]
+        self.connect_domains: list[str] = list(contract.get("connectDomains") or [])
         self.part_bytes = int(part_bytes)
         self.static_dir = static_dir
 
@@ -111,8 +115,14 @@ class AppResources:
 
     @property
     def _meta(self) -> dict[str, Any]:
-        # Nothing beyond the host: no connect, resource or frame domains.
-        return {"ui": {"csp": {"connectDomains": [], "resourceDomains": []}, "prefersBorder": True}}
+        # A Story's data may come from the default resource hosts (as in a page); nothing else:
+        # no resource (script, image, font) or frame domains.
+        return {
+            "ui": {
+                "csp": {"connectDomains": self.connect_domains, "resourceDomains": []},
+                "prefersBorder": True,
+            }
+        }
 
     def listed(self) -> list[types.Resource]:
         """What ``resources/list`` gives: the App's HTML (its parts are read by the App, unlisted)."""

@@ -22,6 +22,8 @@ from ..errors import MolspaceError
 
 #: Sources ``open`` takes that need a page.
 PAGE_ONLY_SOURCES = ("pdbId", "mvs", "ketcher")
+#: Story files, played in the App with its own step buttons.
+STORY_FORMATS = ("mvsj", "mvsx")
 
 
 @dataclass(frozen=True)
@@ -251,8 +253,26 @@ async def read_for_app(
     if any(k in args for k in PAGE_ONLY_SOURCES):
         raise no_page
     path = args.get("path")
-    if isinstance(path, str) and _extension(path) in ("mvsj", "mvsx"):
-        raise no_page
+    if isinstance(path, str) and _extension(path) in STORY_FORMATS:
+        if "format" in args or "coordinates" in args:
+            raise MolspaceError(
+                "INVALID_INPUT",
+                f"format and coordinates apply to structures; {path!r} is a Story.",
+                "/format" if "format" in args else "/coordinates",
+                "Drop them to show the Story.",
+                {"path": path},
+            )
+        story = await files.read(path, "/path")
+        story_title = args.get("title") or path.rsplit("/", 1)[-1]
+        kind = _extension(path)
+        story_meta = {
+            app["storyMeta"]: {
+                "format": kind,
+                "file": _file_json(story, kind == "mvsx"),
+                "title": story_title,
+            }
+        }
+        return AppShown(story_meta, story_title, kind, len(story.data))
     fmt = args.get("format")
     if isinstance(path, str):
         ext = _extension(path)

@@ -18,7 +18,12 @@ export interface AppSource {
   coordinates: CoordinatesSource | null;
 }
 
-function bytesOf(file: AppFile, where: string): Uint8Array {
+/**
+ * The bytes of a file sent to the App.
+ *
+ * @throws MolspaceError `INVALID_INPUT` at `where/data` when base64 data is not base64.
+ */
+export function appFileBytes(file: AppFile, where: string): Uint8Array {
   if (file.encoding === 'utf8') {
     return new TextEncoder().encode(file.data);
   }
@@ -89,7 +94,13 @@ export function appSourceOf(result: CallToolResult): AppSource | null {
         { format: s.coordinates.format }
       );
     }
-    coordinates = { bytes: bytesOf(s.coordinates.file, `${where}/coordinates/file`), format: cf.data, where: s.coordinates.file.name };
+    coordinates = { bytes: appFileBytes(s.coordinates.file, `${where}/coordinates/file`), format: cf.data, where: s.coordinates.file.name };
   }
-  return { title: s.title, name: s.structure.name, format: format.data, bytes: bytesOf(s.structure, `${where}/structure`), coordinates };
+  return {
+    title: s.title,
+    name: s.structure.name,
+    format: format.data,
+    bytes: appFileBytes(s.structure, `${where}/structure`),
+    coordinates
+  };
 }

@@ -18,6 +18,8 @@ import { initialView } from '../viewer/initialView';
 import { defaultLayers, readStructure } from '../viewer/structureData';
 import { MolstarStructureViewer } from '../viewer/molstarStructureViewer';
 import { appSourceOf } from './appStructure';
+import { appStoryOf } from './appStory';
+import { AppStoryPlayer } from './appStoryPlayer';
 import { takeHandoff, type AppHandoff } from './appHandoff';
 import { markState, showError } from './appStatus';
 
@@ -48,6 +50,7 @@ function errorOfResult(result: CallToolResult): LocatedError | null {
 
 class ViewerApp {
   private viewer: MolstarStructureViewer | null = null;
+  private storyPlayer: AppStoryPlayer | null = null;
   private shown = 0;
 
   constructor(
@@ -67,6 +70,16 @@ class ViewerApp {
         this.tell(showError(failed));
         return;
       }
+      const story = appStoryOf(result);
+      if (story) {
+        this.viewer?.dispose();
+        this.viewer = null;
+        this.storyPlayer ??= new AppStoryPlayer(this.host, this.dark, (text, structured) => this.tell(text, structured));
+        await this.storyPlayer.show(story);
+        return;
+      }
+      this.storyPlayer?.dispose();
+      this.storyPlayer = null;
       const source = appSourceOf(result);
       if (!source) {
         markState('drawn', 'Shown in JupyterLab.');
@@ -99,7 +112,7 @@ class ViewerApp {
   }
 
   /** Tell the model (a host without model context ignores it). */
-  private tell(text: string, structured?: Record<string, unknown>): void {
+  tell(text: string, structured?: Record<string, unknown>): void {
     this.handoff.app
       .updateModelContext({ content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) })
       .catch(() => undefined);

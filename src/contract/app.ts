@@ -20,6 +20,8 @@ export const VIEWER_APP_URI = 'ui://molspace/viewer';
 export const APP_PART_PREFIX = 'ui://molspace/app/';
 /** The result `_meta` key that carries the structure for the App (never read by the model). */
 export const APP_STRUCTURE_META = 'molspace/structure';
+/** The result `_meta` key that carries a Story file for the App (never read by the model). */
+export const APP_STORY_META = 'molspace/story';
 
 /** One file the App draws: text as UTF-8, binary as base64. */
 export const AppFile = z.object({
@@ -39,3 +41,11 @@ export const AppStructure = z.object({
   title: z.string()
 });
 export type AppStructure = z.infer<typeof AppStructure>;
+
+/** `_meta["molspace/story"]` of a tool result: a Story file the App plays, its steps stepped in the App. */
+export const AppStory = z.object({
+  format: z.enum(['mvsj', 'mvsx']),
+  file: AppFile,
+  title: z.string()
+});
+export type AppStory = z.infer<typeof AppStory>;

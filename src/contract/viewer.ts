@@ -408,8 +408,8 @@ export const OpenOutput = z.object({
     .object({
       resourceUri: z.string(),
       title: z.string(),
-      format: StructureFormat,
-      bytes: z.number().int().nonnegative().describe('Structure and coordinates, bytes.')
+      format: z.union([StructureFormat, z.enum(['mvsj', 'mvsx'])]).describe('A structure format, or a Story file.'),
+      bytes: z.number().int().nonnegative().describe('Structure and coordinates, or the Story file, bytes.')
     })
     .optional()
     .describe('No JupyterLab page is open: shown only in the MCP App (src/contract/app.ts), from this result.')

@@ -47,6 +47,8 @@ def root_files(jp_root_dir: Path) -> Path:
         "trajectories/adk_dims.dcd",
         "trajectories/adk_ca.pdb",
         "trajectories/adk_ca.trr",
+        "1cbs.mvsj",
+        "1h9t.mvsx",
     ):
         shutil.copy(DATA / name, jp_root_dir / "data" / Path(name).name)
     return jp_root_dir
@@ -79,7 +81,12 @@ async def test_app_resources_are_bounded_and_rebuild_the_app(mcp_client: Any) ->
         assert [(str(r.uri), r.mime_type) for r in listed] == [(APP["viewer"], APP["mimeType"])]
         page = (await client.read_resource(APP["viewer"])).contents[0]
         assert page.mime_type == APP["mimeType"]
-        assert page.meta["ui"]["csp"] == {"connectDomains": [], "resourceDomains": []}
+        # A Story's data may come from the default resource hosts; nothing else is declared.
+        assert page.meta["ui"]["csp"] == {
+            "connectDomains": APP["connectDomains"],
+            "resourceDomains": [],
+        }
+        assert all(d.startswith("https://") for d in APP["connectDomains"])
         html = page.text
         assert len(html.encode()) <= LIMITS["appResourceBytes"]
         assert html.count("<script>") == 1 and html.count("</script>") == 1
@@ -162,6 +169,33 @@ async def test_binary_files_and_trajectories_travel_base64(
         )
 
 
+async def test_a_story_file_with_no_page_is_played_in_the_app(
+    mcp_client: Any, root_files: Path
+) -> None:
+    async with mcp_client(extensions=[McpApps()]) as client:
+        mvsj = await client.call_tool("open", {"path": "data/1cbs.mvsj", "title": "RBP"})
+        mvsx = await client.call_tool("open", {"path": "data/1h9t.mvsx"})
+    assert mvsj.is_error is False and mvsx.is_error is False
+    text = (root_files / "data/1cbs.mvsj").read_text()
+    assert mvsj.meta[APP["storyMeta"]] == {
+        "format": "mvsj",
+        "file": {"name": "data/1cbs.mvsj", "encoding": "utf8", "data": text},
+        "title": "RBP",
+    }
+    assert mvsj.structured_content == {
+        "app": {
+            "resourceUri": APP["viewer"],
+            "title": "RBP",
+            "format": "mvsj",
+            "bytes": len(text.encode()),
+        }
+    }
+    shown = mvsx.meta[APP["storyMeta"]]
+    assert (shown["format"], shown["file"]["encoding"]) == ("mvsx", "base64")
+    assert base64.b64decode(shown["file"]["data"]) == (root_files / "data/1h9t.mvsx").read_bytes()
+    assert "kind" not in mvsj.content[0].text
+
+
 async def test_a_client_without_apps_gets_no_page_as_before(
     mcp_client: Any, root_files: Path
 ) -> None:
@@ -184,9 +218,11 @@ async def test_a_client_without_apps_gets_no_page_as_before(
         ({"path": "data/adk_ca.pdb", "coordinates": "data/none.dcd"}, "NOT_FOUND", "/coordinates"),
         ({"path": "data/adk.psf", "coordinates": "data/adk_dims.dcd"}, "TOO_LARGE", "/coordinates"),
         ({"path": "data/big.pdb"}, "TOO_LARGE", "/path"),
+        ({"path": "stories/x.mvsj"}, "NOT_FOUND", "/path"),
+        ({"path": "data/1cbs.mvsj", "format": "pdb"}, "INVALID_INPUT", "/format"),
         # Sources that need a page answer as they did before.
         ({"pdbId": "1cbs"}, "NO_PAGE", ""),
-        ({"path": "stories/x.mvsj"}, "NO_PAGE", ""),
+        ({"mvs": {"kind": "single"}}, "NO_PAGE", ""),
     ],
 )
 async def test_bad_sources_are_located_and_nothing_is_sent(

@@ -123,6 +123,8 @@ export interface OpenAppHostOptions {
   theme?: 'light' | 'dark';
   /** Wait for `ui/notifications/initialized` this long (default 90 s). */
   initTimeoutMs?: number;
+  /** Set up the host's browser context first (e.g. serve a Story's remote URLs from local copies). */
+  prepare?: (context: BrowserContext) => Promise<void>;
 }
 
 export interface AppHost {
@@ -171,6 +173,7 @@ export async function openAppHost(browser: Browser, opts: OpenAppHostOptions): P
   const resource = await readAppResource(opts.mcp, opts.resourceUri);
   const servers = await startAppHostServers();
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  await opts.prepare?.(context);
   const records: AppHostRecords = {
     toolCalls: [],
     resourceReads: [],

@@ -274,4 +274,104 @@ test.describe('molspace MCP App', () => {
       await expectBadAppInputRefused(host);
     });
   });
+
+  test('a Story plays in the chat with no JupyterLab page: its buttons step it, the model is told, its text stays text', async ({
+    browser
+  }) => {
+    // Two steps over 1cbs, whose remote mmCIF is served from the committed copy (nothing leaves the machine).
+    const url = 'https://www.ebi.ac.uk/pdbe/entry-files/download/1cbs.cif';
+    const cif = fs.readFileSync(path.join(STRUCTURES, '1cbs.cif'));
+    const step = (title: string, key: string, description: string, type: string) => ({
+      metadata: { title, key, description, linger_duration_ms: 1000 },
+      root: {
+        kind: 'root',
+        children: [
+          {
+            kind: 'download',
+            params: { url },
+            children: [
+              {
+                kind: 'parse',
+                params: { format: 'mmcif' },
+                children: [
+                  {
+                    kind: 'structure',
+                    params: { type: 'model' },
+                    children: [{ kind: 'component', params: { selector: 'all' }, children: [{ kind: 'representation', params: { type } }] }]
+                  }
+                ]
+              }
+            ]
+          }
+        ]
+      }
+    });
+    const hostile = "<img src=x onerror=\"window.parent.postMessage('pwned', '*')\"> **bold**";
+    const story = {
+      kind: 'multiple',
+      metadata: { title: 'Retinol-binding protein', version: '1' },
+      snapshots: [
+        step('Overview', 'overview', hostile, 'cartoon'),
+        step('Atoms', 'atoms', 'Every atom as balls and sticks.', 'ball_and_stick')
+      ]
+    };
+    const dir = `mcp-app-story-${Date.now()}`;
+    const file = `${dir}/rbp.mvsj`;
+    const local = path.join(test.info().outputDir, 'rbp.mvsj');
+    fs.mkdirSync(path.dirname(local), { recursive: true });
+    fs.writeFileSync(local, JSON.stringify(story));
+    await putFile(file, local);
+    const { client, tools } = await connectAppHostClient();
+    try {
+      await expect.poll(() => pagesConnected(client)).toBe(false);
+      const open = tools.find(t => t.name === 'open')!;
+      const result = await client.callTool({ name: 'open', arguments: { path: file } });
+      expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+      expect(result.structuredContent).toMatchObject({ app: { format: 'mvsj', title: 'rbp.mvsj' } });
+      expect(JSON.stringify(result.content)).not.toContain('onerror');
+      const host = await openAppHost(browser, {
+        mcp: client,
+        resourceUri: toolResourceUri(open)!,
+        tool: open,
+        toolInput: { path: file },
+        toolResult: result,
+        prepare: context =>
+          context.route(url, route =>
+            route.fulfill({ body: cif, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } })
+          )
+      });
+      try {
+        const controls = host.appFrame.locator('#molspace-app-story');
+        await expect.poll(async () => (await host.appState()) ?? 'none', { timeout: 120_000 }).toMatch(/^(drawn|error)$/);
+        expect(await appStateOrError(host), `uncaught in the App: ${host.records.pageErrors.join('\n')}`).toBe('drawn');
+        await expect(controls).toHaveAttribute('data-molspace-step-index', '0');
+        await expect(controls.locator('.molspace-app-step')).toHaveText('1 / 2: Overview');
+        // The description is text: the markup shows as written and nothing of it runs.
+        await expect(controls.locator('.molspace-app-description')).toHaveText(hostile);
+        expect(await host.appFrame.locator('img').count()).toBe(0);
+        expect(await foregroundFraction(host.appFrame.locator('canvas').first())).toBeGreaterThan(0.02);
+        await expect(controls.locator('[data-molspace-step="previous"]')).toBeDisabled();
+
+        await controls.locator('[data-molspace-step="next"]').click();
+        await expect(controls).toHaveAttribute('data-molspace-step-index', '1');
+        await expect.poll(async () => (await host.appState()) ?? 'none', { timeout: 60_000 }).toBe('drawn');
+        await expect(controls.locator('.molspace-app-step')).toHaveText('2 / 2: Atoms');
+        await expect(controls.locator('[data-molspace-step="next"]')).toBeDisabled();
+        // The person's step reached the model's context, bounded, without the Story's file.
+        await expect
+          .poll(() => host.records.modelContext.map(c => JSON.stringify(c)).find(c => c.includes('step 2 of 2')) ?? '')
+          .toContain('moved there by the person');
+        const told = host.records.modelContext.map(c => JSON.stringify(c)).join('\n');
+        expect(told).not.toContain('"kind":"root"');
+        expect(host.records.cspViolations).toEqual([]);
+        expect(host.records.pageErrors).toEqual([]);
+      } finally {
+        await host.close();
+      }
+    } finally {
+      await client.close();
+      await deletePath(file);
+      await deletePath(dir);
+    }
+  });
 });

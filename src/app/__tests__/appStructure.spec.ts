@@ -2,10 +2,11 @@
  * The structure a tool result carries for the App: decoded as the gateway encodes it
  * (molspace/app/structure.py), and every wrong shape a located INVALID_INPUT.
  */
-import { APP_STRUCTURE_META } from '../../contract/app';
+import { APP_STORY_META, APP_STRUCTURE_META } from '../../contract/app';
 import { MolspaceError } from '../../contract/errors';
 import { ResultQueue } from '../appHandoff';
 import { appSourceOf } from '../appStructure';
+import { appStoryOf } from '../appStory';
 
 type Result = Parameters<typeof appSourceOf>[0];
 
@@ -93,5 +94,32 @@ describe('ResultQueue', () => {
     q.onResult(r => seen.push(String((r._meta as Record<string, unknown>).n)));
     q.push({ content: [], _meta: { n: '3' } } as unknown as Result);
     expect(seen).toEqual(['1', '2', '3']);
+  });
+});
+
+describe('appStoryOf', () => {
+  const story = (value: unknown) => ({ content: [], _meta: { [APP_STORY_META]: value } }) as unknown as Result;
+
+  it('gives MVSJ as text and MVSX as bytes', () => {
+    expect(
+      appStoryOf(story({ format: 'mvsj', file: { name: 's.mvsj', encoding: 'utf8', data: '{"kind":"single"}' }, title: 'S' }))
+    ).toEqual({
+      title: 'S',
+      name: 's.mvsj',
+      input: { mvsj: '{"kind":"single"}' }
+    });
+    const zip = appStoryOf(story({ format: 'mvsx', file: { name: 's.mvsx', encoding: 'base64', data: btoa('PK\x03\x04') }, title: 'S' }));
+    expect(Array.from(zip!.input.mvsx!)).toEqual([0x50, 0x4b, 3, 4]);
+  });
+
+  it('is null without a Story, and a wrong shape is located', () => {
+    expect(appStoryOf({ content: [] } as unknown as Result)).toBeNull();
+    let error: MolspaceError | null = null;
+    try {
+      appStoryOf(story({ format: 'pdb', file: { name: 'x', encoding: 'utf8', data: '' }, title: 'S' }));
+    } catch (e) {
+      error = e as MolspaceError;
+    }
+    expect(error).toMatchObject({ code: 'INVALID_INPUT', where: '_meta/molspace~1story/format' });
   });
 });

@@ -14,8 +14,10 @@ import {
   APP_EXTENSION,
   APP_MIME_TYPE,
   APP_PART_PREFIX,
+  APP_DEPICTION_META,
   APP_STORY_META,
   APP_STRUCTURE_META,
+  AppDepiction,
   AppStory,
   AppStructure,
   VIEWER_APP_URI,
@@ -92,8 +94,10 @@ const manifest = {
     partPrefix: APP_PART_PREFIX,
     structureMeta: APP_STRUCTURE_META,
     storyMeta: APP_STORY_META,
+    depictionMeta: APP_DEPICTION_META,
     structure: schema(AppStructure, 'output'),
     story: schema(AppStory, 'output'),
+    depiction: schema(AppDepiction, 'output'),
     // What a Story in the App may fetch: the default resource hosts (src/resources/resourcePolicy.ts),
     // as the CSP origins its resources declare (connectDomains); nothing else.
     connectDomains: DEFAULT_RESOURCE_HOSTS.map(h => (h.startsWith('.') ? `https://*${h}` : `https://${h}`))

@@ -5,6 +5,7 @@ The App itself is ``src/app/`` (built into ``static/``); a host that renders MCP
 ``docs/architecture.md``, "MCP App".
 """
 
+from .depiction import depiction_answer
 from .resources import AppResources
 from .structure import AppFiles, app_meta_beside_page, app_structure, structure_answer
 
@@ -13,5 +14,6 @@ __all__ = [
     "AppResources",
     "app_meta_beside_page",
     "app_structure",
+    "depiction_answer",
     "structure_answer",
 ]

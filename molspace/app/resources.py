@@ -39,6 +39,10 @@ html[data-theme="dark"] body { color: var(--color-text-primary, #e8e8e8); backgr
 #molspace-app-story { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 6px 8px; }
 #molspace-app-story button { font: inherit; padding: 2px 10px; }
 .molspace-app-description { flex-basis: 100%; white-space: pre-wrap; max-height: 8em; overflow: auto; }
+#molspace-app-picture { padding: 8px; }
+.molspace-app-depiction { display: block; max-width: 100%; background: #fff; }
+.molspace-app-caption { padding: 4px 0; word-break: break-all; }
+#molspace-app-note { color: var(--color-text-secondary, #666); }
 """
 
 

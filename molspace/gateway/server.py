@@ -20,7 +20,13 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from ..app import AppFiles, AppResources, app_meta_beside_page, structure_answer
+from ..app import (
+    AppFiles,
+    AppResources,
+    app_meta_beside_page,
+    depiction_answer,
+    structure_answer,
+)
 from ..errors import MolspaceError, summary_line
 from .connect_hint import ConnectHint
 from .manifest import Manifest, ToolSpec
@@ -268,7 +274,8 @@ class ToolRoutes:
 
         Returns ``None`` where the call goes on as before (a page is connected, the tool has no
         App, the client renders none, or the server has no contents manager). The sources that
-        need a page raise ``NO_PAGE`` as before (:func:`molspace.app.structure_answer`).
+        need a page raise ``NO_PAGE`` as before (:func:`molspace.app.structure_answer`);
+        ``ketcher_open`` is the server's depiction (:func:`molspace.app.depiction_answer`).
         """
         app = self.manifest.app
         if (
@@ -285,9 +292,15 @@ class ToolRoutes:
             call.how_to_connect,
             {"pages": []},
         )
-        structured, text, meta = await structure_answer(
-            call.args, self.app_files, self.manifest, no_page
-        )
+        if call.name == "ketcher_open":
+            # No editor runs in a chat App (Indigo is WebAssembly): the server's depiction.
+            structured, text, meta = await depiction_answer(
+                call.args, self.app_files, self.manifest
+            )
+        else:
+            structured, text, meta = await structure_answer(
+                call.args, self.app_files, self.manifest, no_page
+            )
         call.spec.check_output(structured, source="the gateway")
         return with_meta(ok_result(call.name, structured, text), meta)
 
@@ -301,7 +314,7 @@ class ToolRoutes:
         """
         app = self.manifest.app
         if (
-            not call.spec.app
+            call.name != "open"
             or self.app_files is None
             or result.is_error
             or not client_renders_apps(call.ctx, app.get("extension", ""))

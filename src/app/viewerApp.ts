@@ -19,6 +19,7 @@ import { defaultLayers, readStructure } from '../viewer/structureData';
 import { MolstarStructureViewer } from '../viewer/molstarStructureViewer';
 import { appSourceOf } from './appStructure';
 import { appStoryOf } from './appStory';
+import { appDepictionOf, NO_EDITOR_NOTE, showDepiction } from './appDepiction';
 import { AppStoryPlayer } from './appStoryPlayer';
 import { takeHandoff, type AppHandoff } from './appHandoff';
 import { markState, showError } from './appStatus';
@@ -70,6 +71,22 @@ class ViewerApp {
         this.tell(showError(failed));
         return;
       }
+      const depiction = appDepictionOf(result);
+      if (depiction) {
+        this.clear();
+        this.host.hidden = true;
+        const box = document.getElementById('molspace-app-picture') ?? document.createElement('div');
+        box.id = 'molspace-app-picture';
+        this.host.after(box);
+        showDepiction(box, depiction);
+        markState('drawn', depiction.title);
+        this.tell(
+          `molspace App: ${depiction.title} (${depiction.formula}) shown as the server's picture. ${NO_EDITOR_NOTE.message} ${NO_EDITOR_NOTE.fix}`
+        );
+        return;
+      }
+      document.getElementById('molspace-app-picture')?.remove();
+      this.host.hidden = false;
       const story = appStoryOf(result);
       if (story) {
         this.viewer?.dispose();
@@ -109,6 +126,14 @@ class ViewerApp {
         this.tell(showError(MolspaceError.from(e, 'App').toJSON()));
       }
     }
+  }
+
+  /** Dispose what is shown (a depiction replaces a 3D view). */
+  private clear(): void {
+    this.viewer?.dispose();
+    this.viewer = null;
+    this.storyPlayer?.dispose();
+    this.storyPlayer = null;
   }
 
   /** Tell the model (a host without model context ignores it). */

@@ -22,6 +22,8 @@ export const APP_PART_PREFIX = 'ui://molspace/app/';
 export const APP_STRUCTURE_META = 'molspace/structure';
 /** The result `_meta` key that carries a Story file for the App (never read by the model). */
 export const APP_STORY_META = 'molspace/story';
+/** The result `_meta` key that carries a molecule's depiction (SVG drawn by the server) for the App. */
+export const APP_DEPICTION_META = 'molspace/depiction';
 
 /** One file the App draws: text as UTF-8, binary as base64. */
 export const AppFile = z.object({
@@ -49,3 +51,16 @@ export const AppStory = z.object({
   title: z.string()
 });
 export type AppStory = z.infer<typeof AppStory>;
+
+/**
+ * `_meta["molspace/depiction"]` of a tool result: a molecule drawn by the server (RDKit, SVG), shown
+ * where Ketcher cannot run (its engine is WebAssembly, which the MCP Apps default CSP blocks).
+ */
+export const AppDepiction = z.object({
+  svg: z.string(),
+  smiles: z.string(),
+  formula: z.string(),
+  atoms: z.number().int().nonnegative(),
+  title: z.string()
+});
+export type AppDepiction = z.infer<typeof AppDepiction>;

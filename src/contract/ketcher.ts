@@ -16,6 +16,7 @@ import { LocatedError } from './errors';
 import { actionId, dock, expectedRevision, pageId, waitMs } from './toolArgs';
 import { PendingFields } from './result';
 import type { ToolArgs, ToolSpec } from './toolSpec';
+import { VIEWER_APP_URI } from './app';
 
 /** Chemical formats the editor reads and writes (Indigo's readers and writers). */
 export const KetcherFormat = z.enum(['smiles', 'molfile', 'molfile-v3000', 'ket', 'sdf', 'smarts', 'inchi', 'cml']);
@@ -127,7 +128,19 @@ export const KetcherOpenInput = z
     dock
   })
   .strict();
-export const KetcherOpenOutput = z.object({ editor: KetcherState });
+export const KetcherOpenOutput = z.object({
+  editor: KetcherState.optional().describe('The docked editor (a JupyterLab page is open).'),
+  app: z
+    .object({
+      resourceUri: z.string(),
+      title: z.string(),
+      smiles: z.string().describe('Canonical SMILES (RDKit), at most 200 characters.'),
+      formula: z.string(),
+      atoms: z.number().int().nonnegative()
+    })
+    .optional()
+    .describe('No JupyterLab page is open: a depiction shown in the MCP App only (src/contract/app.ts).')
+});
 export type KetcherOpenInput = z.infer<typeof KetcherOpenInput>;
 
 function ketcherTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<string, unknown>>, K extends 'ketcher' | null>(
@@ -172,6 +185,7 @@ export const KETCHER_OPEN_TOOL = ketcherTool({
     'or path of a .mol/.sdf/.smi/.ket/.cml file under the Jupyter root (at most ketcherInlineBytes); returns once ready.',
   examples: [{ value: 'CC(=O)Oc1ccccc1C(=O)O', title: 'aspirin' }, { path: 'mol/aspirin.mol' }],
   runs: 'page',
+  app: VIEWER_APP_URI,
   input: KetcherOpenInput,
   output: KetcherOpenOutput,
   annotations: { title: 'Open a Ketcher editor', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

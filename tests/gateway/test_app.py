@@ -66,7 +66,7 @@ async def test_open_names_its_app_and_the_server_declares_the_extension(
     async with mcp_client(mode=mode, extensions=[McpApps()]) as client:
         listed = {t.name: t for t in (await client.list_tools()).tools}
         assert listed["open"].meta == {"ui": {"resourceUri": APP["viewer"]}}
-        assert [n for n, t in listed.items() if t.meta] == ["open"]
+        assert sorted(n for n, t in listed.items() if t.meta) == ["ketcher_open", "open"]
         if mode == "auto":
             # The SDK sieves `extensions` (2026-07-28 vocabulary) out of a 2025-11-25 initialize
             # result; hosts on that wire go by the tool's `_meta.ui.resourceUri` alone.
@@ -278,3 +278,55 @@ async def test_with_a_page_open_the_page_docks_it_and_the_app_draws_the_same_fil
         assert shown is None
     # A source the App cannot draw from its arguments (a PDB ID the page downloaded): the page's answer alone.
     assert story.structured_content == DOCKED and not (story.meta or {}).get(APP["structureMeta"])
+
+
+async def test_ketcher_open_with_no_page_is_the_servers_depiction_in_the_app(
+    mcp_client: Any, root_files: Path
+) -> None:
+    shutil.copy(DATA / "structures/small01.mol", root_files / "data/small01.mol")
+    async with mcp_client(extensions=[McpApps()]) as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        assert listed["ketcher_open"].meta == {"ui": {"resourceUri": APP["viewer"]}}
+        smiles = await client.call_tool(
+            "ketcher_open", {"value": "CC(=O)Oc1ccccc1C(=O)O", "title": "aspirin"}
+        )
+        molfile = await client.call_tool("ketcher_open", {"path": "data/small01.mol"})
+    assert smiles.is_error is False, smiles.content[0].text
+    shown = smiles.meta[APP["depictionMeta"]]
+    assert shown["svg"].lstrip().startswith("<?xml") and "<svg" in shown["svg"]
+    assert (shown["formula"], shown["atoms"], shown["title"]) == ("C9H8O4", 13, "aspirin")
+    assert smiles.structured_content == {
+        "app": {
+            "resourceUri": APP["viewer"],
+            "title": "aspirin",
+            "smiles": shown["smiles"],
+            "formula": "C9H8O4",
+            "atoms": 13,
+        }
+    }
+    # The model is told why it is a picture and how to get the editor; never the SVG.
+    assert "WebAssembly" in smiles.content[0].text and "open JupyterLab" in smiles.content[0].text
+    assert "<svg" not in smiles.content[0].text
+    assert (
+        molfile.is_error is False and molfile.meta[APP["depictionMeta"]]["title"] == "small01.mol"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "where"),
+    [
+        ({"value": "not a molecule ((("}, "VALIDATION_FAILED", "/value"),
+        ({"value": "{}", "format": "ket"}, "UNSUPPORTED_FORMAT", "/format"),
+        ({"path": "data/1hpv.pdb"}, "UNSUPPORTED_FORMAT", "/path"),
+        ({"path": "data/none.mol"}, "NOT_FOUND", "/path"),
+        ({}, "INVALID_INPUT", "/value"),
+    ],
+)
+async def test_bad_ketcher_sources_with_no_page_are_located(
+    mcp_client: Any, root_files: Path, args: dict[str, Any], code: str, where: str
+) -> None:
+    async with mcp_client(extensions=[McpApps()]) as client:
+        result = await client.call_tool("ketcher_open", args)
+    err = located_error(result)
+    assert (err["code"], err["where"]) == (code, where), err
+    assert not (result.meta or {}).get(APP["depictionMeta"])

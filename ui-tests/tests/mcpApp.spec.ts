@@ -374,4 +374,42 @@ test.describe('molspace MCP App', () => {
       await deletePath(dir);
     }
   });
+
+  test("ketcher_open with no JupyterLab page: the server's picture in the App, saying located why it is no editor", async ({ browser }) => {
+    const { client, tools } = await connectAppHostClient();
+    try {
+      await expect.poll(() => pagesConnected(client)).toBe(false);
+      const ketcherOpen = tools.find(t => t.name === 'ketcher_open')!;
+      expect(toolResourceUri(ketcherOpen)).toBe('ui://molspace/viewer');
+      const args = { value: 'CC(=O)Oc1ccccc1C(=O)O', title: 'aspirin' };
+      const result = await client.callTool({ name: 'ketcher_open', arguments: args });
+      expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+      expect(result.structuredContent).toMatchObject({ app: { formula: 'C9H8O4', atoms: 13 } });
+      expect(JSON.stringify(result.content)).not.toContain('<svg');
+      const host = await openAppHost(browser, {
+        mcp: client,
+        resourceUri: 'ui://molspace/viewer',
+        tool: ketcherOpen,
+        toolInput: args,
+        toolResult: result
+      });
+      try {
+        await expect.poll(async () => (await host.appState()) ?? 'none', { timeout: 120_000 }).toMatch(/^(drawn|error)$/);
+        expect(await appStateOrError(host), `uncaught in the App: ${host.records.pageErrors.join('\n')}`).toBe('drawn');
+        const picture = host.appFrame.locator('img.molspace-app-depiction');
+        await expect(picture).toHaveAttribute('alt', 'aspirin: C9H8O4');
+        await expect.poll(() => picture.evaluate(img => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(100);
+        await expect(host.appFrame.locator('#molspace-app-note')).toContainText('UNSUPPORTED_FORMAT at App: ');
+        await expect(host.appFrame.locator('#molspace-app-note')).toContainText('Fix: Open JupyterLab and call ketcher_open again');
+        expect(await host.appFrame.locator('canvas').count()).toBe(0);
+        await expect.poll(() => host.records.modelContext.map(c => JSON.stringify(c)).join('\n')).toContain('WebAssembly');
+        expect(host.records.cspViolations).toEqual([]);
+        expect(host.records.pageErrors).toEqual([]);
+      } finally {
+        await host.close();
+      }
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -124,7 +124,7 @@ it('is the one module that knows WebMCP (started from the activity plugin only)'
         if (name !== '__tests__') {
           walk(file);
         }
-      } else if (file.endsWith('.ts') && /modelContext|webmcp/i.test(fs.readFileSync(file, 'utf8'))) {
+      } else if (file.endsWith('.ts') && /\bmodelContext\b|webmcp/i.test(fs.readFileSync(file, 'utf8'))) {
         aware.push(path.relative(src, file));
       }
     }

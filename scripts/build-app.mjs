@@ -1,8 +1,9 @@
 // Build the MCP App (src/app/, compiled by tsc into lib/app/) into the Python package:
-// molspace/app/static/{loader,viewer}.js, each one self-contained script (no chunks: an App
+// molspace/app/static/{loader,viewer,export-handoff}.js, each one self-contained script (no chunks: an App
 // loads nothing by URL). The gateway serves them as ui:// resources (molspace/app/resources.py;
 // docs/architecture.md, "MCP App"): the loader inside the App's HTML, the viewer in parts the
-// loader reads back through the host. A production build also writes their third-party licences.
+// loader reads back through the host; an exported HTML file carries export-handoff.js and viewer.js
+// inline (molspace/app/export.py). A production build also writes their third-party licences.
 //   node scripts/build-app.mjs [--production]
 import { rspack } from '@rspack/core';
 import { WPPlugin } from '@jupyter/builder';
@@ -19,7 +20,7 @@ const compiler = rspack({
   mode: production ? 'production' : 'development',
   devtool: false,
   context: root,
-  entry: { loader: './lib/app/appLoader.js', viewer: './lib/app/viewerApp.js' },
+  entry: { loader: './lib/app/appLoader.js', viewer: './lib/app/viewerApp.js', 'export-handoff': './lib/app/exportHandoff.js' },
   target: 'web',
   output: { path: out, filename: '[name].js', asyncChunks: false, clean: true },
   module: { rules: [{ test: /\.m?js$/, resolve: { fullySpecified: false } }] },
@@ -48,7 +49,7 @@ compiler.run((err, stats) => {
     console.error(err ?? stats.toString({ all: false, errors: true }));
     process.exit(1);
   }
-  const sizes = ['loader.js', 'viewer.js'].map(f => `${f} ${(statSync(join(out, f)).size / 1024).toFixed(0)} KiB`);
+  const sizes = ['loader.js', 'viewer.js', 'export-handoff.js'].map(f => `${f} ${(statSync(join(out, f)).size / 1024).toFixed(0)} KiB`);
   console.log(`MCP App: ${sizes.join(', ')} -> ${out}`);
   compiler.close(() => undefined);
 });

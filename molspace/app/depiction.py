@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import MolspaceError
-from .structure import AppFiles, _extension
+from .structure import AppFiles, file_extension
 
 #: Side of the depiction, px.
 SIZE = (420, 300)
@@ -93,7 +93,7 @@ async def depiction_answer(
     fmt = args.get("format")
     if isinstance(args.get("path"), str):
         path = args["path"]
-        fmt = fmt or READ_EXTENSIONS.get(_extension(path))
+        fmt = fmt or READ_EXTENSIONS.get(file_extension(path))
         if fmt is None:
             raise MolspaceError(
                 "UNSUPPORTED_FORMAT",

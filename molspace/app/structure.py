@@ -117,7 +117,8 @@ class AppFiles:
         )
 
 
-def _file_json(file: AppFile, binary: bool) -> dict[str, str]:
+def app_file_json(file: AppFile, binary: bool) -> dict[str, str]:
+    """``AppFile`` of ``src/contract/app.ts``: text as UTF-8 (unless ``binary`` or not UTF-8), else base64."""
     if not binary:
         try:
             return {"name": file.name, "encoding": "utf8", "data": file.data.decode("utf-8")}
@@ -153,18 +154,19 @@ def app_structure(
     """
     return {
         "format": fmt,
-        "structure": _file_json(structure, fmt in binary),
+        "structure": app_file_json(structure, fmt in binary),
         "coordinates": None
         if coordinates is None
         else {
             "format": coordinates[0],
-            "file": _file_json(coordinates[1], coordinates[0] != "lammpstrj"),
+            "file": app_file_json(coordinates[1], coordinates[0] != "lammpstrj"),
         },
         "title": title,
     }
 
 
-def _extension(path: str) -> str:
+def file_extension(path: str) -> str:
+    """The lower-case extension of ``path``'s file name, or ``""``."""
     name = path.rsplit("/", 1)[-1]
     return name.rsplit(".", 1)[-1].lower() if "." in name else ""
 
@@ -253,7 +255,7 @@ async def read_for_app(
     if any(k in args for k in PAGE_ONLY_SOURCES):
         raise no_page
     path = args.get("path")
-    if isinstance(path, str) and _extension(path) in STORY_FORMATS:
+    if isinstance(path, str) and file_extension(path) in STORY_FORMATS:
         if "format" in args or "coordinates" in args:
             raise MolspaceError(
                 "INVALID_INPUT",
@@ -264,18 +266,18 @@ async def read_for_app(
             )
         story = await files.read(path, "/path")
         story_title = args.get("title") or path.rsplit("/", 1)[-1]
-        kind = _extension(path)
+        kind = file_extension(path)
         story_meta = {
             app["storyMeta"]: {
                 "format": kind,
-                "file": _file_json(story, kind == "mvsx"),
+                "file": app_file_json(story, kind == "mvsx"),
                 "title": story_title,
             }
         }
         return AppShown(story_meta, story_title, kind, len(story.data))
     fmt = args.get("format")
     if isinstance(path, str):
-        ext = _extension(path)
+        ext = file_extension(path)
         fmt = fmt or formats["extensions"].get(ext)
         if not fmt:
             raise MolspaceError(
@@ -306,7 +308,7 @@ async def read_for_app(
     coordinates = None
     if isinstance(args.get("coordinates"), str):
         cpath = args["coordinates"]
-        cfmt = formats["coordinatesExtensions"].get(_extension(cpath))
+        cfmt = formats["coordinatesExtensions"].get(file_extension(cpath))
         if not cfmt:
             raise MolspaceError(
                 "UNSUPPORTED_FORMAT",

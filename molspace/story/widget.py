@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import lzma
+import os
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -321,6 +322,41 @@ class Story(PageWidget):
             summary=str(last.get("summary", "")),
         )
         self._change_callbacks(event)
+
+    def to_html(self, path: str | os.PathLike[str]) -> int:
+        """Write this Story as one HTML file that opens anywhere (``file://``, no network needed).
+
+        The file carries Mol*, the Story (its ``.mvsx`` assets too) and the Story's controls
+        (Previous / Play / Next, step title and text, shown as text) inline. Data the Story
+        downloads by URL still comes from those hosts; a ``.mvsx`` with its files is whole offline.
+
+        Parameters
+        ----------
+        path : str or PathLike
+            A file ending in ``.html`` in an existing folder; replaced whole.
+
+        Returns
+        -------
+        int
+            The file's size, bytes (at most ``limits.exportHtmlBytes``, 64 MiB).
+
+        Raises
+        ------
+        MolspaceError
+            ``INVALID_INPUT`` (not ``.html``, a folder, a missing folder), ``TOO_LARGE``.
+        """
+        from ..app.export import export_html
+        from ..app.structure import AppFile, app_file_json
+        from ..contract import manifest
+
+        if self._mvsx:
+            kind, data = "mvsx", bytes(self._mvsx)
+        else:
+            kind, data = "mvsj", self._mvsj.encode("utf-8")
+        title = self.title or _outline(self._mvsj, self._mvsx)[0] or "molspace Story"
+        file = app_file_json(AppFile(f"story.{kind}", data), kind == "mvsx")
+        meta = {manifest()["app"]["storyMeta"]: {"format": kind, "file": file, "title": title}}
+        return export_html(meta, title, path, where="Story.to_html")
 
     def __repr__(self) -> str:
         n = len(self.snapshots)

@@ -13,6 +13,7 @@ Dispatcher, the same operations an agent's ``act`` calls become
 from __future__ import annotations
 
 import base64
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,7 @@ from ipywidgets import CallbackDispatcher
 from traitlets import Bool, Bytes, Dict, Int, Unicode
 
 from .._version import MODULE_NAME, MODULE_VERSION_RANGE
-from ..errors import StructureSourceError, ViewerControlError
+from ..errors import MolspaceError, StructureSourceError, ViewerControlError
 from ..page_request import PageRequest
 from ..page_widget import PageWidget
 from .source import TOPOLOGY, mvs_state_of, normalize_coordinates_source, normalize_structure_source
@@ -565,6 +566,65 @@ class Viewer(PageWidget):
                 summary=str(last.get("summary", "")),
             )
         )
+
+    def to_html(self, path: str | os.PathLike[str]) -> int:
+        """Write this Viewer as one HTML file that opens anywhere, offline (``file://``, no network).
+
+        The file carries Mol* and the structure (with a trajectory's coordinates) inline, and
+        shows the current view: layers, colours, transparency, labels, measurements, camera
+        resets and frame (the ``view`` the page last synced; the initial view before it drew).
+
+        Parameters
+        ----------
+        path : str or PathLike
+            A file ending in ``.html`` in an existing folder; replaced whole.
+
+        Returns
+        -------
+        int
+            The file's size, bytes (at most ``limits.exportHtmlBytes``, 64 MiB).
+
+        Raises
+        ------
+        MolspaceError
+            ``INVALID_INPUT`` (not ``.html``, a folder, a missing folder), ``UNSUPPORTED_FORMAT``
+            (a Viewer of an MVS state, whose structure the page downloads), ``TOO_LARGE``.
+        """
+        from ..app.export import export_html
+        from ..app.structure import AppFile, app_structure
+        from ..contract import manifest
+
+        if self._data is None:
+            raise MolspaceError(
+                "UNSUPPORTED_FORMAT",
+                "This Viewer shows an MVS state, whose structure the page downloads: there is no file to export.",
+                "Viewer.to_html",
+                "Export a Viewer of a file, text or bytes (molspace.Viewer(path)).",
+                {"title": self.title},
+            )
+        name = self.source_name or f"structure.{self.format}"
+        coordinates = (
+            (
+                self.coordinates_format,
+                AppFile(self.coordinates_name or "coordinates", bytes(self._coordinates)),
+            )
+            if self._coordinates
+            else None
+        )
+        title = self.title or name
+        meta = {
+            manifest()["app"]["structureMeta"]: {
+                **app_structure(
+                    self.format,
+                    AppFile(name, bytes(self._data)),
+                    coordinates,
+                    title,
+                    manifest()["structureFormats"]["binary"],
+                ),
+                "view": dict(self.view) if self.view else None,
+            }
+        }
+        return export_html(meta, title, path, where="Viewer.to_html")
 
     def __repr__(self) -> str:
         if self.error:

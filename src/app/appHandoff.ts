@@ -1,10 +1,9 @@
 /**
- * What the App's loader (`./appLoader.ts`) hands the App it loads (`./viewerApp.ts`):
- * the connected MCP Apps `App` and the tool results the host sent so far, then each
- * later one. The loader connects first (it reads the App's script parts through the
- * host), so results that arrive before the App runs are kept, not lost.
+ * What the App (`./viewerApp.ts`) is handed by what starts it: in a chat, the loader
+ * (`./appLoader.ts`), connected to the host, with the tool results the host sent so far
+ * and each later one (results that arrive before the App runs are kept, not lost); in an
+ * exported file, `./exportHandoff.ts`, with the one result the file carries.
  */
-import type { App } from '@modelcontextprotocol/ext-apps';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 
 /** The global the loader sets before it runs the App's script. */
@@ -13,8 +12,10 @@ export const HANDOFF_KEY = '__molspaceAppHandoff';
 export const STARTED_KEY = '__molspaceAppStarted';
 
 export interface AppHandoff {
-  /** The App, connected to the host (`ui/initialize` done). */
-  readonly app: App;
+  /** Whether the host (or the reader's system) is dark. */
+  dark(): boolean;
+  /** Tell the model what the App shows (`ui/update-model-context`); nothing where no model reads. */
+  tell(text: string, structured?: Record<string, unknown>): void;
   /** Call `listener` with each tool result kept so far, in order, then with each later one. */
   onResult(listener: (result: CallToolResult) => void): void;
 }

@@ -50,7 +50,15 @@ async function load(): Promise<void> {
     throw new MolspaceError('INTERNAL', 'The App HTML lists no script parts.', 'meta[name=molspace-app-parts]', 'Reinstall molspace.', {});
   }
   const parts = await Promise.all(uris.map(uri => readPart(app, uri)));
-  const handoff: AppHandoff = { app, onResult: listener => results.onResult(listener) };
+  const handoff: AppHandoff = {
+    dark: () => app.getHostContext()?.theme === 'dark',
+    // A host without model context refuses it: the App goes on.
+    tell: (text, structured) =>
+      void app
+        .updateModelContext({ content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) })
+        .catch(() => undefined),
+    onResult: listener => results.onResult(listener)
+  };
   (globalThis as Record<string, unknown>)[HANDOFF_KEY] = handoff;
   const script = document.createElement('script');
   script.textContent = parts.join('');

@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 
 import { APP_STRUCTURE_META, AppStructure, type AppFile } from '../contract/app';
 import { MolspaceError } from '../contract/errors';
-import { CoordinatesFormat, StructureFormat } from '../contract/viewer';
+import { CoordinatesFormat, StructureFormat, ViewerViewState } from '../contract/viewer';
 import type { CoordinatesSource } from '../viewer/structureData';
 
 /** A structure ready for `readStructure`. */
@@ -16,6 +16,8 @@ export interface AppSource {
   format: StructureFormat;
   bytes: Uint8Array;
   coordinates: CoordinatesSource | null;
+  /** The view to show (a Viewer exported with its view), or null: the initial view. */
+  view: ViewerViewState | null;
 }
 
 /**
@@ -96,11 +98,27 @@ export function appSourceOf(result: CallToolResult): AppSource | null {
     }
     coordinates = { bytes: appFileBytes(s.coordinates.file, `${where}/coordinates/file`), format: cf.data, where: s.coordinates.file.name };
   }
+  let view: ViewerViewState | null = null;
+  if (s.view) {
+    const v = ViewerViewState.safeParse(s.view);
+    if (!v.success) {
+      const issue = v.error.issues[0];
+      throw new MolspaceError(
+        'INVALID_INPUT',
+        `The view sent with the structure is not a Viewer view state: ${issue.message}.`,
+        `${where}/view/${issue.path.join('/')}`,
+        'Export the Viewer again (its view is checked when it is set); or leave view out for the initial view.',
+        { path: issue.path.map(String) }
+      );
+    }
+    view = v.data;
+  }
   return {
     title: s.title,
     name: s.structure.name,
     format: format.data,
     bytes: appFileBytes(s.structure, `${where}/structure`),
-    coordinates
+    coordinates,
+    view
   };
 }

@@ -60,7 +60,7 @@ class ViewerApp {
   ) {}
 
   private get dark(): boolean {
-    return this.handoff.app.getHostContext()?.theme === 'dark';
+    return this.handoff.dark();
   }
 
   async show(result: CallToolResult): Promise<void> {
@@ -113,7 +113,7 @@ class ViewerApp {
           coordinates: data.coordinates,
           frames: data.composition.trajectory !== null && data.coordinates === null
         },
-        initialView(defaultLayers(data))
+        source.view ?? initialView(defaultLayers(data))
       );
       if (n !== this.shown) {
         return;
@@ -138,9 +138,7 @@ class ViewerApp {
 
   /** Tell the model (a host without model context ignores it). */
   tell(text: string, structured?: Record<string, unknown>): void {
-    this.handoff.app
-      .updateModelContext({ content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) })
-      .catch(() => undefined);
+    this.handoff.tell(text, structured);
   }
 }
 

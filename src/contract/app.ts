@@ -40,7 +40,9 @@ export const AppStructure = z.object({
   structure: AppFile,
   /** A trajectory's coordinates: `format` is a `CoordinatesFormat`. */
   coordinates: z.object({ format: z.string(), file: AppFile }).nullable(),
-  title: z.string()
+  title: z.string(),
+  /** A Viewer's view state (`ViewerViewState`: layers, colours, labels, measurements, camera), checked by the App; absent: the initial view. */
+  view: z.record(z.string(), z.unknown()).nullable().optional()
 });
 export type AppStructure = z.infer<typeof AppStructure>;
 

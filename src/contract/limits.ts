@@ -77,6 +77,11 @@ export const LIMITS = {
    * bytes before encoding (src/contract/app.ts). 4 MiB. Beyond it: `TOO_LARGE`.
    */
   appStructureBytes: 4 * 1024 * 1024,
+  /**
+   * Largest exported HTML file (`to_html`: the App's viewer inline, about 3.2 MB, with the data), bytes.
+   * 64 MiB. Beyond it: `TOO_LARGE`.
+   */
+  exportHtmlBytes: 64 * 1024 * 1024,
   /** Largest `ui://` resource (the App's HTML and each script part), bytes of text. 256 KiB: under every host's cap. */
   appResourceBytes: 256 * 1024,
   /**

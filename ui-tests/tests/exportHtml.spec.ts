@@ -1,0 +1,115 @@
+/**
+ * One HTML file of a Viewer or a Story (`to_html`), opened from `file://` in Chromium with every
+ * request that is not the file itself refused and recorded: it draws, the Story steps, its text
+ * stays text. The files are written by the kernel-side API (`molspace.Viewer(...).to_html`,
+ * `molspace.Story(...).to_html`) in a Python process, as a cell would.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+
+import { ROOT, foregroundFraction } from './helpers';
+
+/** Run `code` in Python from the repository root (molspace importable); its stdout. */
+function python(code: string): string {
+  const run = spawnSync('python', ['-c', code], { cwd: ROOT, encoding: 'utf8' });
+  if (run.status !== 0) {
+    throw new Error(`python failed: ${run.stderr}`);
+  }
+  return run.stdout.trim();
+}
+
+/** Open `file` from file:// with the network refused; the page and what it tried to fetch. */
+async function openOffline(browser: Browser, file: string): Promise<{ page: Page; leaks: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const leaks: string[] = [];
+  await context.route('**/*', route => {
+    const url = route.request().url();
+    if (url.startsWith('file:') || url.startsWith('data:')) {
+      return route.continue();
+    }
+    leaks.push(url);
+    return route.abort('internetdisconnected');
+  });
+  const page = await context.newPage();
+  await page.goto(`file://${file}`);
+  return { page, leaks, close: () => context.close() };
+}
+
+async function settled(page: Page): Promise<string> {
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.dataset.molspaceApp ?? 'none'), { timeout: 120_000 })
+    .toMatch(/^(drawn|error)$/);
+  const state = await page.evaluate(() => document.documentElement.dataset.molspaceApp);
+  return state === 'error' ? `error: ${await page.locator('#molspace-app-error').textContent()}` : String(state);
+}
+
+test('a Viewer exported to one HTML file draws from file:// with the network off', async ({ browser }) => {
+  const file = path.join(test.info().outputDir, 'viewer.html');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const size = Number(
+    python(
+      [
+        // The structure text travels in the file's JSON: a REMARK that closes the script block stays data.
+        'import molspace',
+        `pdb = b"REMARK 999 </script><script>document.title='pwned'</script><!--\\n" + open("tests/data/structures/1hpv.pdb", "rb").read()`,
+        `print(molspace.Viewer(pdb, format="pdb", title="HIV-1 protease").to_html(${JSON.stringify(file)}))`
+      ].join('\n')
+    )
+  );
+  expect(size).toBe(fs.statSync(file).size);
+  const { page, leaks, close } = await openOffline(browser, file);
+  try {
+    expect(await settled(page)).toBe('drawn');
+    expect(await page.title()).toBe('HIV-1 protease');
+    expect(await foregroundFraction(page.locator('canvas').first())).toBeGreaterThan(0.02);
+    expect(leaks).toEqual([]);
+  } finally {
+    await close();
+  }
+});
+
+test('a Story exported to one HTML file plays offline: Next and Play step it, its text stays text', async ({ browser }) => {
+  const file = path.join(test.info().outputDir, 'story.html');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // A two-step .mvsx whose structure is inside the archive: nothing to fetch.
+  python(
+    [
+      'import io, json, zipfile, molspace',
+      'def step(title, key, description, rep):',
+      '    tree = {"kind": "root", "children": [{"kind": "download", "params": {"url": "1cbs.cif"}, "children": [{"kind": "parse", "params": {"format": "mmcif"}, "children": [{"kind": "structure", "params": {"type": "model"}, "children": [{"kind": "component", "params": {"selector": "all"}, "children": [{"kind": "representation", "params": {"type": rep}}]}]}]}]}]}',
+      '    return {"root": tree, "metadata": {"title": title, "key": key, "description": description, "linger_duration_ms": 500}}',
+      'hostile = "<img src=x onerror=alert(1)></script><script>document.title=\'pwned\'</script>"',
+      'story = {"kind": "multiple", "metadata": {"title": "RBP offline", "version": "1"}, "snapshots": [step("Overview", "overview", hostile, "cartoon"), step("Atoms", "atoms", "Balls and sticks.", "ball_and_stick")]}',
+      'buf = io.BytesIO()',
+      'with zipfile.ZipFile(buf, "w") as z:',
+      '    z.writestr("index.mvsj", json.dumps(story))',
+      '    z.write("tests/data/structures/1cbs.cif", "1cbs.cif")',
+      `print(molspace.Story(buf.getvalue()).to_html(${JSON.stringify(file)}))`
+    ].join('\n')
+  );
+  const { page, leaks, close } = await openOffline(browser, file);
+  try {
+    expect(await settled(page)).toBe('drawn');
+    const controls = page.locator('#molspace-app-story');
+    await expect(controls.locator('.molspace-app-step')).toHaveText('1 / 2: Overview');
+    await expect(controls.locator('.molspace-app-description')).toContainText('<img src=x onerror=alert(1)></script><script>');
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.title()).toBe('RBP offline');
+    expect(await foregroundFraction(page.locator('canvas').first())).toBeGreaterThan(0.02);
+
+    await controls.locator('[data-molspace-step="next"]').click();
+    await expect(controls).toHaveAttribute('data-molspace-step-index', '1');
+    await expect(controls.locator('.molspace-app-step')).toHaveText('2 / 2: Atoms');
+    await controls.locator('[data-molspace-step="previous"]').click();
+    await expect(controls).toHaveAttribute('data-molspace-step-index', '0');
+    // Play steps on after the step's linger time and stops at the end.
+    await controls.locator('[data-molspace-step="play"]').click();
+    await expect(controls).toHaveAttribute('data-molspace-step-index', '1', { timeout: 60_000 });
+    await expect(controls).toHaveAttribute('data-molspace-playing', 'false', { timeout: 60_000 });
+    expect(leaks).toEqual([]);
+  } finally {
+    await close();
+  }
+});

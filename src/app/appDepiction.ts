@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 
 import { APP_DEPICTION_META, AppDepiction } from '../contract/app';
 import { errorResultText, MolspaceError } from '../contract/errors';
+import { appMetaOf } from './appMeta';
 
 /** Why the App shows a picture, not an editor: a located note (not an error: the picture is the answer). */
 export const NO_EDITOR_NOTE = new MolspaceError(
@@ -23,23 +24,7 @@ export const NO_EDITOR_NOTE = new MolspaceError(
  * @throws MolspaceError `INVALID_INPUT` at `_meta/molspace~1depiction/...` when it has the wrong shape.
  */
 export function appDepictionOf(result: CallToolResult): AppDepiction | null {
-  const meta = (result._meta ?? {}) as Record<string, unknown>;
-  if (!(APP_DEPICTION_META in meta)) {
-    return null;
-  }
-  const where = `_meta/${APP_DEPICTION_META.replace('/', '~1')}`;
-  const parsed = AppDepiction.safeParse(meta[APP_DEPICTION_META]);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new MolspaceError(
-      'INVALID_INPUT',
-      `The tool result's depiction for the App has the wrong shape: ${issue.message}.`,
-      issue.path.length ? `${where}/${issue.path.join('/')}` : where,
-      'Show it with a molspace tool (ketcher_open): its results carry the depiction in this shape.',
-      { path: issue.path.map(String) }
-    );
-  }
-  return parsed.data;
+  return appMetaOf(result, APP_DEPICTION_META, AppDepiction, 'depiction', 'ketcher_open');
 }
 
 /** Show `depiction` in `box` (emptied first): the picture, its formula and SMILES, and the note. */

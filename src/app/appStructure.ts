@@ -6,6 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 
 import { APP_STRUCTURE_META, AppStructure, type AppFile } from '../contract/app';
 import { MolspaceError } from '../contract/errors';
+import { appMetaOf, metaWhere } from './appMeta';
 import { CoordinatesFormat, StructureFormat, ViewerViewState } from '../contract/viewer';
 import type { CoordinatesSource } from '../viewer/structureData';
 
@@ -57,23 +58,11 @@ export function appFileBytes(file: AppFile, where: string): Uint8Array {
  *   or a format molspace does not read (the fix names the formats).
  */
 export function appSourceOf(result: CallToolResult): AppSource | null {
-  const meta = (result._meta ?? {}) as Record<string, unknown>;
-  if (!(APP_STRUCTURE_META in meta)) {
+  const s = appMetaOf(result, APP_STRUCTURE_META, AppStructure, 'structure', 'open');
+  if (!s) {
     return null;
   }
-  const where = `_meta/${APP_STRUCTURE_META.replace('/', '~1')}`;
-  const parsed = AppStructure.safeParse(meta[APP_STRUCTURE_META]);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new MolspaceError(
-      'INVALID_INPUT',
-      `The tool result's structure for the App has the wrong shape: ${issue.message}.`,
-      issue.path.length ? `${where}/${issue.path.join('/')}` : where,
-      'Show it with a molspace tool (open): its results carry the structure in this shape.',
-      { path: issue.path.map(String) }
-    );
-  }
-  const s = parsed.data;
+  const where = metaWhere(APP_STRUCTURE_META);
   const format = StructureFormat.safeParse(s.format);
   if (!format.success) {
     throw new MolspaceError(

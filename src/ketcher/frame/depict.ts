@@ -9,54 +9,13 @@
  * bundle's own URL.
  */
 import { StandaloneStructServiceProvider } from 'ketcher-standalone/dist/binaryWasm';
-import { ChemicalMimeType, type StructService } from 'ketcher-core';
-import {
-  ConvertRequest,
-  DEPICT_TAG,
-  DepictRequest,
-  type Conversion,
-  type ConvertReply,
-  type Depiction,
-  type DepictEvent,
-  type DepictReply
-} from '../depictMessages';
+import { DEPICT_TAG, type ConvertReply, type DepictEvent, type DepictReply } from '../depictMessages';
+import { answerDepict } from './depictWork';
 import { engine, messageOf, serial } from './engineQueue';
+import { depictRequest } from './inbox';
 
 function post(message: DepictEvent | DepictReply | ConvertReply): void {
   window.parent.postMessage(message, window.location.origin);
-}
-
-/** base64 of a UTF-8 string (Indigo's SVG answer is text). */
-function base64(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
-async function depictOne(service: StructService, smiles: string): Promise<Depiction> {
-  try {
-    const answer = await serial(() =>
-      engine(() => service.generateImageAsBase64(smiles, { outputFormat: 'svg', backgroundColor: '1, 1, 1', 'render-coloring': true }))
-    );
-    // The standalone service answers SVG as text; base64 it for a data: URL.
-    const svg = answer.trimStart().startsWith('<') ? base64(answer) : answer;
-    return { svg, error: null };
-  } catch (e) {
-    return { svg: null, error: messageOf(e) };
-  }
-}
-
-async function convertOne(service: StructService, molfile: string): Promise<Conversion> {
-  try {
-    const answer = await serial(() => engine(() => service.convert({ struct: molfile, output_format: ChemicalMimeType.DaylightSmiles })));
-    const smiles = answer.struct.trim();
-    return smiles ? { smiles, error: null } : { smiles: null, error: 'Indigo read no atoms' };
-  } catch (e) {
-    return { smiles: null, error: messageOf(e) };
-  }
 }
 
 /**
@@ -81,21 +40,10 @@ async function start(): Promise<void> {
   (service as unknown as { getStandardServerOptions: () => object }).getStandardServerOptions = () => ({ ...STANDARD_OPTIONS });
   const info = await serial(() => engine(() => service.info()));
   window.addEventListener('message', (event: MessageEvent) => {
-    if (event.source !== window.parent || event.origin !== window.location.origin) {
-      return;
+    const request = depictRequest(event, window.parent, window.location.origin);
+    if (request) {
+      void answerDepict(service, request).then(post);
     }
-    const convert = ConvertRequest.safeParse(event.data);
-    if (convert.success) {
-      const { id, molfiles } = convert.data;
-      void Promise.all(molfiles.map(m => convertOne(service, m))).then(smiles => post({ tag: DEPICT_TAG, id, smiles }));
-      return;
-    }
-    const request = DepictRequest.safeParse(event.data);
-    if (!request.success) {
-      return;
-    }
-    const { id, smiles } = request.data;
-    void Promise.all(smiles.map(s => depictOne(service, s))).then(images => post({ tag: DEPICT_TAG, id, images }));
   });
   post({ tag: DEPICT_TAG, event: 'ready', indigo: String(info.indigoVersion ?? 'unknown') });
 }

@@ -15,8 +15,9 @@ import { Editor } from 'ketcher-react';
 import { StandaloneStructServiceProvider } from 'ketcher-standalone/dist/binaryWasm';
 import { ChemicalMimeType, KetSerializer, type Ketcher } from 'ketcher-core';
 import 'ketcher-react/dist/index.css';
-import { EditorSnapshot, FRAME_TAG, FrameRequest, type FrameEvent, type FrameReply, type KetcherFormat } from '../frameMessages';
+import { EditorSnapshot, FRAME_TAG, type FrameRequest, type FrameEvent, type FrameReply, type KetcherFormat } from '../frameMessages';
 import { engine, messageOf, serial } from './engineQueue';
+import { editorRequest } from './inbox';
 
 /** The bundled Ketcher's version, set by the frame build. */
 declare const __KETCHER_VERSION__: string;
@@ -187,18 +188,15 @@ function onChange(): void {
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
-  if (event.source !== window.parent || event.origin !== window.location.origin) {
-    return;
-  }
-  const request = FrameRequest.safeParse(event.data);
-  if (!request.success) {
+  const request = editorRequest(event, window.parent, window.location.origin);
+  if (!request) {
     return;
   }
   const k = ketcher;
   if (k) {
-    void serial(() => answer(k, request.data));
+    void serial(() => answer(k, request));
   } else {
-    pending.push(request.data);
+    pending.push(request);
   }
 });
 

@@ -35,7 +35,8 @@ export function depictFrameUrl(): string {
 class DepictFrame {
   private readonly _node: HTMLIFrameElement;
   private readonly _ready: Promise<void>;
-  private readonly _pending = new Map<number, (answer: unknown[] | Error) => void>();
+  /** Requests in flight: what each asked for (a reply of the other kind is not its answer) and where its answer goes. */
+  private readonly _pending = new Map<number, { kind: 'depict' | 'convert'; settle: (answer: unknown[] | Error) => void }>();
   private readonly _cache = new Map<string, Depiction>();
   private _nextId = 1;
 
@@ -58,15 +59,11 @@ class DepictFrame {
         return;
       }
       const reply = DepictReply.safeParse(event.data);
-      if (reply.success) {
-        this._pending.get(reply.data.id)?.(reply.data.images);
-        this._pending.delete(reply.data.id);
+      if (reply.success && this._answer(reply.data.id, 'depict', reply.data.images)) {
         return;
       }
       const converted = ConvertReply.safeParse(event.data);
-      if (converted.success) {
-        this._pending.get(converted.data.id)?.(converted.data.smiles);
-        this._pending.delete(converted.data.id);
+      if (converted.success && this._answer(converted.data.id, 'convert', converted.data.smiles)) {
         return;
       }
       const e = DepictEvent.safeParse(event.data);
@@ -107,6 +104,17 @@ class DepictFrame {
     return out;
   }
 
+  /** Settle request `id` with `answer` when it asked for `kind`; whether it did. */
+  private _answer(id: number, kind: 'depict' | 'convert', answer: unknown[]): boolean {
+    const pending = this._pending.get(id);
+    if (pending?.kind !== kind) {
+      return false;
+    }
+    this._pending.delete(id);
+    pending.settle(answer);
+    return true;
+  }
+
   private _request(body: { smiles: string[] } | { molfiles: string[] }): Promise<unknown[]> {
     const id = this._nextId++;
     return new Promise<unknown[]>((resolve, reject) => {
@@ -114,12 +122,15 @@ class DepictFrame {
         this._pending.delete(id);
         reject(new Error(`the depiction engine did not answer within ${DEPICT_BATCH_MS / 1000} s`));
       }, DEPICT_BATCH_MS);
-      this._pending.set(id, answer => {
-        clearTimeout(timer);
-        if (answer instanceof Error) {
-          reject(answer);
-        } else {
-          resolve(answer);
+      this._pending.set(id, {
+        kind: 'smiles' in body ? 'depict' : 'convert',
+        settle: answer => {
+          clearTimeout(timer);
+          if (answer instanceof Error) {
+            reject(answer);
+          } else {
+            resolve(answer);
+          }
         }
       });
       this._node.contentWindow?.postMessage({ tag: DEPICT_TAG, id, ...body }, window.location.origin);

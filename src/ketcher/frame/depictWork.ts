@@ -20,6 +20,23 @@ function base64(text: string): string {
   return btoa(binary);
 }
 
+/**
+ * The engine's error as text, whatever it threw: a reply whose error is not a
+ * string is dropped by the page (which then waits out its deadline), and one
+ * that cannot be written down would leave the request unanswered.
+ */
+function errorText(e: unknown): string {
+  try {
+    const text = messageOf(e);
+    if (typeof text === 'string') {
+      return text;
+    }
+  } catch {
+    // e.g. a cycle or a BigInt: JSON cannot write it
+  }
+  return `Indigo failed (${Object.prototype.toString.call(e)})`;
+}
+
 /** The parts of Indigo's struct service the depiction frame uses. */
 export type DepictService = Pick<StructService, 'generateImageAsBase64' | 'convert'>;
 
@@ -28,21 +45,25 @@ async function depictOne(service: DepictService, smiles: string): Promise<Depict
     const answer = await serial(() =>
       engine(() => service.generateImageAsBase64(smiles, { outputFormat: 'svg', backgroundColor: '1, 1, 1', 'render-coloring': true }))
     );
+    if (typeof answer !== 'string' || answer.trim() === '') {
+      // The page takes no empty image: it would drop the whole reply and wait out its deadline.
+      return { svg: null, error: 'Indigo drew no image' };
+    }
     // The standalone service answers SVG as text; base64 it for a data: URL.
     const svg = answer.trimStart().startsWith('<') ? base64(answer) : answer;
     return { svg, error: null };
   } catch (e) {
-    return { svg: null, error: messageOf(e) };
+    return { svg: null, error: errorText(e) };
   }
 }
 
 async function convertOne(service: DepictService, molfile: string): Promise<Conversion> {
   try {
     const answer = await serial(() => engine(() => service.convert({ struct: molfile, output_format: ChemicalMimeType.DaylightSmiles })));
-    const smiles = answer.struct.trim();
+    const smiles = typeof answer?.struct === 'string' ? answer.struct.trim() : '';
     return smiles ? { smiles, error: null } : { smiles: null, error: 'Indigo read no atoms' };
   } catch (e) {
-    return { smiles: null, error: messageOf(e) };
+    return { smiles: null, error: errorText(e) };
   }
 }
 

@@ -203,15 +203,18 @@ def resolve(root: dict[str, Any], schema: Any) -> Any:
 _SAFE_TEXT = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABC0123456789 _-.:/", max_size=12)
 
 
-_SCHEMA_STRATEGIES: dict[tuple[int, int], st.SearchStrategy[Any]] = {}
+#: One strategy per subschema object and depth, with the subschema itself: keeping it alive keeps
+#: its ``id`` from being reused by another (temporary) schema, which would otherwise be handed this
+#: strategy, so that which schemas a run had built before (which tests ran) changed the draws.
+_SCHEMA_STRATEGIES: dict[tuple[int, int], tuple[Any, st.SearchStrategy[Any]]] = {}
 
 
 def from_schema(schema: Any, root: dict[str, Any], depth: int = 0) -> st.SearchStrategy[Any]:
     """Values the JSON Schema ``schema`` describes (:func:`_from_schema`), one strategy a subschema."""
     key = (id(schema), depth)
     if key not in _SCHEMA_STRATEGIES:
-        _SCHEMA_STRATEGIES[key] = _from_schema(schema, root, depth)
-    return _SCHEMA_STRATEGIES[key]
+        _SCHEMA_STRATEGIES[key] = (schema, _from_schema(schema, root, depth))
+    return _SCHEMA_STRATEGIES[key][1]
 
 
 def _from_schema(schema: Any, root: dict[str, Any], depth: int) -> st.SearchStrategy[Any]:

@@ -5,6 +5,12 @@
  * The frame's page is `static/ketcher/index.html` of this extension, found
  * from the extension bundle's own public path, so it loads under any
  * `base_url` (JupyterHub included) and from nowhere else.
+ *
+ * One spare frame per page: once an editor of the page is ready (its structure
+ * loaded), the page starts one more frame, out of sight, in idle time; the next editor takes it
+ * (`takeKetcherFrame`) and moves it into its view with `moveBefore`, which keeps
+ * a frame's document, so that editor is ready without loading Ketcher and
+ * Indigo again (docs/architecture.md, "Ketcher"; docs/benchmarks.md).
  */
 import type { z } from 'zod';
 import { MolspaceError } from '../contract';
@@ -51,7 +57,9 @@ export class KetcherFrame {
   /** Resolves once the editor and its engine are ready; rejects (located) when it fails to start. */
   readonly ready: Promise<FrameReady>;
   private readonly _pending = new Map<number, Pending>();
-  private readonly _onChanged: (snapshot: EditorSnapshot) => void;
+  private _onChanged: (snapshot: EditorSnapshot) => void;
+  /** Whether the frame started, failed, or neither yet. */
+  private _state: 'starting' | 'ready' | 'failed' = 'starting';
   private readonly _url: string;
   private _nextId = 1;
   private _disposed = false;
@@ -71,7 +79,10 @@ export class KetcherFrame {
     this.ready = new Promise<FrameReady>((resolve, reject) => {
       this._started = { resolve, reject };
     });
-    this.ready.catch(() => undefined);
+    this.ready.then(
+      () => (this._state = 'ready'),
+      () => (this._state = 'failed')
+    );
     const timer = setTimeout(
       () =>
         this._fail(
@@ -116,6 +127,17 @@ export class KetcherFrame {
       this._pending.set(id, { resolve: v => resolve(v as T), reject, timer, op: op.op, where });
       target.postMessage({ ...op, tag: FRAME_TAG, id }, window.location.origin);
     });
+  }
+
+  /** Whether the frame failed to start (or was closed). */
+  get failed(): boolean {
+    return this._state === 'failed' || this._disposed;
+  }
+
+  /** A spare frame becomes an editor's: its drawings go to `onChanged` from now on. */
+  adopt(onChanged: (snapshot: EditorSnapshot) => void): void {
+    this._onChanged = onChanged;
+    this.node.className = 'molspace-ketcher-frame';
   }
 
   dispose(): void {
@@ -179,6 +201,110 @@ export class KetcherFrame {
     } else {
       this._onChanged(e.data.snapshot);
     }
+  }
+}
+
+/** The page's spare frame (not yet any editor's), and the out-of-sight element that holds it. */
+let spare: KetcherFrame | null = null;
+let spareHolder: HTMLElement | null = null;
+let spareWanted = false;
+/** Frames handed to editor views whose editor is not ready yet: no spare starts while one is starting. */
+const starting = new Set<KetcherFrame>();
+
+/** `Element.moveBefore` (Chromium 133+): a frame moved with it keeps its document; `append` would reload it. */
+type Movable = HTMLElement & { moveBefore(node: Node, child: Node | null): void };
+function canMove(parent: HTMLElement): parent is Movable {
+  return typeof (parent as Partial<Movable>).moveBefore === 'function';
+}
+
+/**
+ * The frame for a new editor view, placed in `parent`: the page's spare when
+ * there is one that has not failed and `parent` is in the document (moved there,
+ * so it keeps its loaded Ketcher and Indigo), else a new frame. The view calls
+ * {@link keepSpareFrame} once its editor is ready, and {@link releaseKetcherFrame} when it closes.
+ */
+export function takeKetcherFrame(parent: HTMLElement, onChanged: (snapshot: EditorSnapshot) => void): KetcherFrame {
+  const taken = spare;
+  let frame: KetcherFrame;
+  if (taken && !taken.failed && parent.isConnected && canMove(parent)) {
+    spare = null;
+    parent.moveBefore(taken.node, null);
+    taken.adopt(onChanged);
+    frame = taken;
+  } else {
+    frame = new KetcherFrame(onChanged);
+    parent.append(frame.node);
+  }
+  starting.add(frame);
+  return frame;
+}
+
+/** Whether a view made now could take a spare frame (it waits until it is in the document to take it). */
+export function hasSpareFrame(): boolean {
+  return spare !== null && !spare.failed;
+}
+
+/** A view closed its editor `frame`. */
+export function releaseKetcherFrame(frame: KetcherFrame): void {
+  starting.delete(frame);
+}
+
+/**
+ * The editor of `frame` is ready: once no other editor of this page is starting, start a spare
+ * frame in idle time (so it does not slow an editor's own start), unless one exists, this browser cannot move a frame without
+ * reloading it, or `localStorage["molspace.ketcherSpare"]` is `"off"` (the benchmark's control, bench/ketcher.mjs).
+ */
+export function keepSpareFrame(frame: KetcherFrame): void {
+  starting.delete(frame);
+  if (starting.size > 0 || spareWanted || hasSpareFrame() || !canMove(document.body) || spareOff()) {
+    return;
+  }
+  spareWanted = true;
+  const start = () => {
+    spareWanted = false;
+    if (hasSpareFrame() || starting.size > 0) {
+      return;
+    }
+    spare?.dispose();
+    if (!spareHolder?.isConnected) {
+      spareHolder = document.createElement('div');
+      spareHolder.className = 'molspace-ketcher-spare';
+      spareHolder.setAttribute('aria-hidden', 'true');
+      spareHolder.inert = true;
+      document.body.append(spareHolder);
+    }
+    const holder = spareHolder;
+    const frame = new KetcherFrame(() => undefined);
+    frame.node.className = 'molspace-ketcher-spare-frame';
+    frame.node.tabIndex = -1;
+    spare = frame;
+    holder.dataset.molspaceReady = 'false';
+    frame.ready.then(
+      () => {
+        if (spare === frame) {
+          holder.dataset.molspaceReady = 'true';
+        }
+      },
+      () => {
+        if (spare === frame) {
+          holder.dataset.molspaceReady = 'failed';
+        }
+      }
+    );
+    holder.append(frame.node);
+  };
+  if (typeof window.requestIdleCallback === 'function') {
+    window.requestIdleCallback(start, { timeout: 10_000 });
+  } else {
+    setTimeout(start, 1000);
+  }
+}
+
+function spareOff(): boolean {
+  try {
+    return window.localStorage?.getItem('molspace.ketcherSpare') === 'off';
+  } catch {
+    return false;
   }
 }
 

@@ -5,7 +5,7 @@
  * JupyterLab). The frame area resizes vertically.
  */
 import { DOMWidgetView } from '@jupyter-widgets/base';
-import { KetcherFrame } from './ketcherFrameHost';
+import { hasSpareFrame, keepSpareFrame, releaseKetcherFrame, takeKetcherFrame, type KetcherFrame } from './ketcherFrameHost';
 import type { KetcherModel } from './ketcherModel';
 
 export class KetcherView extends DOMWidgetView {
@@ -14,6 +14,7 @@ export class KetcherView extends DOMWidgetView {
   private status: HTMLElement | null = null;
   private persist: HTMLElement | null = null;
   private errorNode: HTMLElement | null = null;
+  private removed = false;
 
   render(): void {
     super.render();
@@ -31,14 +32,24 @@ export class KetcherView extends DOMWidgetView {
     this.errorNode.setAttribute('role', 'alert');
     const body = document.createElement('div');
     body.className = 'molspace-ketcher-body';
-    const frame = new KetcherFrame(snapshot => this.model.personDrew(frame, snapshot));
-    this.frame = frame;
-    body.append(frame.node);
     this.el.append(bar, this.persist, this.errorNode, body);
-    this.model.attachFrame(frame);
+    const place = () => {
+      if (this.removed || this.frame) {
+        return;
+      }
+      const frame: KetcherFrame = takeKetcherFrame(body, snapshot => this.model.personDrew(frame, snapshot));
+      this.frame = frame;
+      this.model.attachFrame(frame);
+      frame.node.addEventListener('focus', () => this.model.touch());
+    };
+    // The page's spare frame can only be moved here once this view is in the document.
+    if (hasSpareFrame()) {
+      void this.displayed.then(place);
+    } else {
+      place();
+    }
     this.model.viewShown(this);
     this.el.addEventListener('pointerdown', () => this.model.touch(), true);
-    frame.node.addEventListener('focus', () => this.model.touch());
     this.listenTo(
       this.model,
       'change:summary change:error change:persist change:ready change:structure_revision change:interaction_revision',
@@ -51,6 +62,14 @@ export class KetcherView extends DOMWidgetView {
   update(): void {
     const state = this.model.state();
     this.el.dataset.molspaceReady = String(state.ready && state.error === null);
+    const frame = this.frame;
+    if (frame && state.ready) {
+      // This editor has started (or failed): the next editor of this page takes a frame that is already loaded.
+      void frame.ready.then(
+        () => (state.error === null ? keepSpareFrame(frame) : releaseKetcherFrame(frame)),
+        () => releaseKetcherFrame(frame)
+      );
+    }
     this.el.dataset.molspaceRevision = String(state.structureRevision);
     this.el.dataset.molspaceInteraction = String(state.interactionRevision);
     if (this.status) {
@@ -66,8 +85,10 @@ export class KetcherView extends DOMWidgetView {
   }
 
   remove(): void {
+    this.removed = true;
     if (this.frame) {
       this.model.detachFrame(this.frame);
+      releaseKetcherFrame(this.frame);
       this.frame.dispose();
       this.frame = null;
     }

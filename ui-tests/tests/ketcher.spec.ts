@@ -9,7 +9,7 @@
 import * as path from 'path';
 import { expect, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
-import type { Frame, Locator } from '@playwright/test';
+import type { Frame, Locator, Request } from '@playwright/test';
 import { ROOT, call, mcpClient, runCell } from './helpers';
 
 const MOLECULES = path.join(ROOT, 'tests', 'data', 'structures');
@@ -143,6 +143,58 @@ test('nothing of Ketcher loads at start; two editors: a cell, an agent and a per
   } finally {
     await client.close();
   }
+});
+
+test("a second editor takes the page's spare frame: ready with no request for Ketcher or Indigo, and it is the person's editor", async ({
+  page
+}) => {
+  await page.notebook.createNew('ketcher-spare.ipynb');
+  await page.notebook.setCell(0, 'code', 'import molspace\nk1 = molspace.Ketcher("CCO", title="one")\nk1');
+  await page.notebook.runCell(0, true);
+  await ready(editor(page, 'one'));
+  // Once an editor started, the page starts one spare frame out of sight (ketcherFrameHost.ts).
+  const holder = page.locator('.molspace-ketcher-spare');
+  await expect(holder).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+  const spare = await (await holder.locator('iframe').elementHandle())!.contentFrame();
+  await spare!.evaluate(() => ((window as unknown as { spareMark: string }).spareMark = 'the spare document'));
+
+  // Until the second editor is ready: every request, with its frame (a worker's has none).
+  const requests: { url: string; frame: Frame | null }[] = [];
+  const record = (r: Request) => {
+    let frame: Frame | null = null;
+    try {
+      frame = r.frame();
+    } catch {
+      frame = null;
+    }
+    requests.push({ url: r.url(), frame });
+  };
+  page.on('request', record);
+  await page.notebook.addCell('code', 'k2 = molspace.Ketcher("c1ccccc1O", title="two")\nk2');
+  await page.notebook.runCell(1, true);
+  const e2 = editor(page, 'two');
+  await ready(e2);
+  page.off('request', record);
+  // The second editor is the spare's document, moved (not reloaded): its frame requested nothing.
+  // (The page's depiction frame may load Indigo meanwhile for the notebook's static fallback, and the
+  // next spare starts once this editor is ready: neither is this editor's.)
+  const f2 = await editorFrame(page, e2);
+  expect(await f2.evaluate(() => (window as unknown as { spareMark?: string }).spareMark)).toBe('the spare document');
+  expect(requests.filter(r => r.frame === f2).map(r => r.url)).toEqual([]);
+  expect(await runCell(page, 'print(k2.atoms, k2.formula, k1.atoms)')).toBe('7 C6 H6 O 3');
+
+  // It is the person's editor now: a drawing in it reaches its kernel object, not the other editor.
+  await f2.getByTestId('template-0').click();
+  const canvas = f2.locator('[data-testid="ketcher-canvas"]:visible').first();
+  const box = (await canvas.boundingBox())!;
+  await canvas.click({ position: { x: box.width * 0.75, y: box.height * 0.75 } });
+  await expect(e2).toHaveAttribute('data-molspace-revision', '1', { timeout: 30_000 });
+  expect(await runCell(page, 'print(k2.structure_revision, k2.last_change["source"], k2.atoms, k1.structure_revision, k1.atoms)')).toBe(
+    '1 ui 13 0 3'
+  );
+  // The taken frame is the editor's; the page starts another spare for the next editor.
+  await expect(page.locator('.molspace-ketcher iframe.molspace-ketcher-frame')).toHaveCount(2);
+  await expect(holder).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
 });
 
 test('every typed failure of ketcher_control is located, and nothing is lost', async ({ page }) => {

@@ -39,12 +39,20 @@
  *    labextension's `static/ketcher/`): raw and gzip -6 per file and per kind,
  *    and the bytes Chromium received for them in the cold editor load.
  *
+ *    Each round twice, the page's spare editor frame off (localStorage
+ *    `molspace.ketcherSpare` = "off": the "before") and on (the default), in
+ *    alternating order; with it on, the second editor runs once the spare is
+ *    ready (`spareReadyAfter`: ms from the first editor's ready until then).
+ *    FLOOR: the same frame page (`static/ketcher/index.html`) as a plain page,
+ *    no JupyterLab, kernel or widget: navigation → its `ready` message (the
+ *    frame posts it to itself), cold in a new context, then two reloads. Cold
+ *    editors are compared with the floor's cold load, the others with its reloads.
  * (1) runs N rounds, each in a new context on the server with molspace; in
  * (2) with / without alternate, order swapped every round. Medians and p90;
  * nothing fails on a time. Bounded: the whole run stops itself after MOLSPACE_BENCH_KETCHER_BUDGET_S
  * (default 900 s), servers and browser included.
  *
- *   node bench/ketcher.mjs    # MOLSPACE_BENCH_KETCHER_N (5), _KETCHER_DISK_N (3), MOLSPACE_BENCH_STARTUP_N (5)
+ *   node bench/ketcher.mjs    # MOLSPACE_BENCH_KETCHER_N (5), _KETCHER_DISK_N (3), _KETCHER_FLOOR_N (5), MOLSPACE_BENCH_STARTUP_N (5; 0 skips (2))
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -52,11 +60,30 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { chromium } from 'playwright';
-import { CHROMIUM, CHROMIUM_ARGS, execCell, fmt, launchBrowser, log, newContext, openNotebook, PORTS, quantile, sleep, startServer, stopOnExit, TOKEN, waitRestored, writeNotebook, writeResult } from './lib.mjs';
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  execCell,
+  fmt,
+  launchBrowser,
+  log,
+  newContext,
+  openNotebook,
+  PORTS,
+  quantile,
+  sleep,
+  startServer,
+  stopOnExit,
+  TOKEN,
+  waitRestored,
+  writeNotebook,
+  writeResult
+} from './lib.mjs';
 
 const N = Number(process.env.MOLSPACE_BENCH_KETCHER_N || 5);
 const N_START = Number(process.env.MOLSPACE_BENCH_STARTUP_N || 5);
 const N_DISK = Number(process.env.MOLSPACE_BENCH_KETCHER_DISK_N || 3);
+const N_FLOOR = Number(process.env.MOLSPACE_BENCH_KETCHER_FLOOR_N || 5);
 const BUDGET_S = Number(process.env.MOLSPACE_BENCH_KETCHER_BUDGET_S || 900);
 const SMILES = 'CC(=O)Oc1ccccc1C(=O)O';
 const KETCHER_PATH = '/lab/extensions/molspace/static/ketcher/';
@@ -71,13 +98,20 @@ const stats = values => ({
   min: Math.min(...values),
   max: Math.max(...values)
 });
-const load = () => os.loadavg().map(v => v.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map(v => v.toFixed(2))
+    .join(' ');
 
 // ------------------------------------------------------------------ 3. sizes
 /** The `static/ketcher/` folder the server serves (the first labextensions path holding molspace). */
 function servedKetcherDir() {
   const paths = JSON.parse(
-    execFileSync('python', ['-c', "import json; from jupyter_core.paths import jupyter_path; print(json.dumps(jupyter_path('labextensions')))"]).toString()
+    execFileSync('python', [
+      '-c',
+      "import json; from jupyter_core.paths import jupyter_path; print(json.dumps(jupyter_path('labextensions')))"
+    ]).toString()
   );
   for (const p of paths) {
     const dir = path.join(p, 'molspace', 'static', 'ketcher');
@@ -91,7 +125,8 @@ function kindOf(name, bytes) {
   if (name.endsWith('.wasm')) return 'Indigo WASM';
   if (name === 'index.html') return 'frame page';
   if (/^frame\.[0-9a-f]+\.js$/.test(name)) return 'frame JS (entry)';
-  if (name.endsWith('.js') && /onmessage/.test(bytes.toString('latin1')) && /\.wasm"/.test(bytes.toString('latin1'))) return 'Indigo worker JS';
+  if (name.endsWith('.js') && /onmessage/.test(bytes.toString('latin1')) && /\.wasm"/.test(bytes.toString('latin1')))
+    return 'Indigo worker JS';
   if (name.endsWith('.js')) return 'chunks JS';
   return 'other (css, fonts, images)';
 }
@@ -104,7 +139,12 @@ function assetSizes(dir) {
       if (e.isDirectory()) walk(p);
       else {
         const raw = fs.readFileSync(p);
-        files.push({ name: path.relative(dir, p), kind: kindOf(e.name, raw), raw: raw.length, gzip: zlib.gzipSync(raw, { level: 6 }).length });
+        files.push({
+          name: path.relative(dir, p),
+          kind: kindOf(e.name, raw),
+          raw: raw.length,
+          gzip: zlib.gzipSync(raw, { level: 6 }).length
+        });
       }
     }
   };
@@ -256,7 +296,10 @@ async function labStart(server) {
     await nav();
     const restored = await waitRestored(page);
     const launcher = await page
-      .waitForFunction(() => (document.querySelector('.jp-Launcher') ? performance.now() : false), null, { polling: 'raf', timeout: 60_000 })
+      .waitForFunction(() => (document.querySelector('.jp-Launcher') ? performance.now() : false), null, {
+        polling: 'raf',
+        timeout: 60_000
+      })
       .then(h => h.jsonValue());
     await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
     await sleep(500);
@@ -271,7 +314,10 @@ async function labStart(server) {
     warm,
     requests: requests.length,
     coldBytes: requests.slice(0, coldRequests).reduce((s, r) => s + r.body, 0),
-    molspaceColdBytes: requests.slice(0, coldRequests).filter(r => r.url.includes('/lab/extensions/molspace/')).reduce((s, r) => s + r.body, 0),
+    molspaceColdBytes: requests
+      .slice(0, coldRequests)
+      .filter(r => r.url.includes('/lab/extensions/molspace/'))
+      .reduce((s, r) => s + r.body, 0),
     ketcherRequests: requests.filter(r => r.url.includes('/static/ketcher/')).map(r => r.url)
   };
 }
@@ -280,7 +326,9 @@ async function labStart(server) {
 let exitCode = 0;
 try {
   const sizes = assetSizes(servedKetcherDir());
-  log(`frame assets in ${sizes.dir}: ${sizes.total.files} files, ${(sizes.total.raw / 1e6).toFixed(2)} MB raw, ${(sizes.total.gzip / 1e6).toFixed(2)} MB gzip; load ${load()}`);
+  log(
+    `frame assets in ${sizes.dir}: ${sizes.total.files} files, ${(sizes.total.raw / 1e6).toFixed(2)} MB raw, ${(sizes.total.gzip / 1e6).toFixed(2)} MB gzip; load ${load()}`
+  );
 
   servers.push(await startServer({ port: PORTS.a, name: 'ketcher-with', molspace: true }));
   servers.push(await startServer({ port: PORTS.b, name: 'ketcher-without', molspace: false }));
@@ -290,9 +338,11 @@ try {
   const loadStart = load();
 
   // ---------------------------------------------------------- 2. start-up (first: an empty workspace, so the launcher shows)
-  await labStart(withMs); // unmeasured: server-side caches warm up
-  await labStart(withoutMs);
   const starts = { with: [], without: [] };
+  if (N_START > 0) {
+    await labStart(withMs); // unmeasured: server-side caches warm up
+    await labStart(withoutMs);
+  }
   for (let i = 0; i < N_START; i++) {
     const order = i % 2 === 0 ? [withMs, withoutMs] : [withoutMs, withMs];
     for (const server of order) {
@@ -309,8 +359,8 @@ try {
   const label = {};
   let coldKetcherRequests = [];
   /** One round: a new context (`disk`: a persistent profile in a temp dir, its HTTP cache on disk). */
-  async function editorRound(i, disk) {
-    const sfx = disk ? 'Disk' : '';
+  async function editorRound(i, disk, spare) {
+    const sfx = (disk ? 'Disk' : '') + (spare ? '' : 'NoSpare');
     const push = (table, key, value) => (table[key + sfx] ??= []).push(value);
     const profile = disk ? fs.mkdtempSync(path.join(os.tmpdir(), 'molspace-bench-profile-')) : null;
     const context = disk
@@ -322,6 +372,7 @@ try {
           extraHTTPHeaders: { Authorization: `token ${TOKEN}` }
         })
       : await newContext(browser);
+    if (!spare) await context.addInitScript(() => window.localStorage.setItem('molspace.ketcherSpare', 'off'));
     try {
       const requests = recordRequests(context);
       const page = await context.newPage();
@@ -333,6 +384,12 @@ try {
       await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
       push(editor, 'cold', addAssetMarks(cold, requests, before));
       if (i === 0 && !disk) coldKetcherRequests = requests.slice(before).filter(r => r.url.includes(KETCHER_PATH));
+      if (spare) {
+        // The page's spare frame starts in idle time after the first editor: the time until it is ready, from the first editor's ready.
+        const t = Date.now();
+        await page.waitForSelector('.molspace-ketcher-spare[data-molspace-ready="true"]', { state: 'attached', timeout: 120_000 });
+        cold.spareReadyAfter = Date.now() - t;
+      }
       before = requests.length;
       const second = await timeCell(page, CELL.editor2, `molspace.Ketcher(${JSON.stringify(SMILES)})`, 'ketcher');
       await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
@@ -364,13 +421,46 @@ try {
     }
     const last = (t, k) => Math.round(t[k + sfx].at(-1).ms);
     log(
-      `round ${i + 1} (${disk ? 'on-disk profile' : 'new context'}): editor cold ${last(editor, 'cold')}, second ${last(editor, 'second')}, after reload ${last(editor, 'reload')} ms ` +
+      `round ${i + 1} (${disk ? 'on-disk profile' : 'new context'}, spare frame ${spare ? 'on' : 'off'}): editor cold ${last(editor, 'cold')}, second ${last(editor, 'second')}, after reload ${last(editor, 'reload')} ms ` +
         `(reload: ${(editor['reload' + sfx].at(-1).ketcherBytes / 1e6).toFixed(2)} MB of frame assets received); ` +
         `label cold ${last(label, 'cold')}, second ${last(label, 'second')}, after reload ${last(label, 'reload')} ms; load ${load()}`
     );
   }
-  for (let i = 0; i < N; i++) await editorRound(i, false);
-  for (let i = 0; i < N_DISK; i++) await editorRound(i, true);
+  // Before / after in one run: the page's spare editor frame off (localStorage["molspace.ketcherSpare"]) and on, alternating.
+  for (let i = 0; i < N; i++) {
+    for (const spare of i % 2 === 0 ? [false, true] : [true, false]) await editorRound(i, false, spare);
+  }
+  for (let i = 0; i < N_DISK; i++) {
+    for (const spare of i % 2 === 0 ? [false, true] : [true, false]) await editorRound(i, true, spare);
+  }
+  // FLOOR: the same frame page as a plain page (no JupyterLab, no kernel): navigation → its "ready" message. Cold: new context; warm: reloads.
+  const floor = { cold: [], warm: [] };
+  for (let i = 0; i < N_FLOOR; i++) {
+    const context = await newContext(browser);
+    try {
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        window.__floorReady = new Promise(resolve =>
+          window.addEventListener('message', e => {
+            if (e.data?.event === 'ready') resolve(performance.now());
+            if (e.data?.event === 'failed') resolve(-1);
+          })
+        );
+      });
+      const url = `${withMs.url}${KETCHER_PATH}index.html?v=floor`;
+      await page.goto(url, { waitUntil: 'commit' });
+      floor.cold.push(await page.evaluate(() => window.__floorReady));
+      for (let r = 0; r < 2; r++) {
+        await page.reload({ waitUntil: 'commit' });
+        floor.warm.push(await page.evaluate(() => window.__floorReady));
+      }
+    } finally {
+      await context.close();
+    }
+    log(
+      `floor ${i + 1}/${N_FLOOR}: plain page cold ${Math.round(floor.cold.at(-1))} ms, reloads ${floor.warm.slice(-2).map(Math.round).join(', ')} ms; load ${load()}`
+    );
+  }
 
   const loadEnd = load();
 
@@ -387,6 +477,7 @@ try {
         frameLoad: pick(editor[k], 'frameLoad'),
         wasm: pick(editor[k], 'wasm'),
         reply: pick(editor[k], 'reply'),
+        spareReadyAfter: pick(editor[k], 'spareReadyAfter'),
         ketcherRequests: pick(editor[k], 'ketcherRequests'),
         ketcherBytes: pick(editor[k], 'ketcherBytes'),
         ketcherStatuses: [...new Set(editor[k].map(m => m.ketcherStatuses))]
@@ -408,8 +499,15 @@ try {
   const ratio = (phase, key) => startOut.with[phase][key].p50 / startOut.without[phase][key].p50;
   const ketcherAtStart = starts.with.flatMap(s => s.ketcherRequests);
   const startLoads = starts.with.length * 2;
-  const received = coldKetcherRequests.map(r => ({ file: r.url.slice(r.url.indexOf(KETCHER_PATH) + KETCHER_PATH.length).replace(/\?.*/, ''), body: r.body, status: r.status, encoding: r.encoding }));
+  const received = coldKetcherRequests.map(r => ({
+    file: r.url.slice(r.url.indexOf(KETCHER_PATH) + KETCHER_PATH.length).replace(/\?.*/, ''),
+    body: r.body,
+    status: r.status,
+    encoding: r.encoding
+  }));
+  const floorOut = { cold: stats(floor.cold), warm: stats(floor.warm) };
   const out = {
+    floor: floorOut,
     n: N,
     nDisk: N_DISK,
     nStart: N_START,
@@ -418,7 +516,12 @@ try {
     editor: editorOut,
     startup: {
       ...startOut,
-      ratio: { coldRestored: ratio('cold', 'restored'), coldLauncher: ratio('cold', 'launcher'), warmRestored: ratio('warm', 'restored'), warmLauncher: ratio('warm', 'launcher') },
+      ratio: {
+        coldRestored: ratio('cold', 'restored'),
+        coldLauncher: ratio('cold', 'launcher'),
+        warmRestored: ratio('warm', 'restored'),
+        warmLauncher: ratio('warm', 'launcher')
+      },
       loadsChecked: startLoads,
       ketcherRequestsAtStart: ketcherAtStart
     },
@@ -429,7 +532,10 @@ try {
 
   const p = s => `${fmt(s.p50, 0)} / ${fmt(s.p90, 0)}`;
   console.log(`\nKetcher editor ready, run cell → data-molspace-ready="true", ms p50 / p90 (N=${N}); baseline ipywidgets.Label shown:`);
-  console.log('                        Ketcher          Label       ratio p50   [Ketcher p50: view / frame JS in / frame load / WASM in / reply]');
+  console.log(
+    '                        Ketcher          Label       ratio p50   [Ketcher p50: view / frame JS in / frame load / WASM in / reply]'
+  );
+  const rows = [];
   for (const [k, title] of [
     ['cold', 'cold (new context)'],
     ['second', 'second in the page'],
@@ -438,29 +544,47 @@ try {
     ['secondDisk', 'second, disk profile'],
     ['reloadDisk', 'reload, disk profile']
   ]) {
+    rows.push([k, `${title}, spare on`], [`${k}NoSpare`, `${title}, spare off`]);
+  }
+  for (const [k, title] of rows) {
     if (!editorOut[k]) continue;
     const e = editorOut[k];
+    // Against the floor (the frame page alone): cold rows against its cold load, the others against its reloads.
+    const f = k.startsWith('cold') ? floorOut.cold : floorOut.warm;
+    e.floorRatioP50 = e.ketcher.ready.p50 / f.p50;
     console.log(
-      `${title.padEnd(22)} ${p(e.ketcher.ready).padStart(13)}   ${p(e.label.shown).padStart(11)}   ${e.ratioP50.toFixed(1).padStart(7)}×   [${fmt(e.ketcher.view.p50, 0)} / ${fmt(e.ketcher.frameJs.p50, 0)} / ${fmt(e.ketcher.frameLoad.p50, 0)} / ${fmt(e.ketcher.wasm.p50, 0)} / ${fmt(e.ketcher.reply.p50, 0)}]` +
+      `${title.padEnd(36)} ${(e.floorRatioP50.toFixed(2) + '× floor').padStart(12)}${Number.isFinite(e.ketcher.spareReadyAfter.p50) ? ` (spare ready ${fmt(e.ketcher.spareReadyAfter.p50, 0)} ms after)` : ''} ${p(e.ketcher.ready).padStart(13)}   ${p(e.label.shown).padStart(11)}   ${e.ratioP50.toFixed(1).padStart(7)}×   [${fmt(e.ketcher.view.p50, 0)} / ${fmt(e.ketcher.frameJs.p50, 0)} / ${fmt(e.ketcher.frameLoad.p50, 0)} / ${fmt(e.ketcher.wasm.p50, 0)} / ${fmt(e.ketcher.reply.p50, 0)}]` +
         ` ${fmt(e.ketcher.ketcherRequests.p50, 0)} frame requests, ${(e.ketcher.ketcherBytes.p50 / 1e6).toFixed(2)} MB body, status ${e.ketcher.ketcherStatuses.join(' ')}`
     );
   }
-  console.log(`\nJupyterLab start, navigation → restored and → launcher shown, ms p50 / p90 (N=${N_START} each):`);
-  console.log('                     with molspace      without      ratio p50');
-  for (const phase of ['cold', 'warm']) {
-    for (const key of ['restored', 'launcher']) {
-      console.log(`${`${phase} ${key}`.padEnd(20)} ${p(startOut.with[phase][key]).padStart(13)}   ${p(startOut.without[phase][key]).padStart(11)}   ${ratio(phase, key).toFixed(3)}×`);
-    }
-  }
-  console.log(`bytes at a cold start: ${(startOut.with.coldBytes.p50 / 1e6).toFixed(2)} MB with, ${(startOut.without.coldBytes.p50 / 1e6).toFixed(2)} MB without; molspace's own ${(startOut.with.molspaceColdBytes.p50 / 1e3).toFixed(1)} kB`);
   console.log(
-    ketcherAtStart.length
-      ? `REQUESTS UNDER static/ketcher/ DURING START (${ketcherAtStart.length}): ${ketcherAtStart.join(', ')}`
-      : `no request under static/ketcher/ during ${startLoads} starts with molspace (cold and warm): OK`
+    `floor (the frame page alone, navigation → ready), ms p50 / p90: cold ${p(floorOut.cold)} (N=${floorOut.cold.n}), reload ${p(floorOut.warm)} (N=${floorOut.warm.n})`
   );
+  if (N_START > 0) {
+    console.log(`\nJupyterLab start, navigation → restored and → launcher shown, ms p50 / p90 (N=${N_START} each):`);
+    console.log('                     with molspace      without      ratio p50');
+    for (const phase of ['cold', 'warm']) {
+      for (const key of ['restored', 'launcher']) {
+        console.log(
+          `${`${phase} ${key}`.padEnd(20)} ${p(startOut.with[phase][key]).padStart(13)}   ${p(startOut.without[phase][key]).padStart(11)}   ${ratio(phase, key).toFixed(3)}×`
+        );
+      }
+    }
+    console.log(
+      `bytes at a cold start: ${(startOut.with.coldBytes.p50 / 1e6).toFixed(2)} MB with, ${(startOut.without.coldBytes.p50 / 1e6).toFixed(2)} MB without; molspace's own ${(startOut.with.molspaceColdBytes.p50 / 1e3).toFixed(1)} kB`
+    );
+    console.log(
+      ketcherAtStart.length
+        ? `REQUESTS UNDER static/ketcher/ DURING START (${ketcherAtStart.length}): ${ketcherAtStart.join(', ')}`
+        : `no request under static/ketcher/ during ${startLoads} starts with molspace (cold and warm): OK`
+    );
+  }
   console.log(`\nFrame assets (${sizes.dir}), bytes raw / gzip -6:`);
-  for (const [k, v] of Object.entries(sizes.kinds)) console.log(`  ${k.padEnd(28)} ${String(v.files).padStart(3)} files ${String(v.raw).padStart(10)} / ${String(v.gzip).padStart(9)}`);
-  console.log(`  ${'total'.padEnd(28)} ${String(sizes.total.files).padStart(3)} files ${String(sizes.total.raw).padStart(10)} / ${String(sizes.total.gzip).padStart(9)}`);
+  for (const [k, v] of Object.entries(sizes.kinds))
+    console.log(`  ${k.padEnd(28)} ${String(v.files).padStart(3)} files ${String(v.raw).padStart(10)} / ${String(v.gzip).padStart(9)}`);
+  console.log(
+    `  ${'total'.padEnd(28)} ${String(sizes.total.files).padStart(3)} files ${String(sizes.total.raw).padStart(10)} / ${String(sizes.total.gzip).padStart(9)}`
+  );
   for (const f of sizes.files.slice(0, 8)) console.log(`    ${f.name} ${f.raw} / ${f.gzip}`);
   console.log(`received in the first cold editor load (body bytes, content-encoding): ${out.coldEditorReceived.bytes} B`);
   for (const r of received) console.log(`    ${r.file} ${r.body} B ${r.status} ${r.encoding}`);

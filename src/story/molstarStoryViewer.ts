@@ -20,7 +20,8 @@ import { Task } from 'molstar/lib/mol-task';
 import { Color } from 'molstar/lib/mol-util/color';
 
 import { MolspaceError } from '../contract/errors';
-import { DARK_BACKGROUND, LIGHT_BACKGROUND } from '../molstar/molstarPlugin';
+import { DARK_BACKGROUND, LIGHT_BACKGROUND, isSoftwareRenderer } from '../molstar/molstarPlugin';
+import { withoutOcclusion } from '../molstar/softwareCanvas';
 import { MolstarViewer, type MolstarViewerOptions } from '../molstar/molstarViewer';
 import type { ParsedStory } from '../molstar/storySource';
 import { refusedMessage } from '../resources/resourceFetch';
@@ -97,7 +98,8 @@ export class MolstarStoryViewer extends MolstarViewer {
         const parsed = await this.plugin.runTask(Task.create('Load MVSX archive', ctx => loadMVSX(this.plugin, ctx, bytes)));
         sourceUrl = parsed.sourceUrl;
       }
-      await loadMVS(this.plugin, cloneData(story.data), {
+      const data = cloneData(story.data);
+      await loadMVS(this.plugin, isSoftwareRenderer(this.plugin) ? withoutOcclusion(data) : data, {
         sourceUrl,
         defaultSnapshotIndex: start,
         doNotReportErrors: true

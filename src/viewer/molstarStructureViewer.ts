@@ -24,7 +24,8 @@ import { PluginContext } from 'molstar/lib/mol-plugin/context';
 import { Asset } from 'molstar/lib/mol-util/assets';
 
 import { MolspaceError } from '../contract/errors';
-import { DARK_BACKGROUND, LIGHT_BACKGROUND } from '../molstar/molstarPlugin';
+import { DARK_BACKGROUND, LIGHT_BACKGROUND, isSoftwareRenderer } from '../molstar/molstarPlugin';
+import { withoutOcclusion } from '../molstar/softwareCanvas';
 import { MolstarViewer, type MolstarViewerOptions } from '../molstar/molstarViewer';
 import type { ComponentSelector, CoordinatesFormat, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
@@ -35,6 +36,25 @@ import { RESOURCE_HOSTS_SETTING } from '../resources/resourcePolicy';
 const DRAW_WAIT_MS = 10_000;
 
 let archiveCounter = 0;
+
+/** Equal as JSON (view-state arrays: selectors, values). */
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Run `work` and record its duration as the user-timing measure `molspace.viewer.<name>`
+ * (shown in DevTools' performance panel; read by bench/act_latency.mjs). Only the latest
+ * measure of each name is kept, so a long session holds a bounded number of entries.
+ */
+async function timed<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  try {
+    return await work();
+  } finally {
+    const entry = `molspace.viewer.${name}`;
+    performance.clearMeasures(entry);
+    performance.measure(entry, { start, end: performance.now() });
+  }
+}
 
 /** The structure a viewer shows. */
 export interface ViewerSource {
@@ -53,6 +73,8 @@ export class MolstarStructureViewer extends MolstarViewer {
   private coordinatesUrl: string | null = null;
   private source: ViewerSource | null = null;
   private shown: ViewerViewState | null = null;
+  /** The MVS state last loaded (JSON), or null when none is or the last load failed. */
+  private shownMvs: string | null = null;
 
   private constructor(plugin: PluginContext, host: HTMLElement, opts: MolstarViewerOptions) {
     super(plugin, host, opts);
@@ -100,8 +122,8 @@ export class MolstarStructureViewer extends MolstarViewer {
       }
     }
     const before = this.shown;
-    if (!first && before && (await this.showFrame(source, before, view))) {
-      return this.waitForDraw();
+    if (!first && before && (await timed('frame', () => this.showFrame(source, before, view)))) {
+      return timed('draw', () => this.waitForDraw());
     }
     const mvs = viewToMvs(view, {
       url: this.url!,
@@ -111,6 +133,31 @@ export class MolstarStructureViewer extends MolstarViewer {
       coordinates: this.coordinatesUrl && source.coordinates ? { url: this.coordinatesUrl, format: source.coordinates.format } : null,
       frames: source.frames
     });
+    const mvsText = JSON.stringify(mvs);
+    // The MVS state is what loadMVS builds from; when it is unchanged (highlight, selection,
+    // focus, camera reset, transparency, distances) Mol*'s tree is kept and only those layers
+    // are redone: loading the same state again still walks, validates and reconciles the whole
+    // tree and redraws it (issue 26 item 3's trace).
+    const reload = first || !before || mvsText !== this.shownMvs;
+    if (reload) {
+      await timed('loadMVS', () => this.loadState(mvs, !first));
+      this.shownMvs = mvsText;
+    }
+    this.source = source;
+    this.shown = structuredClone(view);
+    if (reload || !sameJson(view.transparency, before?.transparency)) {
+      await timed('transparency', () => this.applyTransparency(view));
+    }
+    if (reload || !sameJson(view.measurements, before?.measurements)) {
+      await timed('measurements', () => this.applyMeasurements(view));
+    }
+    this.countExtras();
+    this.applyInteractive(view, before, first);
+    return timed('draw', () => this.waitForDraw());
+  }
+
+  /** Load one MVS state, keeping the camera after the first; Mol*'s errors become one located failure. */
+  private async loadState(mvs: ReturnType<typeof viewToMvs>, keepCamera: boolean): Promise<void> {
     const errors: string[] = [];
     this.refusals = [];
     const sub = this.plugin.events.log.subscribe(e => {
@@ -118,24 +165,27 @@ export class MolstarStructureViewer extends MolstarViewer {
         errors.push(String(e.message));
       }
     });
+    // An update draws nothing until Mol* holds the whole new state: loadMVS first resets the
+    // canvas to Mol*'s defaults (SSAO on), and a frame drawn then is a second-long frame on
+    // software WebGL and shows a half-built state. A first load keeps drawing: its camera is
+    // fitted to what the scene has committed.
+    const canvas = keepCamera ? this.plugin.canvas3d : undefined;
+    canvas?.pause(true);
     try {
-      await loadMVS(this.plugin, mvs as unknown as MVSData, { keepCamera: !first, doNotReportErrors: true });
+      const data = isSoftwareRenderer(this.plugin) ? withoutOcclusion(mvs) : mvs;
+      await loadMVS(this.plugin, data as unknown as MVSData, { keepCamera, doNotReportErrors: true });
     } catch (e) {
+      this.shownMvs = null;
       throw this.failure(errors, e);
     } finally {
       sub.unsubscribe();
+      canvas?.animate();
     }
     const failed = this.cellErrors();
     if (failed.length) {
+      this.shownMvs = null;
       throw this.failure(failed, null);
     }
-    this.source = source;
-    this.shown = structuredClone(view);
-    await this.applyTransparency(view);
-    await this.applyMeasurements(view);
-    this.countExtras();
-    this.applyInteractive(view, before, first);
-    return this.waitForDraw();
   }
 
   /**
@@ -305,6 +355,8 @@ export class MolstarStructureViewer extends MolstarViewer {
     this.host.setAttribute('data-molspace-measurements', String(this.plugin.managers.structure.measurement.state.distances.length));
     this.host.setAttribute('data-molspace-transparent', String(transparent));
     this.host.setAttribute('data-molspace-labels', String(labels));
+    // Mol*'s ambient occlusion as drawn (off on software WebGL: ../molstar/softwareCanvas.ts)
+    this.host.setAttribute('data-molspace-occlusion', this.plugin.canvas3d?.props.postprocessing.occlusion.name ?? 'off');
   }
 
   private applyInteractive(view: ViewerViewState, before: ViewerViewState | null, first: boolean): void {

@@ -27,7 +27,10 @@ async function showViewer(page: IJupyterLabPageFixture, tmpPath: string) {
   return viewer;
 }
 
-test('transparency, a distance and a label: drawn by Mol* when act returns, located failures, the same from a cell', async ({ page, tmpPath }) => {
+test('transparency, a distance and a label: drawn by Mol* when act returns, located failures, the same from a cell', async ({
+  page,
+  tmpPath
+}) => {
   const viewer = await showViewer(page, tmpPath);
   const host = viewer.locator('[data-molspace-measurements]');
   const canvas = viewer.locator('canvas').first();
@@ -66,6 +69,8 @@ test('transparency, a distance and a label: drawn by Mol* when act returns, loca
     expect(labelled.view.labels).toEqual([{ selector: REA, text }]);
     await expect(host).toHaveAttribute('data-molspace-labels', '1');
     await expect(host).toHaveAttribute('data-molspace-measurements', '1');
+    // the label loaded a new MVS state, which resets Mol*'s canvas: software WebGL still draws without SSAO
+    await expect(host).toHaveAttribute('data-molspace-occlusion', 'off');
     expect(await page.locator('.molspace-viewer img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __molspaceLabel?: number }).__molspaceLabel)).toBeUndefined();
     const [tooLong, tooLongError] = await call(client, 'act', { target, actions: [{ op: 'label', selector: REA, text: 'x'.repeat(81) }] });
@@ -73,11 +78,14 @@ test('transparency, a distance and a label: drawn by Mol* when act returns, loca
     expect(tooLong).toMatchObject({ code: 'INVALID_INPUT', where: '/actions/0/text' });
 
     // the kernel mirrors them; the cell's methods run the same operations
-    expect(await runCell(page, 'print(v.view["measurements"][0]["distance"], v.view["labels"][0]["text"][-3:], v.view["transparency"])')).toBe(
-      "1.546 REA [{'selector': 'all', 'value': 0}]"
-    );
+    expect(
+      await runCell(page, 'print(v.view["measurements"][0]["distance"], v.view["labels"][0]["text"][-3:], v.view["transparency"])')
+    ).toBe("1.546 REA [{'selector': 'all', 'value': 0}]");
     const revision = (await call(client, 'viewer_observe', { target }))[0].viewer.revision;
-    await runCell(page, 'v.measure_distance({"auth_asym_id": "A", "auth_seq_id": 200, "auth_atom_id": "C2"}, {"auth_asym_id": "A", "auth_seq_id": 200, "auth_atom_id": "C3"})');
+    await runCell(
+      page,
+      'v.measure_distance({"auth_asym_id": "A", "auth_seq_id": 200, "auth_atom_id": "C2"}, {"auth_asym_id": "A", "auth_seq_id": 200, "auth_atom_id": "C3"})'
+    );
     await expect.poll(async () => (await call(client, 'viewer_observe', { target }))[0].viewer.revision).toBe(revision + 1);
     await expect(host).toHaveAttribute('data-molspace-measurements', '2');
     expect(await runCell(page, 'print(v.last_result["structuredContent"]["applied"][0]["distance"])')).toMatch(/^1\.\d{3}$/);
@@ -87,7 +95,9 @@ test('transparency, a distance and a label: drawn by Mol* when act returns, loca
     // a cell's distance to a whole residue comes back located in last_result
     await runCell(page, 'v.measure_distance("ligand", {"auth_asym_id": "A", "auth_seq_id": 200, "auth_atom_id": "C1"})');
     await expect
-      .poll(async () => runCell(page, 'e = v.last_result.get("error") or {}\nprint(e.get("code"), e.get("where"), (e.get("details") or {}).get("atoms"))'))
+      .poll(async () =>
+        runCell(page, 'e = v.last_result.get("error") or {}\nprint(e.get("code"), e.get("where"), (e.get("details") or {}).get("atoms"))')
+      )
       .toBe('VALIDATION_FAILED /actions/0/start 22');
     // undo takes back one batch: the second label goes, the distances stay
     await call(client, 'act', { target, actions: [{ op: 'undo' }] });
@@ -98,7 +108,10 @@ test('transparency, a distance and a label: drawn by Mol* when act returns, loca
   }
 });
 
-test('apply_mvs: a valid MVS state is drawn from an allowed host; invalid or refused states are located and change nothing', async ({ page, tmpPath }) => {
+test('apply_mvs: a valid MVS state is drawn from an allowed host; invalid or refused states are located and change nothing', async ({
+  page,
+  tmpPath
+}) => {
   const served: string[] = [];
   const refusedSeen: string[] = [];
   const body = fs.readFileSync(path.join(DATA, 'structures', '1cbs.cif'));
@@ -135,7 +148,10 @@ test('apply_mvs: a valid MVS state is drawn from an allowed host; invalid or ref
     bad.root.children[0].children[0].children[0].children[0].params.selector = 'everything';
     const [invalid, invalidError] = await call(client, 'act', { target, actions: [{ op: 'apply_mvs', state: bad }] });
     expect(invalidError).toBe(true);
-    expect(invalid).toMatchObject({ code: 'VALIDATION_FAILED', where: '/actions/0/state/root/children/0/children/0/children/0/children/0' });
+    expect(invalid).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      where: '/actions/0/state/root/children/0/children/0/children/0/children/0'
+    });
     expect(invalid.message).toContain('selector');
     // a host not on resourceHosts: FORBIDDEN at the url param, never fetched
     const foreign = structuredClone(state);
@@ -163,13 +179,18 @@ test('apply_mvs: a valid MVS state is drawn from an allowed host; invalid or ref
     );
     await expect.poll(async () => (await call(client, 'viewer_observe', { target }))[0].viewer.revision).toBe(before + 3);
     await expect(host).toHaveAttribute('data-molspace-labels', '1');
-    expect(await runCell(page, 'print(v.last_result["ok"], v.view["mvs"]["root"]["children"][0]["params"]["url"][-8:])')).toBe('True 1cbs.cif');
+    expect(await runCell(page, 'print(v.last_result["ok"], v.view["mvs"]["root"]["children"][0]["params"]["url"][-8:])')).toBe(
+      'True 1cbs.cif'
+    );
   } finally {
     await client.close();
   }
 });
 
-test('BCIF, XYZ, extended XYZ and PDBQT load; what Mol* does not draw is named in the composition and the open result', async ({ page, tmpPath }) => {
+test('BCIF, XYZ, extended XYZ and PDBQT load; what Mol* does not draw is named in the composition and the open result', async ({
+  page,
+  tmpPath
+}) => {
   for (const name of ['1cbs.bcif', 'small01.xyz', 'small01.extxyz', '1pgp_lig.pdbqt']) {
     await page.contents.uploadFile(path.join(DATA, 'structures', name), `${tmpPath}/${name}`);
   }
@@ -177,7 +198,9 @@ test('BCIF, XYZ, extended XYZ and PDBQT load; what Mol* does not draw is named i
   await page.notebook.setCell(0, 'code', 'import molspace\nb = molspace.Viewer("1cbs.bcif")\nb');
   await page.notebook.runCell(0, true);
   await expect(page.locator('.molspace-viewer').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
-  expect(await runCell(page, 'c = b.composition\nprint(c["format"], c["atoms"], c["waters"], c["ligands"][0]["comp_id"], c["dropped"])')).toBe('bcif 1213 100 REA []');
+  expect(
+    await runCell(page, 'c = b.composition\nprint(c["format"], c["atoms"], c["waters"], c["ligands"][0]["comp_id"], c["dropped"])')
+  ).toBe('bcif 1213 100 REA []');
   const cases: [string, string][] = [
     ['small01.xyz', '36 []'],
     ['small01.extxyz', "36 ['extended XYZ per-atom properties: masses (R×1)', 'extended XYZ frame properties: source, pbc']"]

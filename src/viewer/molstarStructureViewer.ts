@@ -179,7 +179,9 @@ export class MolstarStructureViewer extends MolstarViewer {
       throw this.failure(errors, e);
     } finally {
       sub.unsubscribe();
-      canvas?.animate();
+      if (!this.disposed) {
+        canvas?.animate(); // a viewer closed meanwhile stays stopped: its canvas is disposed
+      }
     }
     const failed = this.cellErrors();
     if (failed.length) {

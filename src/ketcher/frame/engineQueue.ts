@@ -8,6 +8,7 @@
  * type), so a frame runs its engine calls one at a time ({@link serial}) and
  * tries again one whose answer an overlapping call took ({@link engine}).
  */
+import { cutText } from '../../contract/budget';
 
 /** How long one engine call may take before it is tried again, ms. */
 export const ENGINE_WAIT_MS = 8000;
@@ -42,10 +43,33 @@ export async function engine<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The message of an engine error. */
-export function messageOf(e: unknown): string {
-  if (e instanceof Error) {
-    return e.message;
+/** Longest message {@link messageOf} returns, characters (longer: cut with a marker). */
+export const MESSAGE_CHARS = 2000;
+
+/** `read()`, or null when it throws or is not a string. */
+function attempt(read: () => unknown): string | null {
+  try {
+    const text = read();
+    return typeof text === 'string' ? text : null;
+  } catch {
+    return null;
   }
-  return typeof e === 'string' ? e : JSON.stringify(e);
+}
+
+/**
+ * The message of an engine error, whatever was thrown: never throws, and at
+ * most {@link MESSAGE_CHARS} characters. A thrown value that JSON cannot
+ * write (a cycle, a BigInt), whose `message` or `toString` throws, or a
+ * revoked proxy would otherwise throw here, and the request it answers would
+ * never be answered (the parent waits out its deadline).
+ */
+export function messageOf(e: unknown): string {
+  const text =
+    attempt(() => (e instanceof Error ? e.message : null)) ??
+    (typeof e === 'string' ? e : null) ??
+    attempt(() => JSON.stringify(e)) ??
+    attempt(() => String(e)) ??
+    attempt(() => Object.prototype.toString.call(e)) ??
+    'unknown error';
+  return cutText(text, MESSAGE_CHARS);
 }

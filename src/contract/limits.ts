@@ -128,6 +128,13 @@ export const LIMITS = {
   personWaitMs: 20_000,
   /** `retryAfterMs` of a pending answer (the person has not answered yet), ms. */
   personRetryAfterMs: 5000,
+  /**
+   * Most requests an editor frame holds while Ketcher starts (they run once it is ready).
+   * Beyond it the newest is refused at once with `TOO_LARGE`, not queued.
+   */
+  ketcherFrameBacklog: 64,
+  /** Depictions a page keeps for its molecule grids, by SMILES (the least recently used is dropped first). */
+  depictCacheEntries: 2000,
   /** Longest SMILES carried in an editor's state and summary, characters. */
   ketcherSummarySmilesChars: 200,
   /** Longest `label` text of a Viewer, characters. */

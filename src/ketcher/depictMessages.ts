@@ -7,6 +7,7 @@
  * does not parse is dropped.
  */
 import { z } from 'zod';
+import { LocatedError } from '../contract/errors';
 
 /** Marks molspace's depiction messages among any other `postMessage` traffic. */
 export const DEPICT_TAG = 'molspace-depict/1';
@@ -27,7 +28,13 @@ export const Depiction = z.union([z.object({ svg: z.string().min(1), error: z.nu
 export type Depiction = z.infer<typeof Depiction>;
 
 /** Frame → page: the depictions of one request, in its order. */
-export const DepictReply = z.object({ tag: z.literal(DEPICT_TAG), id: z.number(), images: z.array(Depiction) });
+export const DepictReply = z.object({
+  tag: z.literal(DEPICT_TAG),
+  id: z.number(),
+  images: z.array(Depiction),
+  /** The frame's refusal of the whole request (one it could not read): the page rejects with it. */
+  located: LocatedError.optional()
+});
 export type DepictReply = z.infer<typeof DepictReply>;
 
 /** Frame → page: the engine answers (`ready`) or failed to start. */
@@ -53,5 +60,11 @@ export const Conversion = z.union([
 export type Conversion = z.infer<typeof Conversion>;
 
 /** Frame → page: the conversions of one request, in its order. */
-export const ConvertReply = z.object({ tag: z.literal(DEPICT_TAG), id: z.number(), smiles: z.array(Conversion) });
+export const ConvertReply = z.object({
+  tag: z.literal(DEPICT_TAG),
+  id: z.number(),
+  smiles: z.array(Conversion),
+  /** As {@link DepictReply}'s. */
+  located: LocatedError.optional()
+});
 export type ConvertReply = z.infer<typeof ConvertReply>;

@@ -8,6 +8,7 @@
  * and a message that does not parse is dropped.
  */
 import { z } from 'zod';
+import { LocatedError } from '../contract/errors';
 import { KetcherFormat } from '../contract/ketcher';
 
 export { KetcherFormat };
@@ -55,13 +56,18 @@ export const FrameValue = {
   highlight: z.unknown()
 } as const satisfies Record<FrameRequest['op'], z.ZodType>;
 
-/** Frame → parent: the answer to one request. `error` is Indigo's or Ketcher's message. */
+/**
+ * Frame → parent: the answer to one request. `error` is Indigo's or Ketcher's message;
+ * `located`, the frame's own refusal of a request it could not take (one that fails
+ * {@link FrameRequest}, or one over its backlog), which the parent rejects with as it is.
+ */
 export const FrameReply = z.object({
   tag: z.literal(FRAME_TAG),
   id: z.number(),
   ok: z.boolean(),
   value: z.unknown().optional(),
-  error: z.string().optional()
+  error: z.string().optional(),
+  located: LocatedError.optional()
 });
 export type FrameReply = z.infer<typeof FrameReply>;
 

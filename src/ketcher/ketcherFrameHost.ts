@@ -179,6 +179,10 @@ export class KetcherFrame {
           } else {
             pending.reject(offContract(pending, value.error.issues[0]));
           }
+        } else if (reply.data.located) {
+          // The frame's own refusal (a request it cannot read, or over its backlog): located there.
+          const l = reply.data.located;
+          pending.reject(new MolspaceError(l.code, l.message, l.where, l.fix, l.details));
         } else {
           pending.reject(new FrameError(reply.data.error ?? 'the editor refused the request'));
         }

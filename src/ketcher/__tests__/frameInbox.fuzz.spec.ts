@@ -15,9 +15,11 @@
  * parent, another window or no window, of this or another origin.
  *
  * Property: no throw escapes; a message is taken only from the parent window
- * and the frame's own origin, and only when it is a request of the schema
- * (anything else is ignored: the frame answers only requests, and the parent
- * locates the silence as a TIMEOUT); what is taken is a fresh, schema-valid
+ * and the frame's own origin, and only when it is a request of the schema; one
+ * from there that carries the frame's tag and a finite id but fails the schema
+ * is refused with a located reply (INVALID_INPUT at the JSON pointer of its
+ * first schema issue, fix: reload the page) that the page reads as a failure,
+ * and anything else is ignored (not ours); what is taken is a fresh, schema-valid
  * request with no keys beside the schema's; the message itself and
  * `Object.prototype` are left as they were. The depiction frame answers
  * every request it took with one reply that the page's reader accepts (one
@@ -33,7 +35,16 @@ import { z } from 'zod';
 import { ConvertReply, ConvertRequest, DEPICT_BATCH, DEPICT_TAG, DepictEvent, DepictReply, DepictRequest } from '../depictMessages';
 import { FRAME_TAG, FrameEvent, FrameReply, FrameRequest } from '../frameMessages';
 import { answerDepict, type DepictService } from '../frame/depictWork';
-import { depictRequest, editorRequest, type DepictFrameRequest, type Inbound } from '../frame/inbox';
+import {
+  MISFIT_FIX,
+  depictRefusal,
+  depictRequest,
+  editorRefusal,
+  editorRequest,
+  type DepictFrameRequest,
+  type Inbound
+} from '../frame/inbox';
+import { LocatedError } from '../../contract/errors';
 import { FUZZ_RUNS, anyJson, fromSchema, fuzzParams, fuzzTimeout, nearValid } from '../../__tests__/fuzzKit';
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
@@ -160,6 +171,24 @@ const from = fc.constantFrom(
 const PROTO_KEYS = Object.getOwnPropertyNames(Object.prototype).sort().join();
 
 /** No key beside the schema's (zod strips unknown keys), and a plain object. */
+/** The JSON pointer of a zod issue's path. */
+const pointer = (path: readonly PropertyKey[]) => path.map(p => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+
+/** Is `data` tagged `tag` with an id a reply can name (the frame answers it, located, when it fails the schema)? */
+function refusable(data: unknown, tag: string): data is { id: number } {
+  const d = data as { tag?: unknown; id?: unknown } | null;
+  return typeof d === 'object' && d !== null && d.tag === tag && typeof d.id === 'number' && Number.isFinite(d.id);
+}
+
+/** `located` is the located refusal of a request that failed its schema with `issues`. */
+function expectMisfit(located: unknown, issues: readonly { path: PropertyKey[]; message: string }[]): void {
+  const l = LocatedError.parse(located);
+  expect(l.code).toBe('INVALID_INPUT');
+  expect(l.where).toBe(pointer(issues[0].path).slice(0, 1000));
+  expect(l.fix).toBe(MISFIT_FIX);
+  expect(l.message).toContain(issues[0].message.slice(0, 100));
+}
+
 function expectPlain(taken: object, keys: readonly string[]): void {
   expect(Object.getPrototypeOf(taken)).toBe(Object.prototype);
   expect(Object.keys(taken).filter(k => !keys.includes(k))).toEqual([]);
@@ -190,7 +219,7 @@ describe('Ketcher frames: messages from the parent page (fuzz)', () => {
         ]
       );
       let taken = 0;
-      let ignoredOurs = 0;
+      let refusedOurs = 0;
       let ignored = 0;
       fc.assert(
         fc.property(input, from, (raw, sender) => {
@@ -198,17 +227,27 @@ describe('Ketcher frames: messages from the parent page (fuzz)', () => {
           const copy = delivered(data);
           const event: Inbound = { ...sender, data };
           const request = editorRequest(event, PARENT, ORIGIN);
+          const refusal = editorRefusal(event, PARENT, ORIGIN);
           expect(isDeepStrictEqual(data, copy)).toBe(true);
           const parsed = FrameRequest.safeParse(data);
-          if (sender.source !== PARENT || sender.origin !== ORIGIN || !parsed.success) {
+          const fromParent = sender.source === PARENT && sender.origin === ORIGIN;
+          if (!fromParent || !parsed.success) {
             expect(request).toBeNull();
-            if (sender.source === PARENT && sender.origin === ORIGIN && (data as { tag?: unknown } | null)?.tag === FRAME_TAG) {
-              ignoredOurs++;
+            if (fromParent && refusable(data, FRAME_TAG)) {
+              // Ours but unreadable: refused at once, located, in the reply the page reads for failures.
+              const reply = FrameReply.parse(refusal);
+              expect(reply).toMatchObject({ tag: FRAME_TAG, id: data.id, ok: false });
+              expectMisfit(reply.located, parsed.error!.issues);
+              expect(reply.error).toContain(reply.located!.where);
+              refusedOurs++;
+            } else {
+              expect(refusal).toBeNull();
             }
             ignored++;
             return;
           }
           taken++;
+          expect(refusal).toBeNull();
           expect(request).not.toBeNull();
           expect(request).not.toBe(data);
           expect(request).toEqual(parsed.data);
@@ -219,9 +258,11 @@ describe('Ketcher frames: messages from the parent page (fuzz)', () => {
         }),
         fuzzParams(FUZZ_RUNS)
       );
-      console.log(`editor frame gate: ${FUZZ_RUNS} messages, ${taken} taken, ${ignored} ignored (${ignoredOurs} tagged as ours)`);
+      console.log(
+        `editor frame gate: ${FUZZ_RUNS} messages, ${taken} taken, ${ignored} ignored (${refusedOurs} of them ours: refused, located)`
+      );
       expect(taken).toBeGreaterThan(FUZZ_RUNS / 10);
-      expect(ignoredOurs).toBeGreaterThan(FUZZ_RUNS / 20);
+      expect(refusedOurs).toBeGreaterThan(FUZZ_RUNS / 50);
     },
     fuzzTimeout(60_000)
   );
@@ -244,20 +285,38 @@ describe('Ketcher frames: messages from the parent page (fuzz)', () => {
       );
       let taken = 0;
       let ignored = 0;
+      let refused = 0;
       fc.assert(
         fc.property(input, from, (raw, sender) => {
           const data = delivered(raw);
           const copy = delivered(data);
           const request = depictRequest({ ...sender, data }, PARENT, ORIGIN);
+          const refusal = depictRefusal({ ...sender, data }, PARENT, ORIGIN);
           expect(isDeepStrictEqual(data, copy)).toBe(true);
           const convert = ConvertRequest.safeParse(data);
           const depict = DepictRequest.safeParse(data);
-          if (sender.source !== PARENT || sender.origin !== ORIGIN || !(convert.success || depict.success)) {
+          const fromParent = sender.source === PARENT && sender.origin === ORIGIN;
+          if (!fromParent || !(convert.success || depict.success)) {
             expect(request).toBeNull();
+            if (fromParent && refusable(data, DEPICT_TAG)) {
+              // Ours but unreadable: one reply the page reads as either kind, and the located refusal it rejects with.
+              const asDepict = DepictReply.parse(refusal);
+              const asConvert = ConvertReply.parse(refusal);
+              expect(asDepict.id).toBe(data.id);
+              expect(asConvert.located).toEqual(asDepict.located);
+              const wantsConvert = typeof data === 'object' && 'molfiles' in data;
+              expectMisfit(asDepict.located, (wantsConvert ? convert : depict).error!.issues);
+              expect(asDepict.images.length).toBeLessThanOrEqual(DEPICT_BATCH);
+              expect(asDepict.images.every(i => i.error?.includes(asDepict.located!.message))).toBe(true);
+              refused++;
+            } else {
+              expect(refusal).toBeNull();
+            }
             ignored++;
             return;
           }
           taken++;
+          expect(refusal).toBeNull();
           if (convert.success) {
             expect(request).toEqual({ op: 'convert', id: convert.data.id, molfiles: convert.data.molfiles });
           } else if (depict.success) {
@@ -271,9 +330,12 @@ describe('Ketcher frames: messages from the parent page (fuzz)', () => {
         }),
         fuzzParams(FUZZ_RUNS)
       );
-      console.log(`depiction frame gate: ${FUZZ_RUNS} messages, ${taken} taken, ${ignored} ignored`);
+      console.log(
+        `depiction frame gate: ${FUZZ_RUNS} messages, ${taken} taken, ${ignored} ignored (${refused} of them ours: refused, located)`
+      );
       expect(taken).toBeGreaterThan(FUZZ_RUNS / 10);
       expect(ignored).toBeGreaterThan(FUZZ_RUNS / 10);
+      expect(refused).toBeGreaterThan(FUZZ_RUNS / 50);
     },
     fuzzTimeout(60_000)
   );

@@ -12,7 +12,7 @@ import { StandaloneStructServiceProvider } from 'ketcher-standalone/dist/binaryW
 import { DEPICT_TAG, type ConvertReply, type DepictEvent, type DepictReply } from '../depictMessages';
 import { answerDepict } from './depictWork';
 import { engine, messageOf, serial } from './engineQueue';
-import { depictRequest } from './inbox';
+import { depictRefusal, depictRequest } from './inbox';
 
 function post(message: DepictEvent | DepictReply | ConvertReply): void {
   window.parent.postMessage(message, window.location.origin);
@@ -43,6 +43,12 @@ async function start(): Promise<void> {
     const request = depictRequest(event, window.parent, window.location.origin);
     if (request) {
       void answerDepict(service, request).then(post);
+      return;
+    }
+    // Ours but unreadable (a page of another build): refused at once, located, not left to time out.
+    const refusal = depictRefusal(event, window.parent, window.location.origin);
+    if (refusal) {
+      post(refusal);
     }
   });
   post({ tag: DEPICT_TAG, event: 'ready', indigo: String(info.indigoVersion ?? 'unknown') });

@@ -17,7 +17,9 @@ import { ChemicalMimeType, KetSerializer, type Ketcher } from 'ketcher-core';
 import 'ketcher-react/dist/index.css';
 import { EditorSnapshot, FRAME_TAG, type FrameRequest, type FrameEvent, type FrameReply, type KetcherFormat } from '../frameMessages';
 import { engine, messageOf, serial } from './engineQueue';
-import { editorRequest } from './inbox';
+import { LIMITS } from '../../contract/limits';
+import { Backlog, backlogRefusal } from './backlog';
+import { editorRefusal, editorRequest } from './inbox';
 
 /** The bundled Ketcher's version, set by the frame build. */
 declare const __KETCHER_VERSION__: string;
@@ -29,8 +31,8 @@ let ketcher: Ketcher | null = null;
 /** The KET the parent knows this editor holds: changes that lead back to it are not reported. */
 let knownKet = '';
 let settleTimer: ReturnType<typeof setTimeout> | null = null;
-/** Requests that arrived before the engine was ready; run once it is. */
-const pending: FrameRequest[] = [];
+/** Requests that arrived before the engine was ready; run once it is (bounded: see ./backlog.ts). */
+const pending = new Backlog<FrameRequest>(LIMITS.ketcherFrameBacklog);
 
 function post(message: FrameEvent | FrameReply): void {
   window.parent.postMessage(message, window.location.origin);
@@ -190,13 +192,18 @@ function onChange(): void {
 window.addEventListener('message', (event: MessageEvent) => {
   const request = editorRequest(event, window.parent, window.location.origin);
   if (!request) {
+    // Ours but unreadable (a page of another build): refused at once, located, not left to time out.
+    const refusal = editorRefusal(event, window.parent, window.location.origin);
+    if (refusal) {
+      post(refusal);
+    }
     return;
   }
   const k = ketcher;
   if (k) {
     void serial(() => answer(k, request));
-  } else {
-    pending.push(request);
+  } else if (!pending.offer(request)) {
+    post(backlogRefusal(request.id, pending.bound));
   }
 });
 
@@ -214,7 +221,7 @@ async function started(k: Ketcher): Promise<void> {
     indigo: String(info?.indigoVersion ?? 'unknown'),
     snapshot: first
   });
-  for (const request of pending.splice(0)) {
+  for (const request of pending.drain()) {
     void serial(() => answer(k, request));
   }
 }

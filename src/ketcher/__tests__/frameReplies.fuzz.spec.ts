@@ -16,15 +16,24 @@
  * Property: no throw escapes; every request settles, decided by the first
  * reply of its kind from the frame's own window and origin that names it:
  * an editor request gets a value of its `FrameValue` schema, a located
- * VALIDATION_FAILED (a value off its contract) or the editor's refusal
- * (`FrameError`, which the model locates); a depiction request gets one
- * `Depiction` per SMILES and a conversion one `Conversion` per molfile.
+ * VALIDATION_FAILED (a value off its contract), the frame's own located
+ * refusal as it was sent (`located`: a request it could not read) or the
+ * editor's refusal (`FrameError`, which the model locates); a depiction
+ * request gets one `Depiction` per SMILES and a conversion one `Conversion`
+ * per molfile, or the located refusal the frame sent naming it.
  * Everything else is ignored and changes nothing: no other request, no
  * change report (only a `changed` event from the frame is one), the cache.
  */
+// The cache's bound is tested on its own (src/panel/__tests__/depictor.spec.ts); here every depiction stays, so "a SMILES the page had depicted keeps its depiction" holds over all runs.
+jest.mock('../../contract/limits', () => {
+  const actual = jest.requireActual('../../contract/limits');
+  return { ...actual, LIMITS: { ...actual.LIMITS, depictCacheEntries: Number.MAX_SAFE_INTEGER } };
+});
+
 import fc from 'fast-check';
 import { z } from 'zod';
 import { FUZZ_RUNS, anyJson, expectLocated, fromSchema, fuzzParams, fuzzTimeout, nearValid } from '../../__tests__/fuzzKit';
+import { LocatedError } from '../../contract/errors';
 import { depictSmiles, molfilesToSmiles } from '../../panel/depictor';
 import {
   Conversion,
@@ -172,7 +181,7 @@ describe('Ketcher editor frame: its answers as the page reads them (fuzz)', () =
   it(
     'every request settles as the first reply naming it says; nothing else changes anything',
     async () => {
-      const counts = { resolved: 0, offContract: 0, refused: 0, messages: 0 };
+      const counts = { resolved: 0, offContract: 0, refused: 0, located: 0, messages: 0 };
       await fc.assert(
         fc.asyncProperty(
           fc.array(op, { minLength: 1, maxLength: 3 }),
@@ -229,6 +238,17 @@ describe('Ketcher editor frame: its answers as the page reads them (fuzz)', () =
               const got = outcomes[i];
               expect(got).not.toBeNull();
               const reply = deciding.get(ids[i])!;
+              if (!reply.ok && reply.located) {
+                // The frame's own refusal: the page rejects with it as it was sent.
+                counts.located++;
+                expect(got!.ok).toBe(false);
+                const e = expectLocated((got as { error: unknown }).error);
+                expect(e.toJSON()).toEqual(LocatedError.parse(e.toJSON()));
+                expect(e.code).toBe(reply.located.code);
+                expect(e.where).toBe(reply.located.where);
+                expect(e.message).toBe(reply.located.message);
+                return;
+              }
               if (!reply.ok) {
                 counts.refused++;
                 expect(got!.ok).toBe(false);
@@ -255,11 +275,12 @@ describe('Ketcher editor frame: its answers as the page reads them (fuzz)', () =
         fuzzParams(FUZZ_RUNS)
       );
       console.log(
-        `editor frame replies: ${FUZZ_RUNS} runs, ${counts.messages} stray messages; requests: ${counts.resolved} taken, ${counts.offContract} off contract, ${counts.refused} refused`
+        `editor frame replies: ${FUZZ_RUNS} runs, ${counts.messages} stray messages; requests: ${counts.resolved} taken, ${counts.offContract} off contract, ${counts.refused} refused, ${counts.located} refused located by the frame`
       );
       expect(counts.resolved).toBeGreaterThan(FUZZ_RUNS / 10);
       expect(counts.offContract).toBeGreaterThan(FUZZ_RUNS / 10);
       expect(counts.refused).toBeGreaterThan(FUZZ_RUNS / 10);
+      expect(counts.located).toBeGreaterThan(FUZZ_RUNS / 100);
     },
     fuzzTimeout(90_000)
   );
@@ -317,7 +338,7 @@ describe('Depiction frame: its answers as the page reads them (fuzz)', () => {
   it(
     'every call gets one depiction or conversion per item; stray messages change nothing',
     async () => {
-      const counts = { depicted: 0, converted: 0, requests: 0, messages: 0 };
+      const counts = { depicted: 0, converted: 0, requests: 0, messages: 0, located: 0 };
       await fc.assert(
         fc.asyncProperty(
           fc.array(call, { minLength: 1, maxLength: 3 }),
@@ -345,9 +366,16 @@ describe('Depiction frame: its answers as the page reads them (fuzz)', () => {
               });
             // Stray messages while the first requests are in flight.
             const ids = inFlight().map(r => r.id);
+            /** The located refusals the frame sent naming a request in flight: a call may end with one of them. */
+            const refusals = new Set<string>();
             for (const s of strays) {
-              deliver(frameWindow, naming(s, ids), s.from);
+              const data = naming(s, ids);
+              deliver(frameWindow, data, s.from);
               counts.messages++;
+              const refused = s.from === 'frame' ? (DepictReply.safeParse(data).data ?? ConvertReply.safeParse(data).data) : undefined;
+              if (refused?.located && ids.includes(refused.id)) {
+                refusals.add(`${refused.located.code} ${refused.located.message}`);
+              }
             }
             await settle();
             // The frame answers each request as drawn, then well (the page ignores an answer to a request it no longer waits for).
@@ -364,7 +392,12 @@ describe('Depiction frame: its answers as the page reads them (fuzz)', () => {
             calls.forEach((c, i) => {
               const got = outcomes[i];
               expect(got).not.toBeNull();
-              expect(got!.ok).toBe(true);
+              if (!got!.ok) {
+                const e = expectLocated(got!.error);
+                expect(refusals.has(`${e.code} ${e.message}`)).toBe(true);
+                counts.located++;
+                return;
+              }
               const values = (got as { value: unknown[] }).value;
               expect(values).toHaveLength(c.items.length);
               const item = c.kind === 'depict' ? Depiction : Conversion;
@@ -389,7 +422,7 @@ describe('Depiction frame: its answers as the page reads them (fuzz)', () => {
             const askedBy = new Map<string, number>();
             calls.forEach(c => c.kind === 'depict' && new Set(c.items).forEach(s => askedBy.set(s, (askedBy.get(s) ?? 0) + 1)));
             calls.forEach((c, i) => {
-              if (c.kind === 'depict') {
+              if (c.kind === 'depict' && outcomes[i]!.ok) {
                 c.items.forEach((s, j) => {
                   if (!knownBefore.has(s)) {
                     if (askedBy.get(s) === 1) {
@@ -406,10 +439,11 @@ describe('Depiction frame: its answers as the page reads them (fuzz)', () => {
         fuzzParams(FUZZ_RUNS)
       );
       console.log(
-        `depiction replies: ${FUZZ_RUNS} runs, ${counts.requests} requests answered, ${counts.messages} stray messages; ${counts.depicted} depictions, ${counts.converted} conversions`
+        `depiction replies: ${FUZZ_RUNS} runs, ${counts.requests} requests answered, ${counts.messages} stray messages; ${counts.depicted} depictions, ${counts.converted} conversions, ${counts.located} calls refused located by the frame`
       );
       expect(counts.depicted).toBeGreaterThan(FUZZ_RUNS / 10);
       expect(counts.converted).toBeGreaterThan(FUZZ_RUNS / 10);
+      expect(counts.located).toBeGreaterThan(FUZZ_RUNS / 100);
     },
     fuzzTimeout(90_000)
   );

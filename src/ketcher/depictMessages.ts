@@ -4,7 +4,8 @@
  * "Report panels"): "depict these SMILES" → one SVG (base64) or Indigo's
  * error per SMILES; "convert these molfiles (SDF records) to SMILES" → one
  * SMILES or Indigo's error per molfile. Every message is checked against these schemas; one that
- * does not parse is dropped.
+ * does not parse is dropped, except a tagged request with a finite id, which the frame
+ * refuses, located (`frame/inbox.ts`).
  */
 import { z } from 'zod';
 import { LocatedError } from '../contract/errors';

@@ -5,7 +5,9 @@
  * The frame is a document of its own so that each editor has its own Ketcher
  * globals, undo history, CSS and keyboard. Both sides are this package's own
  * code on one origin; every message is still checked against these schemas,
- * and a message that does not parse is dropped.
+ * and a message that does not parse is dropped, except a request from the
+ * parent with the frame's tag and a finite id (a page of another build): the
+ * frame answers it with a located refusal (`frame/inbox.ts`).
  */
 import { z } from 'zod';
 import { LocatedError } from '../contract/errors';

@@ -2,7 +2,8 @@
  * The page's depiction service for molecule-grid panels: one hidden
  * depiction frame (`static/ketcher/depict.html`, Indigo only) per page,
  * created on the first request, so nothing loads on JupyterLab's start path
- * (docs/architecture.md, "Report panels"). Depictions are cached by SMILES.
+ * (docs/architecture.md, "Report panels"). Depictions are cached by SMILES
+ * (at most `LIMITS.depictCacheEntries`, the least recently used dropped first).
  * The same frame converts SDF records' molfiles to SMILES for grids read
  * from SDF (`./moleculeFile.ts`).
  */

@@ -348,10 +348,13 @@ test('the page reloaded during an agent\'s act and during Play: each call answer
   const client = await mcpClient();
   try {
     const before = await viewerRevision(client, ids.viewer);
+    const N = 8;
+    // One call answered before the reload (its answer then lost, as far as the agent knows).
+    const [answered, answeredFailed] = await call(client, 'act', colour(ids.viewer, N, 'reload-answered'));
+    expect(answeredFailed, JSON.stringify(answered)).toBe(false);
     const [played, playFailed] = await call(client, 'story_control', { target: ids.story, action: 'play' });
     expect(playFailed, JSON.stringify(played)).toBe(false);
     expect(played.story.playing).toBe(true);
-    const N = 8;
     const inFlight = Array.from({ length: N }, (_, i) => answer(client, 'act', colour(ids.viewer, i, `reload-${i}`)));
     await page.waitForFunction(() => {
       const w = window as any;
@@ -384,14 +387,22 @@ test('the page reloaded during an agent\'s act and during Play: each call answer
     expect(moveFailed, JSON.stringify(moved)).toBe(false);
     expect(moved.story).toMatchObject({ key: 's3', ready: true });
 
-    // Retried with their actionIds, the calls that got no answer are applied once: N revisions in all.
-    for (const i of failed) {
+    // Every call retried with its actionId after the reload (an agent that lost the answer does not
+    // know which were applied): the ones answered before it are replayed by the gateway (the page's own
+    // replay memory went with the page), the others applied now; each once, N + 1 revisions in all.
+    const [again, againFailed] = await call(client, 'act', colour(ids.viewer, N, 'reload-answered'));
+    expect(againFailed, JSON.stringify(again)).toBe(false);
+    expect(again.replayed, `the call answered before the reload, retried: ${JSON.stringify(again)}`).toBe(true);
+    for (let i = 0; i < N; i++) {
       const [retried, retryFailed] = await call(client, 'act', colour(ids.viewer, i, `reload-${i}`));
       expect(retryFailed, JSON.stringify(retried)).toBe(false);
+      if (!failed.includes(i)) {
+        expect(retried.replayed, `call ${i}, answered before the reload, retried: ${JSON.stringify(retried)}`).toBe(true);
+      }
     }
-    expect(await viewerRevision(client, ids.viewer)).toBe(before + N);
+    expect(await viewerRevision(client, ids.viewer)).toBe(before + N + 1);
     const [kernelView] = await call(client, 'viewer_observe', { target: ids.viewer });
-    expect(kernelView.view.colors).toHaveLength(N);
+    expect(kernelView.view.colors).toHaveLength(N + 1);
     expect(pageErrors).toEqual([]);
   } finally {
     await client.close();

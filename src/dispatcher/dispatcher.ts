@@ -387,12 +387,14 @@ export class Dispatcher {
   private _assertLive(target: WidgetTarget): void {
     if (this.registry.find(target.targetId) !== target) {
       const { label } = WIDGET_KIND_INFO[target.kind];
+      // a widget retired (its kernel restarted, its cell re-run) says why, as a call naming it later does
+      const reason = this.registry.retiredReason(target.targetId);
       throw new MolspaceError(
         'STALE_TARGET',
-        `${label} ${target.targetId} was removed before the call ran.`,
+        `${label} ${target.targetId} was removed before the call ran${reason === undefined ? '' : `: ${reason}`}.`,
         '/target',
         'Call observe to list the widgets that exist now.',
-        { target: target.targetId }
+        reason === undefined ? { target: target.targetId } : { target: target.targetId, reason }
       );
     }
   }

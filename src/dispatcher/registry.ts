@@ -64,6 +64,11 @@ export class WidgetRegistry {
     }
   }
 
+  /** Why widget `id` left the page (the reason given to {@link retire}), or undefined when it was not retired. */
+  retiredReason(id: string): string | undefined {
+    return this._retired.get(id);
+  }
+
   /** Remove a widget (closed, or its model destroyed); the one used before it becomes active. */
   unregister(id: string): void {
     const target = this._targets.get(id);

@@ -284,6 +284,23 @@ describe('STALE_TARGET', () => {
     expect((await failure(call)).code).toBe('STALE_TARGET');
     expect(successor.applied).toHaveLength(0);
   });
+
+  it('says why when the widget was retired while the call waited (a kernel restart)', async () => {
+    const { dispatcher, registry, story } = setup();
+    const drawing = gate();
+    story.drawing = drawing.promise;
+    const first = dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' });
+    const queued = dispatcher.execute('story_control', { action: 'next', target: 'm1' }, { source: 'agent' });
+    await flush();
+    registry.retire('m1', 'its kernel restarted');
+    drawing.open();
+    await first;
+    const e = await failure(queued);
+    expect([e.code, e.where]).toEqual(['STALE_TARGET', '/target']);
+    expect(e.message).toMatch(/was removed before the call ran: its kernel restarted\.$/);
+    expect(e.details).toEqual({ target: 'm1', reason: 'its kernel restarted' });
+    expect(story.applied).toHaveLength(1);
+  });
 });
 
 describe('retired widgets', () => {

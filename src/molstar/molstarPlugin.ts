@@ -12,6 +12,7 @@ import { Color } from 'molstar/lib/mol-util/color';
 
 import { MolspaceError } from '../contract/errors';
 import { giveSpareContext, takeSpareContext } from './webglContextPool';
+import { keepSoftwareProps } from './softwareCanvas';
 
 /** The plugin a WebGL context currently serves (a context outlives plugins: `./webglContextPool.ts`). */
 const contextOwner = new WeakMap<Canvas3DContext, PluginContext>();
@@ -162,13 +163,7 @@ export async function createMolstarPlugin(host: HTMLElement, dark: boolean): Pro
     );
   }
   if (isSoftwareRenderer(plugin)) {
-    // Software WebGL (no GPU: CI, Binder, many VMs): Mol*'s temporal multi-sampling and
-    // ambient occlusion keep redrawing refinement frames that each hold the page's main
-    // thread for about a second, and every call an agent or a cell makes waits behind them.
-    plugin.canvas3d.setProps(props => {
-      props.multiSample.mode = 'off';
-      props.postprocessing.occlusion = { name: 'off', params: {} };
-    });
+    keepSoftwareProps(plugin.canvas3d);
   }
   const canvas = host.querySelector('canvas');
   if (canvas) {

@@ -1,18 +1,40 @@
 /**
- * MVS data as drawn on software WebGL (SwiftShader, llvmpipe): without Mol*'s
- * ambient occlusion (SSAO).
+ * Mol* on software WebGL (SwiftShader, llvmpipe): no ambient occlusion (SSAO)
+ * and no temporal multi-sampling. On SwiftShader an SSAO frame of an
+ * 8,000-atom structure holds the page for about a second; a plain one takes
+ * tens of milliseconds (docs/benchmarks.md, "act on 8,112 atoms").
  *
- * The plugin turns SSAO off on software renderers when it starts
- * (`./molstarPlugin.ts`), but each `loadMVS` first resets Mol*'s canvas to its
- * defaults (SSAO on) and then applies the state's `canvas` node, and a Story's
- * steps carry the canvas props computed at load. So the setting holds only when
- * the MVS state itself asks for it: every state gets
- * `custom.molstar_postprocessing.enable_ssao: false` on its `canvas` node (a
- * node with no params is added where the state has none; its background is
- * MVS's default, as with no node). On SwiftShader an SSAO frame of an 8,000-atom
- * structure holds the page for about a second; a plain one takes tens of
- * milliseconds (docs/benchmarks.md, "act on 8,112 atoms").
+ * Each `loadMVS` first resets Mol*'s canvas to its defaults (SSAO on), then
+ * applies the state's `canvas` node, and a Story's steps carry the canvas
+ * props computed at load. So the rule is kept in two places: the plugin's
+ * canvas turns both off again after every `setProps`
+ * ({@link keepSoftwareProps}, before a frame can be drawn), and every MVS
+ * state asks for SSAO off on its `canvas` node ({@link withoutOcclusion}), so
+ * the props a snapshot carries are right wherever they are applied.
  */
+import type { Canvas3D } from 'molstar/lib/mol-canvas3d/canvas3d';
+
+/**
+ * Keep `canvas3d` (a software renderer's) without SSAO and temporal multi-sampling: both off now,
+ * and again after every `setProps`, in the same task, so no frame is drawn with them, also not
+ * during a first load (which draws while it builds, after `loadMVS`'s reset turned SSAO on).
+ */
+export function keepSoftwareProps(canvas3d: Canvas3D): void {
+  const setProps = canvas3d.setProps.bind(canvas3d);
+  const soften = (doNotRequestDraw?: boolean) =>
+    setProps(props => {
+      props.multiSample.mode = 'off';
+      props.postprocessing.occlusion = { name: 'off', params: {} };
+    }, doNotRequestDraw);
+  canvas3d.setProps = (props, doNotRequestDraw) => {
+    setProps(props, doNotRequestDraw);
+    const now = canvas3d.props;
+    if (now.postprocessing.occlusion.name !== 'off' || now.multiSample.mode !== 'off') {
+      soften(doNotRequestDraw);
+    }
+  };
+  soften();
+}
 
 /** One MVS tree node, as far as this module reads it. */
 interface MvsNode {

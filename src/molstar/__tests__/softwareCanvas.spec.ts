@@ -4,11 +4,11 @@
  * `loadMVS` uses, after it resets the canvas to Mol*'s defaults) turns SSAO
  * off, and everything else in the state is kept.
  */
-import { modifyCanvasProps } from 'molstar/lib/extensions/mvs/camera';
+import { modifyCanvasProps, resetCanvasProps } from 'molstar/lib/extensions/mvs/camera';
 import { MVSData } from 'molstar/lib/extensions/mvs/mvs-data';
-import { DefaultCanvas3DParams } from 'molstar/lib/mol-canvas3d/canvas3d';
+import { DefaultCanvas3DParams, type Canvas3DProps } from 'molstar/lib/mol-canvas3d/canvas3d';
 
-import { withoutOcclusion } from '../softwareCanvas';
+import { keepSoftwareProps, withoutOcclusion } from '../softwareCanvas';
 
 const structure = {
   kind: 'download',
@@ -85,5 +85,46 @@ describe('withoutOcclusion', () => {
     for (const bad of [null, 42, 'text', { kind: 'multiple' }, { kind: 'single' }, { root: 'x' }]) {
       expect(withoutOcclusion(bad)).toBe(bad);
     }
+  });
+});
+
+describe('keepSoftwareProps', () => {
+  /** Enough of Mol*'s Canvas3D: props, and setProps taking a partial or an updater of a copy. */
+  function canvas() {
+    let props = structuredClone(DefaultCanvas3DParams) as Canvas3DProps;
+    const c = {
+      get props() {
+        return props;
+      },
+      setProps(p: Partial<Canvas3DProps> | ((old: Canvas3DProps) => Partial<Canvas3DProps> | void)) {
+        if (typeof p === 'function') {
+          const copy = structuredClone(props);
+          props = { ...copy, ...(p(copy) ?? {}) };
+        } else {
+          props = { ...props, ...p };
+        }
+      }
+    };
+    return c;
+  }
+
+  it("turns SSAO and temporal multi-sampling off, and keeps them off through loadMVS's reset and a state's canvas", () => {
+    const gpu = canvas();
+    resetCanvasProps({ canvas3d: gpu } as never);
+    expect(gpu.props.postprocessing.occlusion.name).toBe('on'); // what a load does to any canvas
+
+    const soft = canvas();
+    keepSoftwareProps(soft as never);
+    expect([soft.props.postprocessing.occlusion.name, soft.props.multiSample.mode]).toEqual(['off', 'off']);
+    resetCanvasProps({ canvas3d: soft } as never); // Mol*'s own reset, as loadMVS calls it
+    expect(soft.props.postprocessing.occlusion.name).toBe('off');
+    const ssaoState = { kind: 'canvas', params: {}, custom: { molstar_postprocessing: { enable_ssao: true, enable_outline: true } } };
+    soft.setProps(modifyCanvasProps(soft.props, ssaoState as never, undefined));
+    expect(soft.props.postprocessing.occlusion.name).toBe('off');
+    expect(soft.props.postprocessing.outline.name).toBe('on'); // nothing else is changed
+    soft.setProps(p => {
+      p.multiSample.mode = 'temporal';
+    });
+    expect(soft.props.multiSample.mode).toBe('off');
   });
 });

@@ -18,6 +18,11 @@ export interface AppHandoff {
   tell(text: string, structured?: Record<string, unknown>): void;
   /** Call `listener` with each tool result kept so far, in order, then with each later one. */
   onResult(listener: (result: CallToolResult) => void): void;
+  /**
+   * Call a molspace tool through the host (`tools/call`), as the host hands the result over;
+   * absent where no server is reachable (an exported file).
+   */
+  call?(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
 }
 
 /** Buffers the host's tool results until the App listens. */

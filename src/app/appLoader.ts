@@ -57,7 +57,8 @@ async function load(): Promise<void> {
       void app
         .updateModelContext({ content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) })
         .catch(() => undefined),
-    onResult: listener => results.onResult(listener)
+    onResult: listener => results.onResult(listener),
+    call: (name, args) => app.callServerTool({ name, arguments: args })
   };
   (globalThis as Record<string, unknown>)[HANDOFF_KEY] = handoff;
   const script = document.createElement('script');

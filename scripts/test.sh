@@ -17,3 +17,6 @@ python -m pytest -q
 printf '\n== Galata (real server, kernel, Chromium, Mol*, MCP client)\n'
 cd ui-tests
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CI="${CI:-true}" npx playwright test
+
+printf '\n== JupyterLite (the site scripts/build-lite.sh builds, Pyodide kernel, served locally, Chromium)\n'
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CI="${CI:-true}" npx playwright test -c lite.config.js

@@ -6,6 +6,7 @@ Dispatcher, agents) runs in the Galata tests (ui-tests/tests/ketcher.spec.ts).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -167,6 +168,19 @@ class TestToViewer:
         with pytest.raises(KetcherControlError) as e:
             Ketcher().to_viewer()
         assert code_of(e) == ("VALIDATION_FAILED", "molfile")
+
+    @pytest.mark.parametrize(
+        ("platform", "says"),
+        [("linux", "molspace[rdkit]"), ("emscripten", "In JupyterLite, %pip install rdkit")],
+    )
+    def test_without_rdkit_it_is_located_and_says_how(self, monkeypatch, platform, says):
+        """JupyterLite's Pyodide kernel has no RDKit unless the site hosts it, and no server to ask."""
+        monkeypatch.setitem(sys.modules, "rdkit", None)
+        monkeypatch.setattr(sys, "platform", platform)
+        with pytest.raises(KetcherControlError) as e:
+            Ketcher("CCO").to_viewer()
+        assert code_of(e) == ("UNSUPPORTED_FORMAT", "molfile")
+        assert says in e.value.fix and e.value.details == {"missing": "rdkit", "platform": platform}
 
 
 def test_a_saved_editor_output_says_what_the_cell_gave_before_the_page_shows_it() -> None:

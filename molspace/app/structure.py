@@ -5,8 +5,9 @@ gateway reads the file under the Jupyter root itself, through Jupyter's contents
 Jupyter's root confinement and hidden-file rules apply, as they do to the page's reads), and
 returns it in the result's ``_meta["molspace/structure"]`` (``src/contract/app.ts``
 ``AppStructure``) for the App only; the model reads a bounded ``structuredContent.app`` and a
-text line. Sources that need a page (a PDB ID download, an MVS state, a Ketcher editor, a Story)
-still answer ``NO_PAGE``.
+text line. A PDB ID goes to the App as a download it makes itself from the allow-listed mirror
+(``AppStructure.download``; the App's CSP allows those hosts, the server needs no network). Sources
+that need a page (an MVS state, a Ketcher editor) still answer ``NO_PAGE``.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from tornado.web import HTTPError
 
 from ..errors import MolspaceError
 
-#: Sources ``open`` takes that need a page.
-PAGE_ONLY_SOURCES = ("pdbId", "mvs", "ketcher")
+#: Sources ``open`` takes that need a page (a ``pdbId`` the App downloads itself, from the mirror).
+PAGE_ONLY_SOURCES = ("mvs", "ketcher")
 #: Story files, played in the App with its own step buttons.
 STORY_FORMATS = ("mvsj", "mvsx")
 
@@ -200,8 +201,9 @@ async def structure_answer(
             "bytes": shown.bytes,
         }
     }
+    size = f"{shown.bytes:,} bytes" if shown.bytes else "downloaded by the App"
     text = (
-        f"open: {shown.title} ({shown.format}, {shown.bytes:,} bytes) is shown in the molspace App in "
+        f"open: {shown.title} ({shown.format}, {size}) is shown in the molspace App in "
         "this chat: no JupyterLab page is open. The App tells you its composition when drawn; to act on "
         "it (act, viewer_observe), open JupyterLab and call open again."
     )
@@ -213,8 +215,9 @@ async def app_meta_beside_page(
 ) -> dict[str, Any]:
     """The ``_meta`` for the App of an ``open`` a page answered: the same file, so the chat shows it too.
 
-    Empty where the App has nothing to draw from the arguments (a PDB ID, an MVS state, an editor, a
-    Story) or the file cannot be sent (too large, gone since): the page's answer stands either way.
+    A PDB ID is sent as a download the App makes itself. Empty where the App has nothing to draw
+    from the arguments (an MVS state, an editor) or the file cannot be sent (too large, gone since):
+    the page's answer stands either way.
     """
     no_page = MolspaceError(
         "NO_PAGE", "The App draws this source only from a page.", "", "Open JupyterLab.", {}
@@ -254,6 +257,20 @@ async def read_for_app(
     app = manifest.app
     if any(k in args for k in PAGE_ONLY_SOURCES):
         raise no_page
+    if isinstance(args.get("pdbId"), str):
+        # The App downloads it from the allow-listed mirror (its CSP's connectDomains): no bytes here.
+        pdb_id = args["pdbId"]
+        title = args.get("title") or pdb_id.upper()
+        download = {"pdbId": pdb_id, "mirror": args.get("mirror") or "rcsb"}
+        meta = {
+            app["structureMeta"]: {
+                "format": "mmcif",
+                "download": download,
+                "coordinates": None,
+                "title": title,
+            }
+        }
+        return AppShown(meta, title, "mmcif", 0)
     path = args.get("path")
     if isinstance(path, str) and file_extension(path) in STORY_FORMATS:
         if "format" in args or "coordinates" in args:

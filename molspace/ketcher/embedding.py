@@ -8,6 +8,7 @@ calls for agents (docs/architecture.md, "Ketcher"). RDKit is optional
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,12 +69,20 @@ def embed_3d(text: str, *, where: str = "molfile") -> Embedded:
         # AllChem re-exports these; their own modules are what RDKit's stubs type.
         from rdkit.Chem import rdDistGeom, rdForceFieldHelpers
     except ImportError as e:
+        if sys.platform == "emscripten":
+            # JupyterLite's Pyodide kernel: no Jupyter server, and RDKit only where the site hosts it.
+            fix = (
+                "In JupyterLite, %pip install rdkit where the site's Pyodide hosts its rdkit package, "
+                "or run this notebook on a Jupyter server with molspace[rdkit]."
+            )
+        else:
+            fix = "pip install 'molspace[rdkit]' (or rdkit) in the Jupyter server's and the kernel's environment."
         raise MolspaceError(
             "UNSUPPORTED_FORMAT",
             "3D coordinates need RDKit, which is not installed where this runs.",
             where,
-            "pip install 'molspace[rdkit]' (or rdkit) in the Jupyter server's and the kernel's environment.",
-            {"missing": "rdkit"},
+            fix,
+            {"missing": "rdkit", "platform": sys.platform},
         ) from e
     if not text.strip():
         raise MolspaceError(

@@ -1,13 +1,15 @@
 /**
  * The structure a tool result carries for the App (`_meta["molspace/structure"]`,
- * src/contract/app.ts), decoded and checked.
+ * src/contract/app.ts), decoded and checked: a file sent in the result, or a PDB entry the App
+ * downloads itself from an allow-listed mirror ({@link appStructureBytes}).
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 
 import { APP_STRUCTURE_META, AppStructure, type AppFile } from '../contract/app';
 import { MolspaceError } from '../contract/errors';
 import { appMetaOf, metaWhere } from './appMeta';
-import { CoordinatesFormat, StructureFormat, ViewerViewState } from '../contract/viewer';
+import { CoordinatesFormat, PdbMirror, StructureFormat, ViewerViewState } from '../contract/viewer';
+import { downloadPdbEntry, PDB_MIRRORS } from '../viewer/pdbDownload';
 import type { CoordinatesSource } from '../viewer/structureData';
 
 /** A structure ready for `readStructure`. */
@@ -15,7 +17,10 @@ export interface AppSource {
   title: string;
   name: string;
   format: StructureFormat;
-  bytes: Uint8Array;
+  /** The file's bytes, or null for a PDB entry to download (`download`). */
+  bytes: Uint8Array | null;
+  /** A PDB entry the App downloads (`open {pdbId}`), or null. */
+  download: { pdbId: string; mirror: PdbMirror } | null;
   coordinates: CoordinatesSource | null;
   /** The view to show (a Viewer exported with its view), or null: the initial view. */
   view: ViewerViewState | null;
@@ -102,12 +107,53 @@ export function appSourceOf(result: CallToolResult): AppSource | null {
     }
     view = v.data;
   }
+  if ((s.structure === undefined) === (s.download === undefined)) {
+    throw new MolspaceError(
+      'INVALID_INPUT',
+      s.structure
+        ? 'The structure for the App has both a file and a download.'
+        : 'The structure for the App has neither a file nor a download.',
+      `${where}/structure`,
+      'Send one of them: structure (a file) or download (a PDB ID and mirror).',
+      {}
+    );
+  }
+  let download: AppSource['download'] = null;
+  if (s.download) {
+    const mirror = PdbMirror.safeParse(s.download.mirror);
+    if (!mirror.success) {
+      throw new MolspaceError(
+        'INVALID_INPUT',
+        `"${s.download.mirror}" is not a PDB mirror molspace downloads from.`,
+        `${where}/download/mirror`,
+        `Use one of: ${PdbMirror.options.join(', ')}.`,
+        { mirror: s.download.mirror }
+      );
+    }
+    download = { pdbId: s.download.pdbId, mirror: mirror.data };
+  }
   return {
     title: s.title,
-    name: s.structure.name,
+    name: s.structure?.name ?? (download ? PDB_MIRRORS[download.mirror](download.pdbId) : s.title),
     format: format.data,
-    bytes: appFileBytes(s.structure, `${where}/structure`),
+    bytes: s.structure ? appFileBytes(s.structure, `${where}/structure`) : null,
+    download,
     coordinates,
     view
   };
+}
+
+/**
+ * The bytes of `source`: the file sent, or the PDB entry downloaded now (the page's own
+ * `downloadPdbEntry`: allow-listed hosts after redirects, capped in bytes and lines).
+ *
+ * @throws MolspaceError as `downloadPdbEntry`: `NOT_FOUND`, `FORBIDDEN`, `TOO_LARGE` at `/pdbId`
+ *   (the `open` argument the model gave).
+ */
+export async function appStructureBytes(source: AppSource): Promise<Uint8Array> {
+  if (source.bytes) {
+    return source.bytes;
+  }
+  const { pdbId, mirror } = source.download!;
+  return downloadPdbEntry(pdbId, mirror);
 }

@@ -22,7 +22,7 @@ import { initialView } from '../viewer/initialView';
 // imports the viewer later, on demand); the other order meets a circular import half-initialised.
 import { defaultLayers, readStructure } from '../viewer/structureData';
 import { MolstarStructureViewer, type ViewerSource } from '../viewer/molstarStructureViewer';
-import { appSourceOf } from './appStructure';
+import { appSourceOf, appStructureBytes } from './appStructure';
 import { appStoryOf } from './appStory';
 import { appDepictionOf, NO_EDITOR_NOTE, showDepiction } from './appDepiction';
 import { AppStoryPlayer } from './appStoryPlayer';
@@ -110,14 +110,21 @@ class ViewerApp {
         markState('drawn', 'Shown in JupyterLab.');
         return;
       }
-      markState('loading', `Reading ${source.name}…`);
-      const data = await readStructure(source.bytes, source.format, source.name, source.coordinates);
+      markState(
+        'loading',
+        source.download ? `Downloading ${source.download.pdbId} from ${new URL(source.name).host}…` : `Reading ${source.name}…`
+      );
+      const bytes = await appStructureBytes(source);
+      if (n !== this.shown) {
+        return;
+      }
+      const data = await readStructure(bytes, source.format, source.name, source.coordinates);
       const viewer = (this.viewer ??= await MolstarStructureViewer.create(this.host, {
         dark: this.dark,
         policy: { hosts: [], pageOrigin: null }
       }));
       const shown: ViewerSource = {
-        bytes: source.bytes,
+        bytes,
         format: source.format,
         models: data.composition.shownModels,
         coordinates: data.coordinates,

@@ -33,11 +33,24 @@ export const AppFile = z.object({
 });
 export type AppFile = z.infer<typeof AppFile>;
 
-/** `_meta["molspace/structure"]` of a tool result: what the Viewer App draws. */
+/**
+ * A PDB entry the App downloads itself (`open {pdbId}`): from the mirror's URL (`PDB_MIRRORS`,
+ * src/viewer/pdbDownload.ts), which the App's CSP allows (`connectDomains`); the server sends no bytes.
+ */
+export const AppDownload = z.object({
+  pdbId: z.string().regex(/^[0-9][A-Za-z0-9]{3}$/),
+  /** A `PdbMirror` (checked by the App). */
+  mirror: z.string()
+});
+export type AppDownload = z.infer<typeof AppDownload>;
+
+/** `_meta["molspace/structure"]` of a tool result: what the Viewer App draws: a file sent, or a PDB entry to download. */
 export const AppStructure = z.object({
   /** A `StructureFormat` (checked by the App: this file imports nothing of the Viewer contract). */
   format: z.string(),
-  structure: AppFile,
+  /** The file; absent exactly when `download` is given. */
+  structure: AppFile.optional(),
+  download: AppDownload.optional(),
   /** A trajectory's coordinates: `format` is a `CoordinatesFormat`. */
   coordinates: z.object({ format: z.string(), file: AppFile }).nullable(),
   title: z.string(),

@@ -221,8 +221,10 @@ async def test_a_client_without_apps_gets_no_page_as_before(
         ({"path": "stories/x.mvsj"}, "NOT_FOUND", "/path"),
         ({"path": "data/1cbs.mvsj", "format": "pdb"}, "INVALID_INPUT", "/format"),
         # Sources that need a page answer as they did before.
-        ({"pdbId": "1cbs"}, "NO_PAGE", ""),
         ({"mvs": {"kind": "single"}}, "NO_PAGE", ""),
+        ({"ketcher": "ketcher-1"}, "NO_PAGE", ""),
+        # A PDB ID that is not one never reaches the App (the input schema refuses it).
+        ({"pdbId": "../x"}, "INVALID_INPUT", "/pdbId"),
     ],
 )
 async def test_bad_sources_are_located_and_nothing_is_sent(
@@ -237,6 +239,27 @@ async def test_bad_sources_are_located_and_nothing_is_sent(
         assert (err["code"], err["where"]) == (code, where), err
         assert not (result.meta or {}).get(APP["structureMeta"])
         assert err["fix"]
+
+
+async def test_a_pdb_id_with_no_page_is_a_download_for_the_app(mcp_client: Any) -> None:
+    """``open {pdbId}`` with no page: the App downloads the entry itself; the server sends no bytes."""
+    async with mcp_client(extensions=[McpApps()]) as client:
+        result = await client.call_tool("open", {"pdbId": "1cbs"})
+    async with mcp_client() as client:
+        plain = await client.call_tool("open", {"pdbId": "1cbs"})
+    assert result.is_error is False, result.content
+    assert result.structured_content == {
+        "app": {"resourceUri": APP["viewer"], "title": "1CBS", "format": "mmcif", "bytes": 0}
+    }
+    assert "downloaded by the App" in result.content[0].text
+    assert result.meta[APP["structureMeta"]] == {
+        "format": "mmcif",
+        "download": {"pdbId": "1cbs", "mirror": "rcsb"},
+        "coordinates": None,
+        "title": "1CBS",
+    }
+    # A client that renders no App: NO_PAGE as before.
+    assert located_error(plain)["code"] == "NO_PAGE"
 
 
 DOCKED = {
@@ -267,7 +290,7 @@ async def test_with_a_page_open_the_page_docks_it_and_the_app_draws_the_same_fil
     page.handler = docking_page
     async with mcp_client(extensions=[McpApps()] if renders_apps else None) as client:
         result = await client.call_tool("open", {"path": "data/1hpv.pdb"})
-        story = await client.call_tool("open", {"pdbId": "1cbs"})
+        entry = await client.call_tool("open", {"pdbId": "1cbs", "mirror": "pdbe"})
     assert [c["tool"] for c in page.calls] == ["open", "open"]
     # The page's answer stands (the docked Viewer and its revision); the App gets the same file.
     assert result.is_error is False and result.structured_content == DOCKED
@@ -276,8 +299,17 @@ async def test_with_a_page_open_the_page_docks_it_and_the_app_draws_the_same_fil
         assert shown["structure"]["data"] == (root_files / "data/1hpv.pdb").read_text()
     else:
         assert shown is None
-    # A source the App cannot draw from its arguments (a PDB ID the page downloaded): the page's answer alone.
-    assert story.structured_content == DOCKED and not (story.meta or {}).get(APP["structureMeta"])
+    # A PDB ID the page downloaded: the App downloads the same entry from the same mirror.
+    assert entry.structured_content == DOCKED
+    if renders_apps:
+        assert (entry.meta or {})[APP["structureMeta"]] == {
+            "format": "mmcif",
+            "download": {"pdbId": "1cbs", "mirror": "pdbe"},
+            "coordinates": None,
+            "title": "1CBS",
+        }
+    else:
+        assert not (entry.meta or {}).get(APP["structureMeta"])
 
 
 async def test_ketcher_open_with_no_page_is_the_servers_depiction_in_the_app(

@@ -257,6 +257,57 @@ test.describe('molspace MCP App', () => {
     });
   });
 
+  test('a PDB ID renders in the chat with no JupyterLab page: the App downloads it from the mirror; a missing entry is located', async ({
+    browser
+  }) => {
+    // The mirror's URLs, served from the committed copy (nothing leaves the machine); 9xyz is missing there.
+    const cif = fs.readFileSync(path.join(STRUCTURES, '1cbs.cif'));
+    const served: string[] = [];
+    const prepare = (context: import('@playwright/test').BrowserContext) =>
+      context.route('https://files.rcsb.org/download/**', route => {
+        served.push(route.request().url());
+        return route.request().url().endsWith('/1CBS.cif')
+          ? route.fulfill({ body: cif, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } })
+          : route.fulfill({ status: 404, body: 'not here', headers: { 'Access-Control-Allow-Origin': '*' } });
+      });
+    const { client, tools } = await connectAppHostClient();
+    try {
+      await expect.poll(() => pagesConnected(client)).toBe(false);
+      const open = tools.find(t => t.name === 'open')!;
+      const result = await client.callTool({ name: 'open', arguments: { pdbId: '1cbs' } });
+      expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+      expect(result.structuredContent).toMatchObject({ app: { format: 'mmcif', title: '1CBS', bytes: 0 } });
+      const host = await openAppHost(browser, {
+        mcp: client,
+        resourceUri: toolResourceUri(open)!,
+        tool: open,
+        toolResult: result,
+        prepare
+      });
+      try {
+        await expect.poll(async () => (await host.appState()) ?? 'none', { timeout: 120_000 }).toMatch(/^(drawn|error)$/);
+        expect(await appStateOrError(host), `uncaught in the App: ${host.records.pageErrors.join('\n')}`).toBe('drawn');
+        expect(served).toEqual(['https://files.rcsb.org/download/1CBS.cif']);
+        expect(await foregroundFraction(host.appFrame.locator('canvas').first())).toBeGreaterThan(0.02);
+        await expect.poll(() => host.records.modelContext.map(c => JSON.stringify(c)).join('\n')).toContain('1CBS (mmcif) drawn');
+        expect(host.records.cspViolations).toEqual([]);
+
+        // A missing entry, handed to the same App: located in the App and told to the model.
+        const missing = await client.callTool({ name: 'open', arguments: { pdbId: '9xyz' } });
+        await host.sendToolResult(missing);
+        await expect.poll(async () => (await host.appState()) ?? 'none', { timeout: 60_000 }).toBe('error');
+        await expect(host.appFrame.locator('#molspace-app-error')).toContainText('NOT_FOUND at /pdbId: ');
+        await expect(host.appFrame.locator('#molspace-app-error')).toContainText('files.rcsb.org');
+        await expect.poll(() => host.records.modelContext.map(c => JSON.stringify(c)).join('\n')).toContain('NOT_FOUND at /pdbId');
+        expect(host.records.pageErrors).toEqual([]);
+      } finally {
+        await host.close();
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
   test('bad input is located', async ({ browser }) => {
     await withStructureShown(browser, '1cbs.cif', async ({ client, host }) => {
       // From the agent's side: an unknown ui:// resource is a located error naming the App's URI.

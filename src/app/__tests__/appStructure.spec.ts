@@ -44,6 +44,12 @@ describe('appSourceOf', () => {
     expect(binary!.coordinates).toMatchObject({ format: 'dcd', where: 'w.dcd' });
   });
 
+  it('reads a PDB entry to download, with the mirror URL as its name and no bytes', () => {
+    const entry = appSourceOf(result({ format: 'mmcif', download: { pdbId: '1cbs', mirror: 'rcsb' }, coordinates: null, title: '1cbs' }));
+    expect(entry).toMatchObject({ title: '1cbs', format: 'mmcif', bytes: null, download: { pdbId: '1cbs', mirror: 'rcsb' } });
+    expect(entry!.name).toBe('https://files.rcsb.org/download/1CBS.cif');
+  });
+
   it('is null for a result that carries no structure (shown in JupyterLab)', () => {
     expect(appSourceOf({ content: [] } as unknown as Result)).toBeNull();
   });
@@ -70,6 +76,27 @@ describe('appSourceOf', () => {
         title: 't'
       },
       '_meta/molspace~1structure/coordinates/format'
+    ],
+    [
+      'both a file and a download',
+      {
+        format: 'mmcif',
+        structure: { name: 'x', encoding: 'utf8', data: PDB },
+        download: { pdbId: '1cbs', mirror: 'rcsb' },
+        coordinates: null,
+        title: 't'
+      },
+      '_meta/molspace~1structure/structure'
+    ],
+    [
+      'a download from an unknown mirror',
+      { format: 'mmcif', download: { pdbId: '1cbs', mirror: 'evil' }, coordinates: null, title: 't' },
+      '_meta/molspace~1structure/download/mirror'
+    ],
+    [
+      'a download of something that is not a PDB ID',
+      { format: 'mmcif', download: { pdbId: '../x', mirror: 'rcsb' }, coordinates: null, title: 't' },
+      '_meta/molspace~1structure/download/pdbId'
     ],
     [
       'base64 that is not',

@@ -13,6 +13,12 @@ arguments:
 - a call still running: the retry waits for it and gets its result;
 - a failed call is forgotten, so it may be retried with the same ``actionId``; so is a
   result still waiting for the person (``status: "pending"``, e.g. ``request_persist``).
+
+The record is bounded twice, oldest forgotten first: at most :data:`DEFAULT_CAPACITY` actionIds,
+and at most ``LIMITS.replayRecordBytes`` of results, each kept as its compact JSON text (an
+``act`` result carries the Viewer's whole view, a screenshot its image: kept as parsed objects,
+1,000 of them held tens of MB, several times their JSON; docs/security.md, "Faults and soak").
+A retry of a forgotten ``actionId`` is applied again.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..contract import LIMITS
 from ..errors import MolspaceError
 
 #: How many successful actionIds are remembered (oldest forgotten first).
@@ -34,6 +41,23 @@ def fingerprint(tool: str, args: dict[str, Any]) -> str:
     return json.dumps([tool, args], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+class _Entry:
+    """One ``actionId``: its call's future while it runs, then its result as JSON text."""
+
+    __slots__ = ("tool", "print_", "fut", "text")
+
+    def __init__(self, tool: str, print_: str, fut: asyncio.Future[dict[str, Any]]) -> None:
+        self.tool = tool
+        self.print_ = print_
+        self.fut: asyncio.Future[dict[str, Any]] | None = fut
+        self.text: str | None = None
+
+    @property
+    def size(self) -> int:
+        """Bytes this entry counts against the budget (its result's JSON; 0 while it runs)."""
+        return 0 if self.text is None else len(self.text.encode("utf-8"))
+
+
 class ReplayRecord:
     """Results of mutating calls by ``actionId``.
 
@@ -41,13 +65,24 @@ class ReplayRecord:
     ----------
     capacity : int
         Successful calls remembered (default :data:`DEFAULT_CAPACITY`).
+    max_bytes : int or None
+        Most bytes of results (compact JSON) remembered; default ``LIMITS["replayRecordBytes"]``.
+        The newest result is kept even when it alone is larger.
     """
 
-    def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
+    def __init__(self, capacity: int = DEFAULT_CAPACITY, max_bytes: int | None = None) -> None:
         self.capacity = capacity
-        self._entries: OrderedDict[str, tuple[str, str, asyncio.Future[dict[str, Any]]]] = (
-            OrderedDict()
-        )
+        self.max_bytes = LIMITS["replayRecordBytes"] if max_bytes is None else max_bytes
+        self._entries: OrderedDict[str, _Entry] = OrderedDict()
+        self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def bytes(self) -> int:
+        """Bytes of the results remembered now (compact JSON, UTF-8)."""
+        return self._bytes
 
     async def run(
         self,
@@ -81,8 +116,8 @@ class ReplayRecord:
         print_ = fingerprint(tool, args)
         earlier = self._entries.get(action_id)
         if earlier is not None:
-            first_tool, first_print, first_fut = earlier
-            if first_print != print_:
+            if earlier.print_ != print_:
+                first_tool = earlier.tool
                 raise MolspaceError(
                     "INVALID_INPUT",
                     f"actionId {action_id!r} was already used for another call "
@@ -91,24 +126,45 @@ class ReplayRecord:
                     "Use a new actionId for a new action; reuse an actionId only to retry the very same call.",
                     {"actionId": action_id, "firstTool": first_tool},
                 )
-            result = await asyncio.shield(first_fut)
+            if earlier.text is not None:
+                return _as_replay(json.loads(earlier.text), action_id, replayed_field)
+            assert earlier.fut is not None
+            result = await asyncio.shield(earlier.fut)
             return _as_replay(result, action_id, replayed_field)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._entries[action_id] = (tool, print_, fut)
-        while len(self._entries) > self.capacity:
-            self._entries.popitem(last=False)
+        entry = _Entry(tool, print_, fut)
+        self._entries[action_id] = entry
+        self._prune()
         try:
             result = await call()
         except BaseException as e:
-            if self._entries.get(action_id, (None, None, None))[2] is fut:
-                del self._entries[action_id]
+            self._forget(action_id, entry)
             fut.set_exception(e if isinstance(e, Exception) else asyncio.CancelledError())
             fut.exception()  # retrieved: waiting retries re-raise it themselves
             raise
-        if _pending(result) and self._entries.get(action_id, (None, None, None))[2] is fut:
-            del self._entries[action_id]  # still waiting for the person: a retry asks again
+        if _pending(result):
+            self._forget(action_id, entry)  # still waiting for the person: a retry asks again
+        elif self._entries.get(action_id) is entry:
+            # Kept as text: parsed objects cost several times their JSON.
+            entry.text = json.dumps(result, separators=(",", ":"), ensure_ascii=False)
+            entry.fut = None  # retries already waiting hold it; later ones read the text
+            self._bytes += entry.size
+            self._prune()
         fut.set_result(result)
         return result
+
+    def _forget(self, action_id: str, entry: _Entry) -> None:
+        if self._entries.get(action_id) is entry:
+            del self._entries[action_id]
+            self._bytes -= entry.size
+
+    def _prune(self) -> None:
+        """Forget the oldest entries beyond :attr:`capacity` or :attr:`max_bytes` (never the newest)."""
+        while len(self._entries) > self.capacity or (
+            self._bytes > self.max_bytes and len(self._entries) > 1
+        ):
+            _, oldest = self._entries.popitem(last=False)
+            self._bytes -= oldest.size
 
 
 def _pending(result: dict[str, Any]) -> bool:

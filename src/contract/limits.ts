@@ -36,6 +36,13 @@ export const LIMITS = {
   activityEntries: 500,
   /** How long the gateway gathers mirrored reads before one `served` frame tells the page, ms. */
   servedReadsBatchMs: 100,
+  /**
+   * Results the gateway keeps to replay a retried `actionId` (gateway/replay.py), bytes of compact
+   * JSON, beside its 1,000 actionIds: the oldest are forgotten first beyond it (a retry of one is
+   * applied again). 8 MiB: an `act` result carries the Viewer's view (up to `viewerViewBytes`), a
+   * screenshot its image.
+   */
+  replayRecordBytes: 8 * 1024 * 1024,
   /** Most pages `status` lists (default route first); `pageCount` says how many are connected. */
   statusPagesListed: 20,
   /** Longest markdown of one panel, characters. Beyond it: `TOO_LARGE`. */

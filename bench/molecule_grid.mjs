@@ -7,12 +7,21 @@
  * first paint: `Date.now()` in the page, then the cell is run
  *   (`notebook:run-cell`); done at the first animation frame where the panel
  *   reports `data-molspace-ready="true"` (its first page of 24 depictions is
- *   shown as images) or where the output's table has its 200th row.
- *   - cold: the first grid of a freshly loaded page (the hidden depiction
- *     frame and Indigo's WASM start, then 24 depictions);
+ *   shown as images) or where the output's table has its 200th row. Also
+ *   timed (cold): the panel's root in the DOM (the widget's view made) and
+ *   the first grid cell in the DOM (names and properties as text, the
+ *   depictions pending).
+ *   - cold: the first grid of a freshly loaded page;
  *   - warm: a second grid in the same page, of molecules not depicted yet
- *     (the list reversed), so the engine is up and nothing is cached.
- * Each trial reloads the page. Figures are medians; nothing fails on a time.
+ *     (the list reversed), so nothing is cached.
+ * Two paths, alternating trial by trial in the same run (each trial reloads
+ * the page and sets the kernel's switch in its first cell):
+ *   - rdkit: the kernel draws the first page with RDKit and sends it with the
+ *     content (molspace/panel/depictions.py); the page shows those at once;
+ *   - indigo: `MOLSPACE_GRID_DEPICTIONS=off` in the kernel, so the page's
+ *     hidden depiction frame (Indigo's WASM) draws every depiction, as before
+ *     issue 26 (cold: the frame and the engine start, then 24 depictions).
+ * Figures are medians; nothing fails on a time. MOLSPACE_BENCH_GRID_N trials per path.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -32,15 +41,19 @@ try {
   browser = await launchBrowser();
   const context = await newContext(browser);
   const page = await context.newPage();
-  const cold = { molspace: [], baseline: [] };
-  const warm = [];
-  for (let i = 0; i < N; i++) {
+  const paths = ['rdkit', 'indigo'];
+  const runs = Object.fromEntries(paths.map(p => [p, { cold: [], warm: [], cells: [], view: [] }]));
+  const baseline = [];
+  for (let i = 0; i < N * paths.length; i++) {
+    const mode = paths[i % paths.length];
+    const r = runs[mode];
     await openNotebook(page, server, 'grid.ipynb');
     const loaded = await execCell(
       page,
       0,
       [
-        'import molspace, pandas as pd',
+        'import os, molspace, pandas as pd',
+        `os.environ["MOLSPACE_GRID_DEPICTIONS"] = "${mode === 'rdkit' ? 'on' : 'off'}"`,
         'from rdkit import Chem',
         'from IPython.display import HTML',
         'mols = [m for m in Chem.SDMolSupplier("pubchem200.sdf") if m is not None]',
@@ -51,34 +64,54 @@ try {
     if (!loaded.startsWith(`${MOLECULES} `)) {
       throw new Error(`expected ${MOLECULES} molecules, got: ${loaded}`);
     }
+    const grid = id => `.molspace-panel[data-molspace-panel-id="${id}"]`;
     // molspace, cold: the page's first grid
     let t0 = await startCell(page, 1, `molspace.Panel(mols, panel_id="grid-${i}")`);
-    let t1 = await stampWhen(page, `.molspace-panel[data-molspace-panel-id="grid-${i}"][data-molspace-ready="true"]`);
-    cold.molspace.push(t1 - t0);
+    let [view, cells, t1] = await Promise.all([
+      stampWhen(page, grid(`grid-${i}`)),
+      stampWhen(page, `${grid(`grid-${i}`)} .molspace-panel-molecule`),
+      stampWhen(page, `${grid(`grid-${i}`)}[data-molspace-ready="true"]`)
+    ]);
+    r.cold.push(t1 - t0);
+    r.cells.push(cells - t0);
+    r.view.push(view - t0);
     // molspace, warm: a second grid of molecules not depicted yet
     t0 = await startCell(page, 2, `molspace.Panel(mols[::-1], panel_id="grid-warm-${i}")`);
-    t1 = await stampWhen(page, `.molspace-panel[data-molspace-panel-id="grid-warm-${i}"][data-molspace-ready="true"]`);
-    warm.push(t1 - t0);
+    t1 = await stampWhen(page, `${grid(`grid-warm-${i}`)}[data-molspace-ready="true"]`);
+    r.warm.push(t1 - t0);
+    const kernel = await page.locator(`${grid(`grid-${i}`)} [data-molspace-depiction="kernel"]`).count();
+    if ((mode === 'rdkit') !== (kernel === 24)) {
+      throw new Error(`${mode}: ${kernel} kernel depictions on the first page`);
+    }
     // baseline: the same data as a plain HTML output
     t0 = await startCell(page, 3, `HTML('<div class="bench-grid-html-${i}">' + df.to_html(index=False) + '</div>')`);
     t1 = await stampWhen(page, `.bench-grid-html-${i} tbody tr:nth-child(${MOLECULES})`);
-    cold.baseline.push(t1 - t0);
-    log(`trial ${i + 1}/${N}: grid cold ${fmt(cold.molspace[i], 0)} ms, warm ${fmt(warm[i], 0)} ms; DataFrame HTML ${fmt(cold.baseline[i], 0)} ms`);
+    baseline.push(t1 - t0);
+    log(
+      `trial ${i + 1}/${N * paths.length} (${mode}): grid cold ${fmt(r.cold.at(-1), 0)} ms (panel ${fmt(r.view.at(-1), 0)}, cells ${fmt(r.cells.at(-1), 0)}), warm ${fmt(r.warm.at(-1), 0)} ms; DataFrame HTML ${fmt(baseline.at(-1), 0)} ms`
+    );
     // next trial: a fresh page, the kernel's outputs cleared
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs'));
     await page.evaluate(() => window.jupyterapp.commands.execute('docmanager:save'));
   }
+  const base = summary(baseline);
   const out = {
     n: N,
     molecules: MOLECULES,
     pageSize: 24,
-    firstPaint: { cold: summary(cold.molspace), warm: summary(warm), baseline: summary(cold.baseline) },
-    raw: { cold: cold.molspace, warm, baseline: cold.baseline }
+    baseline: base,
+    firstPaint: Object.fromEntries(
+      paths.map(p => [p, { cold: summary(runs[p].cold), warm: summary(runs[p].warm), cells: summary(runs[p].cells), view: summary(runs[p].view) }])
+    ),
+    raw: { ...runs, baseline }
   };
-  console.log(`\n200-molecule grid first paint, N=${N}, ms (p50 / p95):`);
-  console.log(`molspace grid, cold (first in the page): ${fmt(out.firstPaint.cold.p50)} / ${fmt(out.firstPaint.cold.p95)}`);
-  console.log(`molspace grid, warm (engine up, new molecules): ${fmt(out.firstPaint.warm.p50)} / ${fmt(out.firstPaint.warm.p95)}`);
-  console.log(`DataFrame HTML (name, SMILES, properties): ${fmt(out.firstPaint.baseline.p50)} / ${fmt(out.firstPaint.baseline.p95)}`);
+  const ratio = v => fmt(v / base.p50, 1);
+  console.log(`\n200-molecule grid first paint, N=${N} per path, ms (p50 / p95; ratio of p50 to the DataFrame HTML's):`);
+  console.log(`DataFrame HTML (name, SMILES, properties): ${fmt(base.p50)} / ${fmt(base.p95)}`);
+  for (const p of paths) {
+    const f = out.firstPaint[p];
+    console.log(`${p}: cold ${fmt(f.cold.p50)} / ${fmt(f.cold.p95)} (${ratio(f.cold.p50)}x); warm ${fmt(f.warm.p50)} / ${fmt(f.warm.p95)} (${ratio(f.warm.p50)}x); cold: panel in the DOM ${fmt(f.view.p50)}, first page's cells ${fmt(f.cells.p50)} (${ratio(f.cells.p50)}x)`);
+  }
   writeResult('molecule_grid', out);
 } catch (e) {
   console.error(e);

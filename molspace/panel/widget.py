@@ -22,6 +22,7 @@ from ..errors import PanelContentError
 from ..page_request import PageRequest
 from ..page_widget import PageWidget
 from .content import ContentOptions, check_content_options, normalize_panel_content
+from .depictions import grid_depictions
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -120,6 +121,8 @@ class Panel(PageWidget):
     _fallback_kind = "panel"
 
     _content = Dict().tag(sync=True)
+    #: The first page's RDKit depictions of a molecule grid, SVG by SMILES (``depictions.py``).
+    _depictions = Dict().tag(sync=True)
     panel_id = Unicode("", help="The id agents address the panel by; '' means the model id.").tag(
         sync=True
     )
@@ -162,7 +165,13 @@ class Panel(PageWidget):
         normalized = normalize_panel_content(content, **options)
         if panel_id is not None:
             _check_panel_id(panel_id)
-        super().__init__(_content=normalized, title=title or "", panel_id=panel_id or "", **kwargs)
+        super().__init__(
+            _content=normalized,
+            _depictions=grid_depictions(normalized),
+            title=title or "",
+            panel_id=panel_id or "",
+            **kwargs,
+        )
         self._constructed = True
 
     @property
@@ -209,6 +218,8 @@ class Panel(PageWidget):
         check_content_options(options, "Panel.update")
         content = normalize_panel_content(content, **options)
         message: dict[str, Any] = {"content": content}
+        # Synced before the control message, so the page has them when it renders the content.
+        self._depictions = grid_depictions(content)
         if title is not None:
             message["title"] = title
         if expected_revision is not None:

@@ -69,6 +69,13 @@ export const LIMITS = {
   panelMoleculeProperties: 20,
   /** Most molecules on one page of a molecule grid (`pageSize`'s maximum; default 24). */
   panelMoleculePageSize: 100,
+  /**
+   * Largest SVG depiction a kernel with RDKit sends beside a grid (a Panel's
+   * `_depictions`), characters; a larger one is ignored and Indigo draws it.
+   */
+  panelDepictionChars: 64 * 1024,
+  /** Most characters of a grid's kernel depictions together (the kernel stops adding there; beyond: all ignored). */
+  panelDepictionsChars: 1024 * 1024,
   /** Most docked panels open in one page. Beyond it: `TOO_LARGE` (close one or update one by panelId). */
   dockedPanels: 8,
   /** Steps listed by `story_validate` / `story_create` results. */

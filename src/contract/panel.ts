@@ -140,6 +140,17 @@ export const MoleculesContent = z
   })
   .strict();
 
+/**
+ * SVG depictions of a grid's molecules by SMILES that a kernel with RDKit
+ * sends beside the content (the inline Panel's `_depictions`; not a tool
+ * argument), so the first page shows without Indigo. Bounded by
+ * `LIMITS.panelDepictionChars` each and `panelDepictionsChars` together; the
+ * page shows each as an image (never inline SVG) and ignores one that is not
+ * an SVG, which Indigo then draws (src/panel/givenDepictions.ts).
+ */
+export const GridDepictions = z.record(z.string().min(1).max(LIMITS.panelSmilesChars), z.string());
+export type GridDepictions = z.infer<typeof GridDepictions>;
+
 export const PanelContent = z.discriminatedUnion('type', [MarkdownContent, TableContent, ChartContent, MoleculesContent]);
 export type PanelContent = z.infer<typeof PanelContent>;
 export type MarkdownContent = z.infer<typeof MarkdownContent>;

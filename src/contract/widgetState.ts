@@ -71,6 +71,8 @@ export const PanelSyncedState = z.object({
   ...common,
   /** Set by the kernel's `Panel(content)` (normalized), by `render_panel` after. */
   _content: z.record(z.string(), z.unknown()).default(() => ({})),
+  /** Kernel-owned: a molecule grid's first-page RDKit depictions, SVG by SMILES (`GridDepictions`, checked where read). */
+  _depictions: z.record(z.string(), z.unknown()).default(() => ({})),
   panel_id: z.string().default('')
 });
 

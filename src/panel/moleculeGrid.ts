@@ -7,12 +7,18 @@
  * click on a depiction asks the page to open that molecule (`ketcher_open`);
  * a molecule's `link` is a button under its properties (`./panelLinks.ts`).
  *
+ * Depictions a kernel with RDKit sent (`./givenDepictions.ts`) are shown at
+ * once; Indigo draws the others. A page's cells (names and properties as text)
+ * are in the DOM before any depiction is drawn.
+ *
  * Test hooks: `data-molspace-page` on the grid; on each cell
- * `data-molspace-index` and `data-molspace-depicted` (`pending`, `true`, `error`).
+ * `data-molspace-index`, `data-molspace-depicted` (`pending`, `true`, `error`)
+ * and, once drawn, `data-molspace-depiction` (`kernel` or `indigo`).
  */
 import type { GridMolecule, MoleculesContent } from '../contract';
 import type { Depiction } from '../ketcher/depictMessages';
 import type { Depict } from './depictor';
+import { NO_DEPICTIONS, type GivenDepictions } from './givenDepictions';
 import type { LinkButton } from './panelLinks';
 
 /** Molecules per page when the content does not say. */
@@ -31,7 +37,8 @@ export async function renderMolecules(
   grid: MoleculesContent,
   depict: Depict,
   open: OpenMolecule | null = null,
-  linkButton: LinkButton | null = null
+  linkButton: LinkButton | null = null,
+  given: GivenDepictions = NO_DEPICTIONS
 ): Promise<void> {
   const all = grid.molecules ?? [];
   const pageSize = grid.pageSize ?? DEFAULT_PAGE_SIZE;
@@ -57,15 +64,31 @@ export async function renderMolecules(
     next.disabled = page >= pages - 1;
     const built = molecules.map((m, i) => cell(m, start + i, open, linkButton));
     cells.replaceChildren(...built.map(b => b.node));
+    // The kernel's depictions at once; Indigo draws the rest.
+    const rest: number[] = [];
+    molecules.forEach((m, i) => {
+      const url = given.url(m.smiles);
+      if (url === undefined) {
+        rest.push(i);
+      } else {
+        built[i].show({ url }, 'kernel');
+      }
+    });
+    if (!rest.length) {
+      return;
+    }
     let images: Depiction[];
     try {
-      images = await depict(molecules.map(m => m.smiles));
+      images = await depict(rest.map(i => molecules[i].smiles));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      images = molecules.map(() => ({ svg: null, error: message }));
+      images = rest.map(() => ({ svg: null, error: message }));
     }
     if (seq === drawn) {
-      built.forEach((b, i) => b.show(images[i]));
+      rest.forEach((i, j) => {
+        const d = images[j];
+        built[i].show(d.svg !== null ? { url: `data:image/svg+xml;base64,${d.svg}` } : { error: d.error ?? 'no depiction' }, 'indigo');
+      });
     }
   };
   previous.addEventListener('click', () => void draw(Math.max(0, page - 1)));
@@ -78,7 +101,7 @@ function cell(
   index: number,
   open: OpenMolecule | null,
   linkButton: LinkButton | null
-): { node: HTMLElement; show(d: Depiction): void } {
+): { node: HTMLElement; show(d: { url: string } | { error: string }, source: 'kernel' | 'indigo'): void } {
   const node = el('figure', 'molspace-panel-molecule');
   node.setAttribute('role', 'listitem');
   node.dataset.molspaceIndex = String(index);
@@ -122,12 +145,13 @@ function cell(
   }
   return {
     node,
-    show(d: Depiction) {
-      if (d.svg !== null) {
+    show(d, source) {
+      node.dataset.molspaceDepiction = source;
+      if ('url' in d) {
         const img = document.createElement('img');
         img.className = 'molspace-panel-molecule-image';
         img.alt = m.smiles;
-        img.src = `data:image/svg+xml;base64,${d.svg}`;
+        img.src = d.url;
         picture.replaceChildren(img);
         node.dataset.molspaceDepicted = 'true';
       } else {

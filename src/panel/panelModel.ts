@@ -3,7 +3,8 @@
  *
  * Synced attributes (mirrored by the kernel's traits): `_content` (the
  * {@link PanelContent}; set by the kernel when the widget is made, by the
- * page after), `panel_id`, `title`, `revision`, `ready`, `error` (located
+ * page after), `_depictions` (the kernel's RDKit SVGs by SMILES,
+ * kernel-owned), `panel_id`, `title`, `revision`, `ready`, `error` (located
  * error or null) and `last_change`. Later contents arrive through the
  * Dispatcher's `render_panel` (the kernel's `control` messages via a
  * {@link KernelChannel}, or an agent by panel id) and land in
@@ -20,6 +21,7 @@ import { checkPanelContent } from './panelContent';
 import { ketcherOpener } from './openMolecule';
 import { linkFollower } from './panelLinks';
 import { PanelRenderer } from './panelRenderer';
+import { givenDepictions, type GivenDepictions } from './givenDepictions';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
 import { staleLinks } from './panelLinkCheck';
 import { policyRenderMime } from '../resources/resourceSanitizer';
@@ -30,6 +32,8 @@ export abstract class PanelModel extends PageWidgetModel implements PanelTarget 
   declare private _waiters: DrawWaiters<number>;
   /** Views that rendered (or tried to). */
   declare private _views: Set<unknown>;
+  declare private _depictionsRead: unknown;
+  declare private _depictions: GivenDepictions | undefined;
 
   get kind(): 'panel' {
     return 'panel';
@@ -96,6 +100,25 @@ export abstract class PanelModel extends PageWidgetModel implements PanelTarget 
 
   whenLoaded(): Promise<void> {
     return this._loaded;
+  }
+
+  /**
+   * The kernel's RDKit depictions of the grid's molecules (`_depictions`, set
+   * with the widget; none after an agent's content unless their SMILES match).
+   * Unusable ones are ignored (Indigo draws them) and said in the console.
+   */
+  depictions(): GivenDepictions {
+    const value: unknown = this.get('_depictions');
+    let read = this._depictions;
+    if (read === undefined || value !== this._depictionsRead) {
+      read = givenDepictions(value);
+      this._depictionsRead = value;
+      this._depictions = read;
+      for (const i of read.ignored) {
+        console.warn(`molspace panel ${this.model_id}: kernel depiction at /_depictions${i.where} ignored (Indigo draws it): ${i.reason}`);
+      }
+    }
+    return read;
   }
 
   content(): PanelContent | null {
@@ -241,7 +264,7 @@ export class PanelView extends DOMWidgetView {
       return; // the error panel says why
     }
     try {
-      if (await renderer.render(content, revision)) {
+      if (await renderer.render(content, revision, this.model.depictions())) {
         this.model.markRendered(this, revision, null);
       }
     } catch (e) {

@@ -10,7 +10,8 @@
  *   (`@jupyterlab/vega5-extension`, mime type `application/vnd.vegalite.v5+json`);
  *   a chart with links is drawn as SVG and a click on a mark of a linked data
  *   value follows its link (`./chartLinks.ts`);
- * - a molecule grid of Indigo depictions as images, properties as text (`./moleculeGrid.ts`);
+ * - a molecule grid of depictions as images (the kernel's RDKit ones given to
+ *   {@link PanelRenderer.render}, else Indigo's), properties as text (`./moleculeGrid.ts`);
  * - links of table rows and grid cells as buttons (`./panelLinks.ts`); a
  *   refused link shows its located error in the panel (`.molspace-panel-link-error`).
  *
@@ -35,6 +36,7 @@ import {
 } from '../contract';
 import { depictSmiles, type Depict } from './depictor';
 import { renderMolecules, type OpenMolecule } from './moleculeGrid';
+import { NO_DEPICTIONS, type GivenDepictions } from './givenDepictions';
 import { linkLabel, linkTitle, type FollowLink, type LinkButton } from './panelLinks';
 import { nextDirection, sortedOrder, type SortDirection } from './tableSort';
 import { chartRenderError } from './chartRenderError';
@@ -162,7 +164,7 @@ export class PanelRenderer {
    *   for the content, `VALIDATION_FAILED` when Vega refuses a chart
    *   ({@link chartRenderError}), `INTERNAL` when another renderer fails.
    */
-  async render(content: PanelContent, revision: number): Promise<boolean> {
+  async render(content: PanelContent, revision: number, depictions: GivenDepictions = NO_DEPICTIONS): Promise<boolean> {
     const seq = ++this._seq;
     this.node.setAttribute('data-molspace-ready', 'false');
     this.node.setAttribute('data-molspace-type', content.type);
@@ -172,7 +174,12 @@ export class PanelRenderer {
       if (content.type === 'table') {
         renderTable(node, content, this._linkButton);
       } else if (content.type === 'molecules') {
-        await renderMolecules(node, content, this._depict, this._open, this._linkButton);
+        // The first page's cells (names and properties as text) show before their depictions are drawn.
+        const drawn = renderMolecules(node, content, this._depict, this._open, this._linkButton, depictions);
+        if (seq === this._seq && !this._disposed) {
+          this._body.replaceChildren(node);
+        }
+        await drawn;
       } else {
         renderer = await this._mime(content, node);
       }

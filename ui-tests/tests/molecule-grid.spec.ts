@@ -1,7 +1,9 @@
 /**
  * Molecule-grid panels end to end: an agent (official TypeScript MCP client)
  * docks a grid of SMILES; the page's one hidden depiction frame (Indigo) draws
- * each as an SVG image, paged; a SMILES Indigo cannot read shows a note in its
+ * each as an SVG image, paged; a cell's grid shows the kernel's RDKit
+ * depictions of its first page at once (an SVG's script inert, a non-SVG one
+ * drawn by Indigo); a SMILES Indigo cannot read shows a note in its
  * cell; hostile names and properties are text; over a bound: TOO_LARGE.
  */
 import { expect, test } from '@jupyterlab/galata';
@@ -150,6 +152,77 @@ test.describe('molecule grid panels', () => {
     await expect(cdk2.locator('img.molspace-panel-molecule-image').first()).toHaveAttribute('alt', smiles);
     await expect(cdk2.locator('.molspace-panel-molecule-name').first()).toHaveText(name);
     expect(await runCell(page, 'print(grid.ready, grid.content["type"], bool(grid.error))')).toBe('True molecules False');
+  });
+
+  test("a cell's grid shows the kernel's RDKit depictions of its first page, without the Indigo frame; Indigo draws the next", async ({ page }) => {
+    await page.notebook.createNew('kernel-depictions.ipynb');
+    await page.notebook.setCell(
+      0,
+      'code',
+      ['import molspace', 'smiles = ["C" * (1 + i % 10) + h for i, h in enumerate(["O", "N", "Cl"] * 10)]', 'molspace.Panel(smiles, panel_id="rdkit", page_size=12)'].join('\n')
+    );
+    await page.notebook.runCell(0, true);
+    const grid = page.locator('.molspace-panel[data-molspace-panel-id="rdkit"]');
+    await expect(grid).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    const cells = grid.locator('.molspace-panel-molecule');
+    await expect(cells).toHaveCount(12);
+    await expect(grid.locator('.molspace-panel-molecule[data-molspace-depiction="kernel"][data-molspace-depicted="true"]')).toHaveCount(12);
+    const images = grid.locator('img.molspace-panel-molecule-image');
+    for (const src of await images.evaluateAll(els => els.map(e => e.getAttribute('src') ?? ''))) {
+      expect(src.startsWith('data:image/svg+xml;charset=utf-8,')).toBe(true);
+      expect(decodeURIComponent(src.slice(src.indexOf(',') + 1))).toMatch(/^<svg[\s\S]*rdkit/);
+    }
+    await expect
+      .poll(() => images.evaluateAll(els => els.every(e => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth > 0)))
+      .toBe(true);
+    await expect(cells.first().locator('img')).toHaveAttribute('alt', 'CO');
+    // The first page needed no Indigo: the depiction frame was never made.
+    await expect(page.locator('iframe.molspace-depict-frame')).toHaveCount(0);
+    // The next page (not sent by the kernel) is drawn by Indigo.
+    await grid.locator('.molspace-panel-page-next').click();
+    await expect(grid.locator('.molspace-panel-molecule[data-molspace-depiction="indigo"][data-molspace-depicted="true"]')).toHaveCount(12, {
+      timeout: 90_000
+    });
+    await expect(page.locator('iframe.molspace-depict-frame')).toHaveCount(1);
+  });
+
+  test("a kernel depiction carrying script stays an inert image; one that is not an SVG is ignored and drawn by Indigo", async ({ page }) => {
+    const dialogs: string[] = [];
+    page.on('dialog', d => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const warnings: string[] = [];
+    page.on('console', m => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
+    await page.notebook.createNew('hostile-depictions.ipynb');
+    await page.notebook.setCell(
+      0,
+      'code',
+      [
+        'import molspace, molspace.panel.widget as w',
+        'evil = (\'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" onload="window.top.__pwned=1">\'',
+        '        \'<script>window.top.__pwned = 2; alert("svg")</script><rect width="100" height="100" fill="red"/></svg>\')',
+        'w.grid_depictions = lambda content: {"CCO": evil, "CCN": \'<img src=x onerror="window.top.__pwned=3">\'}',
+        'molspace.Panel(["CCO", "CCN"], panel_id="hostile")'
+      ].join('\n')
+    );
+    await page.notebook.runCell(0, true);
+    const grid = page.locator('.molspace-panel[data-molspace-panel-id="hostile"]');
+    await expect(grid).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+    const cells = grid.locator('.molspace-panel-molecule');
+    // The SVG with script: an <img> of it, drawn (an image runs no script), never inline SVG.
+    await expect(cells.nth(0)).toHaveAttribute('data-molspace-depiction', 'kernel');
+    const img = cells.nth(0).locator('img');
+    await expect.poll(() => img.evaluate(e => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth > 0)).toBe(true);
+    expect(await grid.locator('svg, script').count()).toBe(0);
+    // Not an SVG: ignored, said in the console with where, and drawn by Indigo.
+    await expect(cells.nth(1)).toHaveAttribute('data-molspace-depiction', 'indigo', { timeout: 90_000 });
+    await expect(cells.nth(1)).toHaveAttribute('data-molspace-depicted', 'true');
+    expect(warnings.some(t => t.includes('/_depictions/CCN ignored') && t.includes('not an SVG document'))).toBe(true);
+    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
   });
 
   test('an agent sends pubchem200.sdf as a grid file: 200 molecules, paged, each with its CID', async ({ page }) => {

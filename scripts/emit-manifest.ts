@@ -91,16 +91,20 @@ const manifest = {
     extension: APP_EXTENSION,
     mimeType: APP_MIME_TYPE,
     viewer: VIEWER_APP_URI,
+    panel: PANEL_APP_URI,
     partPrefix: APP_PART_PREFIX,
     structureMeta: APP_STRUCTURE_META,
     storyMeta: APP_STORY_META,
     depictionMeta: APP_DEPICTION_META,
+    panelMeta: APP_PANEL_META,
     structure: schema(AppStructure, 'output'),
     story: schema(AppStory, 'output'),
     depiction: schema(AppDepiction, 'output'),
+    panelSchema: schema(AppPanel, 'output'),
     // What a Story in the App may fetch: the default resource hosts (src/resources/resourcePolicy.ts),
-    // as the CSP origins its resources declare (connectDomains); nothing else.
-    connectDomains: DEFAULT_RESOURCE_HOSTS.map(h => (h.startsWith('.') ? `https://*${h}` : `https://${h}`))
+    // as the CSP origins its resources declare (connectDomains); nothing else. A `.x` entry allows x
+    // itself and its subdomains (`hostAllowed`), and a CSP `*.x` matches subdomains only: both are listed.
+    connectDomains: DEFAULT_RESOURCE_HOSTS.flatMap(h => (h.startsWith('.') ? [`https://${h.slice(1)}`, `https://*${h}`] : [`https://${h}`]))
   },
   structureFormats: {
     formats: StructureFormat.options,

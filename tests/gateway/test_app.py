@@ -87,6 +87,10 @@ async def test_app_resources_are_bounded_and_rebuild_the_app(mcp_client: Any) ->
             "resourceDomains": [],
         }
         assert all(d.startswith("https://") for d in APP["connectDomains"])
+        # CSP's `*.x` does not match x itself: a mirror on the apex (https://pdbj.org) is listed too.
+        assert {"https://pdbj.org", "https://*.pdbj.org", "https://*.rcsb.org"} <= set(
+            APP["connectDomains"]
+        )
         html = page.text
         assert len(html.encode()) <= LIMITS["appResourceBytes"]
         assert html.count("<script>") == 1 and html.count("</script>") == 1

@@ -263,13 +263,19 @@ test.describe('molspace MCP App', () => {
     // The mirror's URLs, served from the committed copy (nothing leaves the machine); 9xyz is missing there.
     const cif = fs.readFileSync(path.join(STRUCTURES, '1cbs.cif'));
     const served: string[] = [];
-    const prepare = (context: import('@playwright/test').BrowserContext) =>
-      context.route('https://files.rcsb.org/download/**', route => {
+    const prepare = async (context: import('@playwright/test').BrowserContext) => {
+      await context.route('https://files.rcsb.org/download/**', route => {
         served.push(route.request().url());
         return route.request().url().endsWith('/1CBS.cif')
           ? route.fulfill({ body: cif, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } })
           : route.fulfill({ status: 404, body: 'not here', headers: { 'Access-Control-Allow-Origin': '*' } });
       });
+      // PDBj serves from its apex host, which a CSP `https://*.pdbj.org` alone would not admit.
+      await context.route('https://pdbj.org/rest/newweb/fetch/**', route => {
+        served.push(route.request().url());
+        return route.fulfill({ body: cif, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' } });
+      });
+    };
     const { client, tools } = await connectAppHostClient();
     try {
       await expect.poll(() => pagesConnected(client)).toBe(false);
@@ -299,6 +305,14 @@ test.describe('molspace MCP App', () => {
         await expect(host.appFrame.locator('#molspace-app-error')).toContainText('NOT_FOUND at /pdbId: ');
         await expect(host.appFrame.locator('#molspace-app-error')).toContainText('files.rcsb.org');
         await expect.poll(() => host.records.modelContext.map(c => JSON.stringify(c)).join('\n')).toContain('NOT_FOUND at /pdbId');
+
+        // The same entry from PDBj, on its apex host: drawn again.
+        const pdbj = await client.callTool({ name: 'open', arguments: { pdbId: '1cbs', mirror: 'pdbj' } });
+        await host.sendToolResult(pdbj);
+        // (From the last result's error, through loading, to drawn; a CSP refusal would end in error.)
+        await expect.poll(() => appStateOrError(host), { timeout: 60_000 }).toBe('drawn');
+        expect(served.at(-1)).toBe('https://pdbj.org/rest/newweb/fetch/file?cat=pdb&type=mmcif&id=1cbs');
+        expect(host.records.cspViolations).toEqual([]);
         expect(host.records.pageErrors).toEqual([]);
       } finally {
         await host.close();

@@ -113,7 +113,9 @@ for name in sorted(need):
 lock_path.write_text(json.dumps(lock))
 print(f"build-lite: {len(need)} lock packages hosted: {', '.join(sorted(need))}")
 PY
-tar -cjf "$work/pyodide.tar.bz2" -C "$work" pyodide
+# The archive --pyodide takes (Python's tarfile: no bzip2 binary needed).
+"$cache/venv/bin/python" -c 'import sys, tarfile; tarfile.open(sys.argv[1], "w:bz2").add(sys.argv[2], "pyodide")' \
+  "$work/pyodide.tar.bz2" "$work/pyodide"
 
 step "piplite wheels"
 for spec in "ipywidgets==$IPYWIDGETS_VERSION" "comm==$COMM_VERSION" "jupyterlab_widgets==$JUPYTERLAB_WIDGETS_VERSION"; do

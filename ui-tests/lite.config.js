@@ -39,11 +39,12 @@ module.exports = {
     }
   },
   webServer: {
-    command: `bash ../scripts/build-lite.sh ${SITE} ${CONTENTS.join(' ')} && python3 -m http.server ${PORT} --bind 127.0.0.1 --directory ${SITE}`,
+    command: `bash ../scripts/build-lite.sh ${SITE} ${CONTENTS.join(' ')} && python3 -m http.server ${PORT} --bind 127.0.0.1 --directory ${SITE} 2>/dev/null`,
     url: `http://127.0.0.1:${PORT}/jupyter-lite.json`,
     timeout: 300_000,
     reuseExistingServer: false,
     stdout: 'ignore',
+    // The build's output (its errors); the file server's request log is dropped above.
     stderr: 'pipe'
   }
 };

@@ -94,3 +94,57 @@ def test_a_viewer_of_an_mvs_state_has_no_file_to_export(here: Path) -> None:
     with pytest.raises(MolspaceError) as e:
         molspace.Viewer(state).to_html(here / "v.html")
     assert e.value.code == "UNSUPPORTED_FORMAT" and "MVS state" in e.value.message
+
+
+def test_a_panel_is_one_file_with_its_content_and_no_url(tmp_path: Path) -> None:
+    hostile = "# Findings\n<img src=x onerror=alert(1)><script>alert(2)</script></script><!--"
+    panel = molspace.Panel(hostile, title="Notes <b>", panel_id="notes")
+    size = panel.to_html(tmp_path / "p.html")
+    html = (tmp_path / "p.html").read_text(encoding="utf-8")
+    assert size == len(html.encode("utf-8"))
+    shown = data_block(html)["result"]["_meta"][APP["panelMeta"]]
+    assert shown == {
+        "panelId": "notes",
+        "title": "Notes <b>",
+        "content": {"type": "markdown", "markdown": hostile},
+    }
+    # The Panel App's script, not the viewer's; the markdown is JSON data (no "<" at all), never markup.
+    assert (export.STATIC_DIR / "panel.js").read_text(encoding="utf-8")[:2000] in html
+    assert "<title>Notes &lt;b&gt;</title>" in html
+    assert (
+        html.count("</script>") == 3
+        and "onerror" not in html.split("<script>", 1)[0].split('id="molspace-export">', 1)[0]
+    )
+    assert not re.search(r"\s(src|href)\s*=", html.split("<script", 1)[0])
+    # A panel fetches nothing.
+    assert "connect-src 'none'" in html
+
+
+def test_a_grid_panel_carries_the_servers_pictures(tmp_path: Path) -> None:
+    pytest.importorskip("rdkit")
+    molspace.Panel(["c1ccccc1O", "not((a smiles"], title="Grid").to_html(tmp_path / "g.html")
+    shown = data_block((tmp_path / "g.html").read_text(encoding="utf-8"))["result"]["_meta"][
+        APP["panelMeta"]
+    ]
+    assert list(shown["depictions"]) == ["c1ccccc1O"] and "could not read 1 SMILES" in shown["note"]
+
+
+@pytest.mark.parametrize("target", ["p.txt", "folder.html", "missing/p.html"])
+def test_bad_panel_paths_are_located_and_nothing_is_written(tmp_path: Path, target: str) -> None:
+    (tmp_path / "folder.html").mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(MolspaceError) as e:
+        molspace.Panel("# x").to_html(tmp_path / target)
+    assert (e.value.code, e.value.where) == ("INVALID_INPUT", "Panel.to_html") and e.value.fix
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_panel_over_the_bound_is_too_large_and_nothing_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(export, "MAX_HTML_BYTES", 1000)
+    with pytest.raises(MolspaceError) as e:
+        molspace.Panel("# x").to_html(tmp_path / "p.html")
+    assert (e.value.code, e.value.where) == ("TOO_LARGE", "Panel.to_html")
+    assert e.value.details["limit"] == 1000 and "panel" in e.value.fix
+    assert not (tmp_path / "p.html").exists() and not list(tmp_path.glob(".molspace-export-*"))

@@ -6,6 +6,7 @@ The App itself is ``src/app/`` (built into ``static/``); a host that renders MCP
 """
 
 from .depiction import depiction_answer
+from .panel import panel_answer, panel_meta_beside_page
 from .resources import AppResources
 from .structure import AppFiles, app_meta_beside_page, app_structure, structure_answer
 
@@ -15,5 +16,7 @@ __all__ = [
     "app_meta_beside_page",
     "app_structure",
     "depiction_answer",
+    "panel_answer",
+    "panel_meta_beside_page",
     "structure_answer",
 ]

@@ -1,4 +1,4 @@
-"""One HTML file of a Viewer or a Story that opens anywhere, offline: ``to_html``.
+"""One HTML file of a Viewer, a Story or a report Panel that opens anywhere, offline: ``to_html``.
 
 The file is the MCP App (``src/app/``) without a host: the App's viewer script
 (``static/viewer.js``: Mol* and the same Viewer and Story code as a notebook's widgets) and
@@ -8,7 +8,9 @@ The file is the MCP App (``src/app/``) without a host: the App's viewer script
 from ``file://`` with the network off (a Story whose data is a remote URL still needs that
 host). A Story's text is shown as text; its data is JSON, never a script (``<`` is escaped).
 A ``Content-Security-Policy`` in the file allows its own inline scripts and the default
-resource hosts only.
+resource hosts only. A Panel's file carries the Panel App's script (``static/panel.js``) instead
+of the viewer's, and its panel (``AppPanel``) under ``_meta["molspace/panel"]``; it fetches nothing
+(``connect-src 'none'``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,12 @@ def _data_block(data: dict[str, Any]) -> str:
 
 
 def export_html(
-    meta: dict[str, Any], title: str, path: str | os.PathLike[str], *, where: str
+    meta: dict[str, Any],
+    title: str,
+    path: str | os.PathLike[str],
+    *,
+    where: str,
+    app: str = "viewer",
 ) -> int:
     """Write the exported file of ``meta`` (a result's ``_meta`` for the App) to ``path``.
 
@@ -48,6 +55,9 @@ def export_html(
         Where to write (``.html``); its folder must exist. Written whole or not at all.
     where : str
         What to name in errors (e.g. ``"Viewer.to_html"``).
+    app : str
+        The App's script: ``"viewer"`` (a structure or a Story) or ``"panel"`` (``{"molspace/panel":
+        AppPanel}``).
 
     Returns
     -------
@@ -81,7 +91,7 @@ def export_html(
             {"path": str(path)},
         )
     try:
-        viewer = (STATIC_DIR / "viewer.js").read_text(encoding="utf-8")
+        viewer = (STATIC_DIR / f"{app}.js").read_text(encoding="utf-8")
         handoff = (STATIC_DIR / "export-handoff.js").read_text(encoding="utf-8")
     except FileNotFoundError as e:
         raise MolspaceError(
@@ -91,7 +101,7 @@ def export_html(
             "In a source checkout run `npm run build:app` (or reinstall molspace).",
             {"missing": str(e.filename)},
         ) from None
-    domains = " ".join(manifest()["app"].get("connectDomains") or [])
+    domains = "" if app == "panel" else " ".join(manifest()["app"].get("connectDomains") or [])
     csp = (
         "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
         f"connect-src {domains or chr(39) + 'none' + chr(39)}; base-uri 'none'; form-action 'none'"
@@ -115,7 +125,9 @@ def export_html(
             "TOO_LARGE",
             f"The exported file would be {len(encoded):,} bytes; at most {MAX_HTML_BYTES:,} are written.",
             where,
-            "Export a smaller structure or Story (e.g. fewer trajectory frames).",
+            "Export a smaller panel (fewer rows or molecules)."
+            if app == "panel"
+            else "Export a smaller structure or Story (e.g. fewer trajectory frames).",
             {"bytes": len(encoded), "limit": MAX_HTML_BYTES},
         )
     fd, tmp = tempfile.mkstemp(prefix=".molspace-export-", suffix=".html", dir=target.parent)

@@ -7,7 +7,10 @@ did not declare, so the App's Mol* code (about 3 MB) travels as resources, not U
   loader (``static/loader.js``), and a ``<meta name="molspace-app-parts">`` listing the parts;
 - ``ui://molspace/app/viewer-<hash>-<n>.js`` (``text/javascript``): ``static/viewer.js`` cut
   into parts of at most ``limits.appResourceBytes``; the hash changes with the build, so a
-  host's cache never mixes two builds.
+  host's cache never mixes two builds;
+- ``ui://molspace/panel``: the Panel App (``render_panel``'s report panels), the same loader with
+  the parts of ``static/panel.js`` (``ui://molspace/app/panel-<hash>-<n>.js``): a separate App, so
+  a structure reads no panel code and a panel no Mol* code.
 
 Each resource declares its CSP allow-list (``_meta.ui.csp``): ``connectDomains`` are the default
 resource hosts a Story's data may come from (the manifest's ``app.connectDomains``), nothing else.
@@ -75,6 +78,7 @@ class AppResources:
         self, contract: dict[str, Any], part_bytes: int, static_dir: Path = STATIC_DIR
     ) -> None:
         self.viewer_uri: str = contract["viewer"]
+        self.panel_uri: str | None = contract.get("panel")
         self.part_prefix: str = contract["partPrefix"]
         self.mime_type: str = contract["mimeType"]
         self.connect_domains: list[str] = list(contract.get("connectDomains") or [])
@@ -93,23 +97,39 @@ class AppResources:
                 {"where": str(path)},
             ) from None
 
-    @cached_property
-    def parts(self) -> dict[str, str]:
-        """The viewer script's parts by URI, in order."""
-        js = self._built("viewer.js")
+    def _parts_of(self, name: str) -> dict[str, str]:
+        js = self._built(f"{name}.js")
         digest = hashlib.sha256(js.encode("utf-8")).hexdigest()[:10]
         # Parts are cut by characters; each is at most part_bytes of UTF-8 (4 bytes a character at most).
         step = max(1, self.part_bytes // 4) if not js.isascii() else self.part_bytes
         chunks = [js[i : i + step] for i in range(0, len(js), step)] or [""]
-        return {f"{self.part_prefix}viewer-{digest}-{n}.js": c for n, c in enumerate(chunks)}
+        return {f"{self.part_prefix}{name}-{digest}-{n}.js": c for n, c in enumerate(chunks)}
+
+    @cached_property
+    def parts(self) -> dict[str, str]:
+        """The viewer script's parts by URI, in order."""
+        return self._parts_of("viewer")
+
+    @cached_property
+    def panel_parts(self) -> dict[str, str]:
+        """The Panel App script's parts by URI, in order."""
+        return self._parts_of("panel")
 
     @cached_property
     def html(self) -> str:
-        """The App's HTML: its loader inline and the list of parts it reads."""
+        """The Viewer App's HTML: its loader inline and the list of parts it reads."""
+        return self._html(self.parts)
+
+    @cached_property
+    def panel_html(self) -> str:
+        """The Panel App's HTML: the same loader and the panel script's parts."""
+        return self._html(self.panel_parts)
+
+    def _html(self, parts: dict[str, str]) -> str:
         loader = _inline_script(self._built("loader.js"))
         return (
             '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta name="molspace-app-parts" content="{" ".join(self.parts)}">\n'
+            f'<meta name="molspace-app-parts" content="{" ".join(parts)}">\n'
             f"<title>molspace</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
             '<div id="molspace-app-root"></div>\n'
             '<div id="molspace-app-status" aria-live="polite"></div>\n'
@@ -129,8 +149,8 @@ class AppResources:
         }
 
     def listed(self) -> list[types.Resource]:
-        """What ``resources/list`` gives: the App's HTML (its parts are read by the App, unlisted)."""
-        return [
+        """What ``resources/list`` gives: the Apps' HTML (their parts are read by the App, unlisted)."""
+        listed = [
             types.Resource(
                 uri=self.viewer_uri,
                 name="molspace-viewer",
@@ -140,6 +160,23 @@ class AppResources:
                 _meta=self._meta,
             )
         ]
+        if self.panel_uri:
+            listed.append(
+                types.Resource(
+                    uri=self.panel_uri,
+                    name="molspace-panel",
+                    title="molspace report panel",
+                    description="Markdown, a table, a Vega-Lite chart or a molecule grid from render_panel (MCP App).",
+                    mime_type=self.mime_type,
+                    _meta=self._panel_meta,
+                )
+            )
+        return listed
+
+    @property
+    def _panel_meta(self) -> dict[str, Any]:
+        # A panel fetches nothing: its data is inline, its pictures are data: URLs.
+        return {"ui": {"csp": {"connectDomains": [], "resourceDomains": []}, "prefersBorder": True}}
 
     def read(self, uri: str) -> list[types.TextResourceContents | types.BlobResourceContents]:
         """The contents of ``uri``.
@@ -156,13 +193,22 @@ class AppResources:
                     uri=uri, mime_type=self.mime_type, text=self.html, _meta=self._meta
                 )
             ]
+        if self.panel_uri and uri == self.panel_uri:
+            return [
+                types.TextResourceContents(
+                    uri=uri, mime_type=self.mime_type, text=self.panel_html, _meta=self._panel_meta
+                )
+            ]
         text = self.parts.get(uri)
+        if text is None and self.panel_uri and uri.startswith(f"{self.part_prefix}panel-"):
+            text = self.panel_parts.get(uri)
         if text is not None:
             return [types.TextResourceContents(uri=uri, mime_type="text/javascript", text=text)]
         shown = uri if len(uri) <= 200 else uri[:199] + "…"
+        apps = [u for u in (self.viewer_uri, self.panel_uri) if u]
         raise MCPError(
             RESOURCE_NOT_FOUND,
             f"There is no molspace resource {shown!r} (at /uri). Fix: call resources/list; the App is "
-            f"{self.viewer_uri}, and its script parts are the URIs its HTML lists.",
-            {"where": "/uri", "uri": shown, "resources": [self.viewer_uri]},
+            f"{' and '.join(apps)}, and their script parts are the URIs their HTML lists.",
+            {"where": "/uri", "uri": shown, "resources": apps},
         )

@@ -25,6 +25,8 @@ from ..app import (
     AppResources,
     app_meta_beside_page,
     depiction_answer,
+    panel_answer,
+    panel_meta_beside_page,
     structure_answer,
 )
 from ..errors import MolspaceError, summary_line
@@ -275,12 +277,13 @@ class ToolRoutes:
         Returns ``None`` where the call goes on as before (a page is connected, the tool has no
         App, the client renders none, or the server has no contents manager). The sources that
         need a page raise ``NO_PAGE`` as before (:func:`molspace.app.structure_answer`);
-        ``ketcher_open`` is the server's depiction (:func:`molspace.app.depiction_answer`).
+        ``ketcher_open`` is the server's depiction (:func:`molspace.app.depiction_answer`);
+        ``render_panel`` the Panel App's panel (:func:`molspace.app.panel_answer`).
         """
         app = self.manifest.app
         if (
             not call.spec.app
-            or self.app_files is None
+            or (self.app_files is None and call.name != "render_panel")
             or self.pages.default_page() is not None
             or not client_renders_apps(call.ctx, app.get("extension", ""))
         ):
@@ -292,14 +295,20 @@ class ToolRoutes:
             call.how_to_connect,
             {"pages": []},
         )
-        if call.name == "ketcher_open":
-            # No editor runs in a chat App (Indigo is WebAssembly): the server's depiction.
-            structured, text, meta = await depiction_answer(
-                call.args, self.app_files, self.manifest
+        files = self.app_files
+        if call.name == "render_panel":
+            # The Panel App renders it from the result (molspace/app/panel.py).
+            structured, text, meta = await panel_answer(
+                call.args, self.manifest, call.how_to_connect
             )
+        elif files is None:
+            return None
+        elif call.name == "ketcher_open":
+            # No editor runs in a chat App (Indigo is WebAssembly): the server's depiction.
+            structured, text, meta = await depiction_answer(call.args, files, self.manifest)
         else:
             structured, text, meta = await structure_answer(
-                call.args, self.app_files, self.manifest, no_page
+                call.args, files, self.manifest, no_page
             )
         call.spec.check_output(structured, source="the gateway")
         return with_meta(ok_result(call.name, structured, text), meta)
@@ -310,18 +319,25 @@ class ToolRoutes:
         """A page's answer to a tool with an App, for a client that renders Apps: the App's ``_meta`` added.
 
         The chat's App then draws the same file the page docked (``structuredContent.viewer`` names
-        the docked Viewer and its revision); nothing is added where the App has nothing to draw.
+        the docked Viewer and its revision), or renders the panel ``render_panel`` docked
+        (:func:`molspace.app.panel_meta_beside_page`); nothing is added where the App has nothing
+        to draw.
         """
         app = self.manifest.app
         if (
-            call.name != "open"
-            or self.app_files is None
+            call.name not in ("open", "render_panel")
+            or (self.app_files is None and call.name == "open")
             or result.is_error
             or not client_renders_apps(call.ctx, app.get("extension", ""))
         ):
             return result
         try:
-            meta = await app_meta_beside_page(call.args, self.app_files, self.manifest)
+            if call.name == "render_panel":
+                meta = panel_meta_beside_page(
+                    call.args, dict(result.structured_content or {}), self.manifest
+                )
+            elif self.app_files is not None:
+                meta = await app_meta_beside_page(call.args, self.app_files, self.manifest)
         except Exception:
             # The page docked it: its answer stands whatever went wrong here.
             log.exception("molspace: reading %s's file for the App failed", call.name)

@@ -11,6 +11,7 @@ Dispatcher.
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -227,6 +228,41 @@ class Panel(PageWidget):
         if action_id is not None:
             message["actionId"] = action_id
         return self._send_control(message, "update")
+
+    def to_html(self, path: str | os.PathLike[str]) -> int:
+        """Write this panel as one HTML file that opens anywhere, offline (``file://``, no network).
+
+        The file is the Panel App (the notebook's panel renderer, JupyterLab's markdown renderer
+        and sanitizer, its Vega-Lite renderer) with the content the page last reported inline; a
+        molecule grid's pictures are drawn here by RDKit (``molspace[rdkit]``) within the
+        depiction bounds, and a molecule without one shows its SMILES with a note. Links (to a
+        Viewer or a Story) are not followed in the file.
+
+        Parameters
+        ----------
+        path : str or PathLike
+            A file ending in ``.html`` in an existing folder; replaced whole.
+
+        Returns
+        -------
+        int
+            The file's size, bytes (at most ``limits.exportHtmlBytes``).
+
+        Raises
+        ------
+        MolspaceError
+            ``INVALID_INPUT`` (not ``.html``, a folder, a missing folder), ``TOO_LARGE``, at
+            ``Panel.to_html``.
+        """
+        from ..app.export import export_html
+        from ..app.panel import app_panel
+        from ..contract import manifest
+
+        content = dict(self._content)
+        panel = app_panel({"content": content}, self.panel_id or self.model_id, self.title or None)
+        title = str(panel["title"])
+        meta = {manifest()["app"]["panelMeta"]: panel}
+        return export_html(meta, title, path, where="Panel.to_html", app="panel")
 
     # ------------------------------------------------------------------ read-only page state
     @traitlets.validate(*_PAGE_OWNED)

@@ -16,6 +16,8 @@ export const APP_EXTENSION = 'io.modelcontextprotocol/ui';
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The Viewer App: a structure from a tool result, drawn by Mol*. */
 export const VIEWER_APP_URI = 'ui://molspace/viewer';
+/** The Panel App: a report panel (markdown, table, chart, molecule grid) from a `render_panel` result. */
+export const PANEL_APP_URI = 'ui://molspace/panel';
 /** Prefix of the App's script parts, read by its loader through the host (`resources/read`). */
 export const APP_PART_PREFIX = 'ui://molspace/app/';
 /** The result `_meta` key that carries the structure for the App (never read by the model). */
@@ -24,6 +26,9 @@ export const APP_STRUCTURE_META = 'molspace/structure';
 export const APP_STORY_META = 'molspace/story';
 /** The result `_meta` key that carries a molecule's depiction (SVG drawn by the server) for the App. */
 export const APP_DEPICTION_META = 'molspace/depiction';
+
+/** The result `_meta` key that carries a report panel for the Panel App (never read by the model). */
+export const APP_PANEL_META = 'molspace/panel';
 
 /** One file the App draws: text as UTF-8, binary as base64. */
 export const AppFile = z.object({
@@ -79,3 +84,19 @@ export const AppDepiction = z.object({
   title: z.string()
 });
 export type AppDepiction = z.infer<typeof AppDepiction>;
+
+/**
+ * `_meta["molspace/panel"]` of a `render_panel` result: the panel the Panel App renders with the
+ * notebook's renderer (`src/panel/panelRenderer.ts`). `content` is a `PanelContent`, checked by the
+ * App (`checkAppContent` of `src/app/appPanel.ts`; this file imports nothing of the panel contract); `depictions` are the
+ * server's RDKit SVGs of a grid's molecules by SMILES (`GridDepictions`), absent where none were drawn.
+ */
+export const AppPanel = z.object({
+  panelId: z.string(),
+  title: z.string(),
+  content: z.record(z.string(), z.unknown()),
+  depictions: z.record(z.string(), z.string()).optional(),
+  /** Why some molecules of a grid have no depiction (the server's words), if any. */
+  note: z.string().optional()
+});
+export type AppPanel = z.infer<typeof AppPanel>;

@@ -16,6 +16,7 @@ import { dock } from './toolArgs';
 import { ChangeEntry } from './story';
 import type { ToolSpec } from './toolSpec';
 import { ComponentSelector } from './viewer';
+import { PANEL_APP_URI } from './app';
 
 /** Markdown, rendered by JupyterLab's rendermime with its sanitizer (untrusted). */
 export const MarkdownContent = z
@@ -209,11 +210,21 @@ export const RenderPanelInput = z
 export type RenderPanelInput = z.infer<typeof RenderPanelInput>;
 
 export const RenderPanelOutput = z.object({
-  panel: PanelState,
+  panel: PanelState.optional().describe("JupyterLab's panel (absent: no page is open, shown only in the MCP App)."),
   created: z.boolean().describe('True when this call opened a new panel.'),
   previousRevision: z.number().int().nullable(),
   changes: z.array(ChangeEntry),
-  replayed: z.boolean().describe('True when an earlier call with this actionId was returned.')
+  replayed: z.boolean().describe('True when an earlier call with this actionId was returned.'),
+  app: z
+    .object({
+      resourceUri: z.string(),
+      panelId: z.string(),
+      title: z.string(),
+      type: z.enum(['markdown', 'table', 'chart', 'molecules']),
+      depicted: z.number().int().nonnegative().optional().describe('Molecules drawn by the server (a grid).')
+    })
+    .optional()
+    .describe('No JupyterLab page is open: rendered only in the MCP App (src/contract/app.ts), from this result.')
 });
 export type RenderPanelOutput = z.infer<typeof RenderPanelOutput>;
 
@@ -265,6 +276,7 @@ export const RENDER_PANEL_TOOL: ToolSpec<typeof RenderPanelInput, typeof RenderP
     { content: { type: 'molecules', file: { format: 'csv', text: 'smiles,name\nCCO,ethanol' } } }
   ],
   runs: 'page',
+  app: PANEL_APP_URI,
   input: RenderPanelInput,
   output: RenderPanelOutput,
   annotations: {

@@ -13,6 +13,7 @@ import {
   RenderPanelInput,
   WIDGET_KIND_INFO,
   type PanelContent,
+  type PanelState,
   type RenderPanelOutput
 } from '../contract';
 import { checkPlacement, isDocked } from '../dockPlacement';
@@ -164,7 +165,7 @@ function checkCreatable(registry: WidgetRegistry, args: RenderPanelInput): void 
   }
 }
 
-function answer(output: RenderPanelOutput, summary: string): ToolResult {
+function answer(output: RenderPanelOutput & { panel: PanelState }, summary: string): ToolResult {
   const text = `${summary} (revision ${output.panel.revision}).`;
   return { structuredContent: RENDER_PANEL_TOOL.output.parse(output), text, changes: output.changes, summary, images: [] };
 }

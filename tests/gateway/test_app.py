@@ -66,7 +66,11 @@ async def test_open_names_its_app_and_the_server_declares_the_extension(
     async with mcp_client(mode=mode, extensions=[McpApps()]) as client:
         listed = {t.name: t for t in (await client.list_tools()).tools}
         assert listed["open"].meta == {"ui": {"resourceUri": APP["viewer"]}}
-        assert sorted(n for n, t in listed.items() if t.meta) == ["ketcher_open", "open"]
+        assert sorted(n for n, t in listed.items() if t.meta) == [
+            "ketcher_open",
+            "open",
+            "render_panel",
+        ]
         if mode == "auto":
             # The SDK sieves `extensions` (2026-07-28 vocabulary) out of a 2025-11-25 initialize
             # result; hosts on that wire go by the tool's `_meta.ui.resourceUri` alone.
@@ -78,7 +82,11 @@ async def test_open_names_its_app_and_the_server_declares_the_extension(
 async def test_app_resources_are_bounded_and_rebuild_the_app(mcp_client: Any) -> None:
     async with mcp_client(extensions=[McpApps()]) as client:
         listed = (await client.list_resources()).resources
-        assert [(str(r.uri), r.mime_type) for r in listed] == [(APP["viewer"], APP["mimeType"])]
+        # The Viewer App, and the Panel App (tests/gateway/test_app_panel.py).
+        assert [(str(r.uri), r.mime_type) for r in listed] == [
+            (APP["viewer"], APP["mimeType"]),
+            (APP["panel"], APP["mimeType"]),
+        ]
         page = (await client.read_resource(APP["viewer"])).contents[0]
         assert page.mime_type == APP["mimeType"]
         # A Story's data may come from the default resource hosts; nothing else is declared.

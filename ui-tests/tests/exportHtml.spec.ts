@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 
@@ -111,5 +112,51 @@ test('a Story exported to one HTML file plays offline: Next and Play step it, it
     expect(leaks).toEqual([]);
   } finally {
     await close();
+  }
+});
+
+test('a Panel exported to one HTML file renders from file:// with the network off: its markdown inert, its chart drawn', async ({
+  browser
+}) => {
+  // A folder of its own (another run's start may clear test-results meanwhile).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'molspace-panel-export-'));
+  const notes = path.join(dir, 'notes.html');
+  const chart = path.join(dir, 'chart.html');
+  python(
+    [
+      'import molspace',
+      'pwn = "document.documentElement.dataset.pwned=\'1\'"',
+      // The markdown travels in the file's JSON: a closing script tag in it stays data.
+      'md = f\'## Findings\\n\\n<img src=x onerror="{pwn}"></script><script>{pwn}</script>\\n\\n<a href="javascript:{pwn}">raw link</a> **bold** <!--\'',
+      `molspace.Panel(md, title="Notes").to_html(${JSON.stringify(notes)})`,
+      'spec = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "data": {"values": [{"frame": i, "rmsd": i * 0.4 + i % 2} for i in range(6)]}, "mark": {"type": "line", "point": True}, "encoding": {"x": {"field": "frame", "type": "quantitative"}, "y": {"field": "rmsd", "type": "quantitative"}}}',
+      `molspace.Panel(spec, title="RMSD").to_html(${JSON.stringify(chart)})`
+    ].join('\n')
+  );
+  const shownNotes = await openOffline(browser, notes);
+  try {
+    const { page, leaks } = shownNotes;
+    expect(await settled(page)).toBe('drawn');
+    expect(await page.title()).toBe('Notes');
+    const body = page.locator('.molspace-panel-body');
+    await expect(body.locator('h2')).toHaveText(/^Findings/);
+    await expect(body.locator('strong')).toHaveText('bold');
+    expect(await body.locator('script, [onerror], img, a[href^="javascript:" i]').count()).toBe(0);
+    await body.getByText('raw link').click();
+    expect(await page.evaluate(() => document.documentElement.dataset.pwned ?? 'inert')).toBe('inert');
+    expect(leaks).toEqual([]);
+  } finally {
+    await shownNotes.close();
+  }
+  const shownChart = await openOffline(browser, chart);
+  try {
+    const { page, leaks } = shownChart;
+    expect(await settled(page)).toBe('drawn');
+    await expect(page.locator('.molspace-panel')).toHaveAttribute('data-molspace-ready', 'true');
+    expect(await foregroundFraction(page.locator('.molspace-panel-chart canvas').first())).toBeGreaterThan(0.01);
+    expect(leaks).toEqual([]);
+  } finally {
+    await shownChart.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -478,3 +478,135 @@ test.describe('molspace MCP App', () => {
     }
   });
 });
+
+test.describe('molspace Panel App', () => {
+  test('render_panel with no JupyterLab page renders in the chat: hostile markdown stays inert, a table sorts, a chart draws', async ({
+    browser
+  }) => {
+    const { client, tools } = await connectAppHostClient();
+    try {
+      await expect.poll(() => pagesConnected(client)).toBe(false);
+      const renderPanel = tools.find(t => t.name === 'render_panel')!;
+      expect(toolResourceUri(renderPanel)).toBe('ui://molspace/panel');
+      // Each payload would mark the App's document if it ran.
+      const pwn = "document.documentElement.dataset.pwned='1'";
+      const hostile = [
+        '## Findings',
+        '',
+        `<img src=x onerror="${pwn}"> <script>${pwn}</script> <svg onload="${pwn}"></svg>`,
+        '',
+        `<a href="javascript:${pwn}">raw link</a> <b onclick="${pwn}">loud</b> and **bold**`
+      ].join('\n');
+      const call = async (args: Record<string, unknown>): Promise<CallToolResult> => {
+        const result = (await client.callTool({ name: 'render_panel', arguments: args })) as CallToolResult;
+        expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+        // The model reads a bounded line; the content travels in _meta for the App alone.
+        expect(JSON.stringify(result.content)).not.toContain('onerror');
+        return result;
+      };
+      const notes = await call({ panelId: 'notes', title: 'Notes', content: { type: 'markdown', markdown: hostile } });
+      const host = await openAppHost(browser, {
+        mcp: client,
+        resourceUri: 'ui://molspace/panel',
+        tool: renderPanel,
+        toolInput: { panelId: 'notes' },
+        toolResult: notes
+      });
+      try {
+        const app = host.appFrame;
+        const settledState = async () => {
+          await expect.poll(async () => (await host.appState()) ?? 'none', { timeout: 120_000 }).toMatch(/^(drawn|error)$/);
+          return appStateOrError(host);
+        };
+        expect(await settledState(), `uncaught in the App: ${host.records.pageErrors.join('\n')}`).toBe('drawn');
+        const panel = app.locator('.molspace-panel');
+        await expect(panel).toHaveAttribute('data-molspace-ready', 'true');
+        await expect(panel.locator('.molspace-panel-title')).toHaveText('Notes');
+        const body = panel.locator('.molspace-panel-body');
+        await expect(body.locator('h2')).toHaveText(/^Findings/);
+        await expect(body.locator('strong')).toHaveText('bold');
+        // Sanitized by JupyterLab's sanitizer: no script, no handler, no javascript: link; the
+        // image (not a data: URL) replaced by the page's image policy with a note.
+        expect(await body.locator('script, [onerror], [onload], [onclick], img').count()).toBe(0);
+        expect(await body.locator('a[href^="javascript:" i]').count()).toBe(0);
+        await body.getByText('raw link').click();
+        await body.getByText('loud').click();
+        expect(await app.evaluate(() => document.documentElement.dataset.pwned ?? 'inert')).toBe('inert');
+        await expect.poll(() => host.records.modelContext.map(c => JSON.stringify(c)).join('\n')).toContain('panel \\"Notes\\" rendered');
+
+        // A table: text cells, sorted by a header click.
+        const table = await call({
+          title: 'Contacts',
+          content: {
+            type: 'table',
+            columns: [{ name: 'residue' }, { name: 'distance', type: 'number', unit: 'Å' }],
+            rows: [
+              ['<b onmouseover=x>ASP 25</b>', 3.4],
+              ['GLY 27', 2.9]
+            ]
+          }
+        });
+        await host.sendToolResult(table);
+        await expect(panel.locator('.molspace-panel-title')).toHaveText('Contacts');
+        const rows = panel.locator('table.molspace-panel-table tbody tr');
+        await expect(rows).toHaveCount(2);
+        await expect(rows.first().locator('td').first()).toHaveText('<b onmouseover=x>ASP 25</b>');
+        await panel.getByRole('button', { name: 'distance (Å)' }).click();
+        await expect(rows.first().locator('td').first()).toHaveText('GLY 27');
+
+        // A Vega-Lite chart, drawn by JupyterLab's Vega renderer under the App's CSP.
+        const chart = await call({
+          title: 'RMSD',
+          content: {
+            type: 'chart',
+            spec: {
+              $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+              data: { values: [0, 1, 2, 3, 4, 5].map(frame => ({ frame, rmsd: frame * 0.4 + (frame % 2) })) },
+              mark: { type: 'line', point: true },
+              encoding: { x: { field: 'frame', type: 'quantitative' }, y: { field: 'rmsd', type: 'quantitative' } }
+            }
+          }
+        });
+        await host.sendToolResult(chart);
+        await expect(panel).toHaveAttribute('data-molspace-type', 'chart');
+        await expect(panel).toHaveAttribute('data-molspace-ready', 'true', { timeout: 60_000 });
+        expect(await settledState()).toBe('drawn');
+        expect(await foregroundFraction(panel.locator('.molspace-panel-chart canvas').first())).toBeGreaterThan(0.01);
+
+        // A chart Vega-Lite cannot compile: located in the panel and told to the model (Vega's
+        // message; the page's Ajv schema check cannot run under the App's CSP).
+        const bad = await call({
+          content: {
+            type: 'chart',
+            spec: {
+              $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+              data: { values: [{ 'a[': 1 }] },
+              mark: 'point',
+              encoding: { x: { field: 'a[', type: 'quantitative' } }
+            }
+          }
+        });
+        await host.sendToolResult(bad);
+        // (polled: the App still says drawn, of the chart before, until this result reaches it)
+        await expect
+          .poll(() => appStateOrError(host), { timeout: 60_000 })
+          .toMatch(/^error: VALIDATION_FAILED at \/content\/spec\/encoding\/x\/field: /);
+        await expect(panel.locator('.molspace-panel-error')).toContainText('Where: /content/spec/encoding/x/field');
+        await expect
+          .poll(() => host.records.modelContext.map(c => JSON.stringify(c)).join('\n'))
+          .toContain('VALIDATION_FAILED at /content/spec/encoding/x/field');
+
+        // The parts came through the host; nothing broke the CSP or the handshake.
+        expect(host.records.resourceReads.filter(r => r.uri.startsWith('ui://molspace/app/panel-')).length).toBeGreaterThan(1);
+        expect(host.records.resourceReads.filter(r => r.error)).toEqual([]);
+        expect(host.records.cspViolations).toEqual([]);
+        expect(host.records.pageErrors).toEqual([]);
+        expect(await host.bridgeErrors()).toEqual([]);
+      } finally {
+        await host.close();
+      }
+    } finally {
+      await client.close();
+    }
+  });
+});

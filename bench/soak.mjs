@@ -17,10 +17,22 @@
  *
  *   node bench/soak.mjs            # 10,000 calls
  *   MOLSPACE_SOAK_N=1000 node bench/soak.mjs
+ *   MOLSPACE_SOAK_UNTIL=2026-12-06T19:50:00Z node bench/soak.mjs
+ *
+ * MOLSPACE_SOAK_UNTIL (a time) ends the agent loop there if N calls are not
+ * made by then, and tells the cell to stop (a file it looks for): the figures
+ * are for the calls made. Each memory sample is logged as it is taken.
+ *
+ * With MOLSPACE_SOAK_HEAP_DIR=<dir>, the server also loads bench/soak_heap.py
+ * (tracemalloc on; its RSS is then not the shipped server's) and each sample
+ * sends it SIGUSR1, which writes heap-<n>.json into <dir>: traced memory, the
+ * top allocation sites, and the tracebacks and object types grown since the
+ * first sample.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  BENCH,
   PORTS,
   ROOT,
   execCell,
@@ -45,6 +57,7 @@ const N = Number(process.env.MOLSPACE_SOAK_N || 10_000);
 const SAMPLE = Number(process.env.MOLSPACE_SOAK_SAMPLE || Math.max(1, Math.floor(N / 40)));
 const CELL_EDITS = Math.max(10, Math.round(N / 10));
 const STEPS = 12;
+const UNTIL = process.env.MOLSPACE_SOAK_UNTIL ? Date.parse(process.env.MOLSPACE_SOAK_UNTIL) : Infinity;
 
 const WORKSPACE = `import molspace
 from IPython.display import display
@@ -54,9 +67,11 @@ story = molspace.Story({"kind": "multiple", "metadata": {"version": "1", "timest
     "snapshots": [{"root": empty, "metadata": {"key": f"s{i}", "title": f"s{i}", "linger_duration_ms": 250}} for i in range(${STEPS})]})
 display(v, story)`;
 
-const CELL = `import json
+const CELL = `import json, os
 _soak = {"viewer": [], "story": [], "errors": {}}
 for i in range(${CELL_EDITS}):
+    if os.path.exists("soak.stop"):
+        break
     for name, edit in (("viewer", lambda: v.set_color({"auth_asym_id": "A", "auth_seq_id": 1 + i % 130}, "#%06x" % (i * 7919 % 0xffffff))),
                        ("story", lambda: story.goto(i % ${STEPS}))):
         try:
@@ -80,7 +95,11 @@ function rss(pid) {
   }
 }
 
-const server = await startServer({ port: PORTS.a, name: 'soak' });
+const HEAP_DIR = process.env.MOLSPACE_SOAK_HEAP_DIR;
+const heapConfig = HEAP_DIR
+  ? ['import sys', `sys.path.insert(0, ${JSON.stringify(BENCH)})`, 'c.ServerApp.jpserver_extensions = {"molspace": True, "soak_heap": True}']
+  : [];
+const server = await startServer({ port: PORTS.a, name: 'soak', config: heapConfig });
 const stopAll = stopOnExit([server]);
 fs.copyFileSync(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), path.join(server.root, '1cbs.cif'));
 writeNotebook(server.root, 'soak.ipynb');
@@ -132,8 +151,13 @@ try {
   let answered = 0;
   const sample = async i => {
     samples.push({ call: i, heapMB: +((await heap()) / 2 ** 20).toFixed(1), serverMB: +(rss(server.pid) / 2 ** 20).toFixed(1), kernelMB: +(rss(kernelPid) / 2 ** 20).toFixed(1) });
+    if (HEAP_DIR) process.kill(server.pid, 'SIGUSR1');
+    log('sample', JSON.stringify(samples.at(-1)));
   };
+  let made = 0;
   for (let i = 0; i < N; i++) {
+    if (Date.now() > UNTIL) break;
+    made = i + 1;
     const roll = rng();
     let name;
     let args;
@@ -167,13 +191,17 @@ try {
     if (i % SAMPLE === 0) await sample(i);
     if (i % 1000 === 999) log(`${i + 1} calls, ${((performance.now() - t0) / 1000).toFixed(0)} s, heap ${samples.at(-1).heapMB} MB, server ${samples.at(-1).serverMB} MB`);
   }
+  if (made < N) {
+    log(`MOLSPACE_SOAK_UNTIL reached after ${made} calls: the cell is told to stop`);
+    fs.writeFileSync(path.join(server.root, 'soak.stop'), '');
+  }
   // The cell's output, once it finished (its edits are waited for one by one).
   await page.waitForFunction(() => /"errors"/.test(window.jupyterapp.shell.currentWidget.content.widgets[2].model.outputs.toJSON().map(o => o.text ?? '').join('')), null, { timeout: 1_800_000, polling: 1000 });
   const cell = JSON.parse(await page.evaluate(() => window.jupyterapp.shell.currentWidget.content.widgets[2].model.outputs.toJSON().map(o => o.text ?? '').join('').trim().split('\n').at(-1)));
   // Play stops at the end, or now (a change of the agent's when it was still playing).
   const [paused] = await call('story_control', { target: ids.story, action: 'pause', actionId: 'soak-pause' });
   if (paused.changed && !paused.replayed) agentApplied.story.push(paused.story.revision);
-  await sample(N);
+  await sample(made);
   const seconds = (performance.now() - t0) / 1000;
   const ledger = await page.evaluate(() => window.__ledger);
   const final = {
@@ -217,13 +245,13 @@ try {
     };
   }
   const figures = {
-    calls: N,
+    calls: made,
     answered,
     unlocated: unlocated.length,
     errors: codes,
     timeouts,
     seconds: +seconds.toFixed(0),
-    callsPerSecond: +(N / seconds).toFixed(1),
+    callsPerSecond: +(made / seconds).toFixed(2),
     cellErrors: cell.errors,
     check,
     samples,
@@ -238,7 +266,7 @@ try {
   }
   if (unlocated.length) log('unlocated:', JSON.stringify(unlocated.slice(0, 5)));
   writeResult('soak', figures);
-  if (answered !== N || unlocated.length || Object.values(check).some(c => !c.finalEqualsStartPlusChanges || c.lostAgent || c.lostCell || c.untoldAgent || c.untoldCell)) exitCode = 1;
+  if (answered !== made || unlocated.length || Object.values(check).some(c => !c.finalEqualsStartPlusChanges || c.lostAgent || c.lostCell || c.untoldAgent || c.untoldCell)) exitCode = 1;
   await client.close();
 } finally {
   await browser.close();

@@ -480,7 +480,7 @@ test.describe('molspace MCP App', () => {
 });
 
 test.describe('molspace Panel App', () => {
-  test('render_panel with no JupyterLab page renders in the chat: hostile markdown stays inert, a table sorts, a chart draws', async ({
+  test('render_panel with no JupyterLab page renders in the chat: hostile markdown stays inert, a table sorts, a chart draws, a grid shows the server pictures', async ({
     browser
   }) => {
     const { client, tools } = await connectAppHostClient();
@@ -595,6 +595,27 @@ test.describe('molspace Panel App', () => {
         await expect
           .poll(() => host.records.modelContext.map(c => JSON.stringify(c)).join('\n'))
           .toContain('VALIDATION_FAILED at /content/spec/encoding/x/field');
+
+        // A molecule grid: the server's RDKit picture as an image; a SMILES it could not read as text with a located note.
+        const grid = await call({
+          content: {
+            type: 'molecules',
+            molecules: [
+              { smiles: 'c1ccccc1O', name: 'phenol', properties: { score: -7.1 } },
+              { smiles: 'not((a smiles', name: 'typo' }
+            ]
+          }
+        });
+        await host.sendToolResult(grid);
+        await expect(panel).toHaveAttribute('data-molspace-type', 'molecules');
+        const cells = panel.locator('.molspace-panel-molecule');
+        await expect(cells).toHaveCount(2);
+        const picture = cells.nth(0).locator('img.molspace-panel-molecule-image');
+        await expect(picture).toHaveAttribute('alt', 'c1ccccc1O');
+        await expect.poll(() => picture.evaluate(img => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(100);
+        await expect(cells.nth(1)).toHaveAttribute('data-molspace-depicted', 'error');
+        await expect(cells.nth(1)).toContainText('not((a smiles');
+        await expect(cells.nth(1)).toContainText('at /content/molecules/1/smiles');
 
         // The parts came through the host; nothing broke the CSP or the handshake.
         expect(host.records.resourceReads.filter(r => r.uri.startsWith('ui://molspace/app/panel-')).length).toBeGreaterThan(1);

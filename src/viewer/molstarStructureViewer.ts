@@ -75,6 +75,9 @@ export class MolstarStructureViewer extends MolstarViewer {
   private shown: ViewerViewState | null = null;
   /** The MVS state last loaded (JSON), or null when none is or the last load failed. */
   private shownMvs: string | null = null;
+  /** Whether a frame of {@link shown} was drawn (the last `show` resolved true). */
+  private shownDrawn = false;
+  private framesWaited = 0;
 
   private constructor(plugin: PluginContext, host: HTMLElement, opts: MolstarViewerOptions) {
     super(plugin, host, opts);
@@ -97,12 +100,20 @@ export class MolstarStructureViewer extends MolstarViewer {
   /**
    * Show `view` of `source` (a first call loads the structure). Resolves once
    * Mol* has drawn a frame of it (true), or false when the page is hidden.
+   * The view already drawn, asked again, resolves true at once: no frame is
+   * drawn for it (on software WebGL a frame of a 1 MB mmCIF takes seconds, and
+   * a Viewer's first load is asked twice: by its start and by the initial view
+   * it sets on its model meanwhile).
    *
    * @throws MolspaceError `VALIDATION_FAILED` when Mol* cannot build it.
    */
   async show(source: ViewerSource, view: ViewerViewState): Promise<boolean> {
     this.assertLive('Scroll the Viewer into view (or click it) to restart it.');
     const first = this.source !== source;
+    if (!first && this.shownDrawn && this.shown && sameJson(view, this.shown)) {
+      return true;
+    }
+    this.shownDrawn = false;
     if (first) {
       const id = `molspace-viewer-${++archiveCounter}`;
       this.url = `arcp://${id}/structure.${source.format}`;
@@ -123,7 +134,7 @@ export class MolstarStructureViewer extends MolstarViewer {
     }
     const before = this.shown;
     if (!first && before && (await timed('frame', () => this.showFrame(source, before, view)))) {
-      return timed('draw', () => this.waitForDraw());
+      return this.drawnNow();
     }
     const mvs = viewToMvs(view, {
       url: this.url!,
@@ -153,7 +164,18 @@ export class MolstarStructureViewer extends MolstarViewer {
     }
     this.countExtras();
     this.applyInteractive(view, before, first);
-    return timed('draw', () => this.waitForDraw());
+    return this.drawnNow();
+  }
+
+  /**
+   * Wait for a frame of what is shown; remember whether one was drawn. The host's
+   * `data-molspace-frames` counts the frames waited for (a test hook: a first load is one).
+   */
+  private async drawnNow(): Promise<boolean> {
+    this.host.setAttribute('data-molspace-frames', String(++this.framesWaited));
+    const drawn = await timed('draw', () => this.waitForDraw());
+    this.shownDrawn = drawn;
+    return drawn;
   }
 
   /** Load one MVS state, keeping the camera after the first; Mol*'s errors become one located failure. */

@@ -36,6 +36,11 @@ test('transparency, a distance and a label: drawn by Mol* when act returns, loca
   const canvas = viewer.locator('canvas').first();
   await expect.poll(() => foregroundFraction(canvas), { timeout: 30_000 }).toBeGreaterThan(0.02);
   const opaque = await foregroundFraction(canvas);
+  // The first load waited for one frame: the initial view the model set meanwhile is the same view, drawn already
+  // (a second frame of the same scene costs seconds on software WebGL). Read once the view has settled: the
+  // saved-notebook fallback is taken only after a quiet time with nothing left to draw.
+  await expect(viewer).toHaveAttribute('data-molspace-fallback-revision', '0', { timeout: 60_000 });
+  await expect(host).toHaveAttribute('data-molspace-frames', '1');
   const client = await mcpClient();
   try {
     const [observed] = await call(client, 'observe');

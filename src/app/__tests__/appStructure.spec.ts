@@ -31,7 +31,7 @@ describe('appSourceOf', () => {
       result({ format: 'pdb', structure: { name: 'data/w.pdb', encoding: 'utf8', data: PDB }, coordinates: null, title: 'water' })
     );
     expect(text).toMatchObject({ title: 'water', name: 'data/w.pdb', format: 'pdb', coordinates: null });
-    expect(new TextDecoder().decode(text!.bytes)).toBe(PDB);
+    expect(new TextDecoder().decode(text!.bytes!)).toBe(PDB);
     const binary = appSourceOf(
       result({
         format: 'pdb',

@@ -219,7 +219,7 @@ def panel_meta_beside_page(
     ``structured`` is the page's answer (its ``panel`` names the id and title). A molecule ``file``
     (read by the page) adds nothing.
 
-    Raises what :func:`app_panel` raises.
+    Raises as the `_meta` builder above does (a located error at the bad content field).
     """
     state = structured.get("panel") or {}
     if (args.get("content") or {}).get("file") is not None:

@@ -142,7 +142,7 @@ function badPanel(message: string, where: string, details: Record<string, unknow
     'VALIDATION_FAILED',
     message,
     where,
-    'Call render_panel again with content that matches its schema (describe render_panel).',
+    'Call render_panel again with content that matches its schema (describe {tool: "render_panel"}).',
     details
   );
 }

@@ -9,24 +9,11 @@
 import { ZOD_JITLESS } from './zodJitless';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 
-import { MolspaceError, type LocatedError } from '../contract/errors';
+import { MolspaceError } from '../contract/errors';
 import { AppPanelView, appPanelOf } from './appPanel';
 import { takeHandoff } from './appHandoff';
 import { markState, showError } from './appStatus';
-
-/** The located error of an error result (its second text line is the error as JSON), or null. */
-function errorOfResult(result: CallToolResult): LocatedError | null {
-  if (!result.isError) {
-    return null;
-  }
-  const text = result.content.find((c: { type: string }) => c.type === 'text');
-  const json = text && 'text' in text ? text.text.split('\n')[1] : undefined;
-  try {
-    return json ? (JSON.parse(json) as LocatedError) : null;
-  } catch {
-    return null;
-  }
-}
+import { errorOfResult } from './appResult';
 
 document.documentElement.dataset.molspaceZod = ZOD_JITLESS ? 'jitless' : 'jit';
 const handoff = takeHandoff();

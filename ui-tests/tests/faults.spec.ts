@@ -263,7 +263,11 @@ test('the bridge socket dropped during agent calls: each is answered or NO_PAGE,
       const w = window as any;
       return w.__bridgeFrames.calls >= 2 && w.__bridgeFrames.results < w.__bridgeFrames.calls;
     });
-    await page.evaluate(() => (window as any).__bridgeSockets.at(-1).close());
+    const sockets = await page.evaluate(() => {
+      const w = window as any;
+      w.__bridgeSockets.at(-1).close();
+      return w.__bridgeSockets.length;
+    });
 
     const answers = await Promise.all(inFlight);
     let dropped = 0;
@@ -276,8 +280,16 @@ test('the bridge socket dropped during agent calls: each is answered or NO_PAGE,
     }
     expect(dropped).toBeGreaterThan(0);
 
-    // The page reconnects on its own, and calls work again.
-    await page.waitForFunction(() => (window as any).molspace.bridge.state === 'connected', null, { timeout: 60_000 });
+    // The page reconnects on its own, and calls work again: a new socket, welcomed. (The old socket's
+    // state may still read 'connected' here: its close event can come after the calls' answers.)
+    await page.waitForFunction(
+      sockets => {
+        const w = window as any;
+        return w.__bridgeSockets.length > sockets && w.molspace.bridge.state === 'connected';
+      },
+      sockets,
+      { timeout: 60_000 }
+    );
     // The agent retries every call with its actionId: each change is applied once, whatever the first answer was.
     for (let i = 0; i < N; i++) {
       const [retried, failed] = await call(client, 'act', colour(ids.viewer, i, `drop-${i}`));

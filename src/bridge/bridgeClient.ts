@@ -84,6 +84,15 @@ export interface BridgeClientOptions {
    * mirror"); flushed before every `result`. None: the gateway relays every read.
    */
   mirror?: ReadMirror;
+  /**
+   * The HTTP status of a plain GET of the bridge's URL, or null when it could not be read.
+   * Asked once, after the first socket closed before any `welcome`: a 404 means no molspace
+   * gateway serves this page (JupyterLite, or the server extension is off), and the bridge
+   * stops with a located {@link BridgeClient.error} instead of retrying forever. None: never asked.
+   */
+  probe?: () => Promise<number | null>;
+  /** Told once when the bridge stops for good with a located error (no gateway, another protocol). */
+  onStopped?: (error: LocatedError) => void;
 }
 
 /**
@@ -102,6 +111,9 @@ export class BridgeClient {
   /** The gateway's clock less this page's (ms), from its last `welcome`; null before one that says it. */
   private _clockOffset: number | null = null;
   private _error: LocatedError | null = null;
+  /** True once the gateway welcomed this page (then a lost socket is a server restart, not a missing gateway). */
+  private _everWelcomed = false;
+  private _probed = false;
   private readonly _welcomed = new Signal<this, void>(this);
 
   constructor(options: BridgeClientOptions) {
@@ -207,8 +219,12 @@ export class BridgeClient {
         { protocol: BRIDGE_PROTOCOL_VERSION, closeCode: code, reason }
       ).toJSON();
       console.error(`molspace: ${this._error.message} ${this._error.fix}`);
-      this._stop();
+      this._stopWith(this._error);
       return;
+    }
+    if (!this._everWelcomed && !this._probed && this._options.probe) {
+      this._probed = true;
+      void this._probeGateway(this._options.probe);
     }
     if (code === BRIDGE_CLOSE_CODES.replaced || code === BRIDGE_CLOSE_CODES.pageIdTaken) {
       // Another tab (a duplicate shares sessionStorage) or user holds this page id.
@@ -220,6 +236,29 @@ export class BridgeClient {
       this.connect();
     }, this._delay);
     this._delay = Math.min(this._delay * 2, RECONNECT_MAX_MS);
+  }
+
+  /** Ask whether a gateway serves the bridge's URL at all; a 404 stops the retries, located. */
+  private async _probeGateway(probe: () => Promise<number | null>): Promise<void> {
+    const status = await probe().catch(() => null);
+    if (status !== 404 || this._everWelcomed || this._state === 'stopped') {
+      return;
+    }
+    const error = new MolspaceError(
+      'NOT_FOUND',
+      'No molspace gateway serves this page (HTTP 404 at molspace/bridge): agents cannot reach it over MCP. The widgets work.',
+      'bridge',
+      'Run JupyterLab on a server with molspace installed (`jupyter server extension list` shows molspace enabled), then reload. In JupyterLite, in-browser agents reach the tools through WebMCP.',
+      { url: this._options.url.replace(/\?.*$/, ''), status }
+    ).toJSON();
+    console.warn(`molspace: ${error.message} ${error.fix}`);
+    this._stopWith(error);
+  }
+
+  private _stopWith(error: LocatedError): void {
+    this._error = error;
+    this._stop();
+    this._options.onStopped?.(error);
   }
 
   private _stop(): void {
@@ -257,6 +296,7 @@ export class BridgeClient {
       this._clockOffset = msg.serverTime !== undefined ? msg.serverTime - Date.now() : null;
       if (this._state === 'connecting') {
         this._state = 'connected';
+        this._everWelcomed = true;
         this._delay = RECONNECT_MIN_MS;
         if (msg.mirror === true) {
           this._options.mirror?.attach(msg.pageId, frame => this._send(frame));

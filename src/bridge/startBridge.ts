@@ -3,6 +3,7 @@
  * JupyterLab has restored, so the contract (zod) and the Dispatcher are not
  * on JupyterLab's start path.
  */
+import { Notification } from '@jupyterlab/apputils';
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 import type { IMolspacePage } from '../tokens';
@@ -21,7 +22,9 @@ declare global {
  * Connect the page to `{base_url}molspace/bridge`, authenticated like
  * JupyterLab's own kernel websockets (token query parameter when the server
  * uses one; cookies otherwise), with the page's read mirror. Exposes
- * `window.molspace = {bridge, registry, dispatcher}`.
+ * `window.molspace = {bridge, registry, dispatcher}`. Where no gateway serves the page
+ * (a plain GET of the bridge's URL answers 404: JupyterLite, or the server extension is off),
+ * the bridge stops and a JupyterLab notification says so, located, once.
  */
 export function startBridge(page: IMolspacePage, settings = ServerConnection.makeSettings()): BridgeClient {
   let url = URLExt.join(settings.wsUrl, 'molspace', 'bridge');
@@ -33,7 +36,14 @@ export function startBridge(page: IMolspacePage, settings = ServerConnection.mak
     widgets: page.registry,
     url,
     WebSocket: settings.WebSocket,
-    mirror: new ReadMirror({ registry: page.registry, dispatcher: page.dispatcher })
+    mirror: new ReadMirror({ registry: page.registry, dispatcher: page.dispatcher }),
+    probe: async () => {
+      const response = await ServerConnection.makeRequest(URLExt.join(settings.baseUrl, 'molspace', 'bridge'), {}, settings);
+      return response.status;
+    },
+    onStopped: error => {
+      Notification.warning(`molspace: ${error.message} ${error.fix}`, { autoClose: false });
+    }
   });
   bridge.connect();
   // Static fallbacks of saved notebooks (docs/architecture.md, "Static fallback in saved notebooks").

@@ -112,5 +112,13 @@ test('a JupyterLite site runs the Story, Viewer, Ketcher and Panel widgets with 
   expect(error).toMatchObject({ where: '/ketcher' });
   expect(error.message).toContain('server');
 
+  // No MCP gateway in a static site: the page's bridge asks once (a 404 at molspace/bridge), stops
+  // retrying, and says so in a JupyterLab notification, located.
+  await expect
+    .poll(() => page.evaluate(() => (window as any).molspace?.bridge.error ?? null), { timeout: 60_000 })
+    .toMatchObject({ code: 'NOT_FOUND', where: 'bridge' });
+  expect(await page.evaluate(() => (window as any).molspace.bridge.state)).toBe('stopped');
+  await expect(page.locator('.Toastify__toast', { hasText: 'No molspace gateway serves this page' })).toHaveCount(1);
+
   expect(elsewhere, 'requests that left the local site').toEqual([]);
 });

@@ -218,6 +218,78 @@ it('stops for good with a located error when the server speaks another protocol 
   error.mockRestore();
 });
 
+describe('where no gateway serves the page (JupyterLite, the server extension off)', () => {
+  function probing(status: number | null) {
+    FakeSocket.all = [];
+    const probes: number[] = [];
+    const stopped: unknown[] = [];
+    const client = new BridgeClient({
+      dispatcher: { execute: async () => ({ structuredContent: {}, text: '' }), noteServed: () => undefined },
+      widgets: new Widgets(),
+      url: 'ws://server/base/molspace/bridge?token=secret',
+      WebSocket: FakeSocket,
+      pageIds: new PageIds(),
+      probe: async () => {
+        probes.push(1);
+        return status;
+      },
+      onStopped: error => stopped.push(error)
+    });
+    client.connect();
+    return { client, probes, stopped };
+  }
+
+  it('stops after a 404 of the bridge URL, located, told once, with no more sockets', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { client, probes, stopped } = probing(404);
+    FakeSocket.last.drop(1006);
+    await settle();
+    expect(probes).toHaveLength(1);
+    expect(client.state).toBe('stopped');
+    expect(client.error).toMatchObject({
+      code: 'NOT_FOUND',
+      where: 'bridge',
+      details: { url: 'ws://server/base/molspace/bridge', status: 404 }
+    });
+    expect(client.error?.fix).toMatch(/WebMCP/);
+    expect(JSON.stringify(client.error)).not.toContain('secret');
+    expect(stopped).toEqual([client.error]);
+    jest.advanceTimersByTime(10 * RECONNECT_MAX_MS);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
+  });
+
+  it.each([
+    ['answers 400 (a gateway that wants a websocket)', 400],
+    ['cannot be read (the server is down)', null]
+  ])('keeps reconnecting when the bridge URL %s, asking once', async (_name, status) => {
+    const { client, probes, stopped } = probing(status);
+    FakeSocket.last.drop(1006);
+    await settle();
+    jest.advanceTimersByTime(RECONNECT_MIN_MS);
+    FakeSocket.last.drop(1006);
+    await settle();
+    jest.advanceTimersByTime(2 * RECONNECT_MIN_MS);
+    expect(FakeSocket.all).toHaveLength(3);
+    expect(probes).toHaveLength(1);
+    expect(client.state).toBe('connecting');
+    expect(stopped).toEqual([]);
+  });
+
+  it('never asks once the gateway welcomed the page: a lost socket then is a server restart', async () => {
+    const { client, probes } = probing(404);
+    FakeSocket.last.open();
+    FakeSocket.last.receive({ type: 'welcome', pageId: 'page-1' });
+    FakeSocket.last.drop(1006);
+    await settle();
+    jest.advanceTimersByTime(RECONNECT_MIN_MS);
+    expect(probes).toEqual([]);
+    expect(FakeSocket.all).toHaveLength(2);
+    expect(client.state).toBe('connecting');
+  });
+});
+
 it.each([
   ['replaced by another tab', BRIDGE_CLOSE_CODES.replaced],
   ['page id of another user', BRIDGE_CLOSE_CODES.pageIdTaken]

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 with_tests=0
 [ "${1:-}" = "--test" ] && with_tests=1
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step says when it starts (seconds since the install began), so a slow step shows in CI's log.
+step() { printf '\n== %s  [%ss]\n' "$*" "$SECONDS"; }
 
 need() {
   command -v "$1" >/dev/null 2>&1 || { echo "molspace install: '$1' is missing. $2" >&2; exit 1; }

@@ -4,19 +4,40 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh --test
 . .venv/bin/activate
+# Each phase says when it starts (seconds since this script began), so a slow phase shows in CI's log.
+phase() { printf '\n== %s  [%ss]\n' "$*" "$SECONDS"; }
 
-printf '\n== lint, format and type checks\n'
+phase 'lint, format and type checks'
 bash scripts/lint.sh
 
-printf '\n== jest (contract, Dispatcher, Story validation)\n'
+phase 'jest (contract, Dispatcher, Story validation)'
 npx jest --ci
 
-printf '\n== pytest (server extension, MCP gateway, kernel-side Story)\n'
-python -m pytest -q
+# The release and Binder tests build and install molspace from scratch in fresh environments
+# (minutes of npm, webpack and pip work): they run beside Galata at the lowest CPU priority, using
+# the time Galata waits on its server, kernel and browser; their output and result come after it.
+FRESH_ENV_TESTS=(tests/test_release.py tests/test_binder.py)
 
-printf '\n== Galata (real server, kernel, Chromium, Mol*, MCP client)\n'
+phase 'pytest (server extension, MCP gateway, kernel-side Story)'
+python -m pytest -q "${FRESH_ENV_TESTS[@]/#/--ignore=}"
+
+phase 'pytest, release and Binder tests (started beside Galata, niced; reported after it)'
+fresh_log="$(mktemp)"
+nice -n 19 python -m pytest -q -p no:cacheprovider "${FRESH_ENV_TESTS[@]}" >"$fresh_log" 2>&1 &
+fresh_pid=$!
+trap 'kill "$fresh_pid" 2>/dev/null || true' EXIT
+
+phase 'Galata (real server, kernel, Chromium, Mol*, MCP client)'
 cd ui-tests
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CI="${CI:-true}" npx playwright test
 
-printf '\n== JupyterLite (the site scripts/build-lite.sh builds, Pyodide kernel, served locally, Chromium)\n'
+phase 'JupyterLite (the site scripts/build-lite.sh builds, Pyodide kernel, served locally, Chromium)'
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CI="${CI:-true}" npx playwright test -c lite.config.js
+
+phase 'pytest, release and Binder tests (their output)'
+fresh_rc=0
+wait "$fresh_pid" || fresh_rc=$?
+cat "$fresh_log"
+rm -f "$fresh_log"
+[ "$fresh_rc" = 0 ] || { echo "the release and Binder tests failed (exit $fresh_rc; their output is above)" >&2; exit 1; }
+phase 'all passed'

@@ -34,8 +34,7 @@ import { MolspaceError, type LocatedError } from '../contract/errors';
 import { PanelContent, type MoleculesContent } from '../contract/panel';
 import type { Depiction } from '../ketcher/depictMessages';
 import type { Depict } from '../panel/depictor';
-import { checkChartLinks } from '../panel/chartLinks';
-import { checkChartBounds, checkMarkdown, checkMolecules, checkTable } from '../panel/panelContent';
+import { checkPanelBounds } from '../panel/panelContent';
 import { PanelRenderer } from '../panel/panelRenderer';
 import { policyRenderMime } from '../resources/resourceSanitizer';
 
@@ -112,28 +111,6 @@ export function appRenderMime(): RenderMimeRegistry {
   });
   // The page's image policy with no hosts: only data: images (the App's CSP loads no others).
   return policyRenderMime(registry, { hosts: [], pageOrigin: null }) as RenderMimeRegistry;
-}
-
-/**
- * `checkPanelContent` without the chart's JSON-schema check (Ajv needs `new Function`, refused by
- * the App's CSP; see the module comment).
- */
-export function checkAppContent(content: PanelContent, where = '/content'): void {
-  switch (content.type) {
-    case 'markdown':
-      checkMarkdown(content.markdown, where);
-      return;
-    case 'table':
-      checkTable(content, where);
-      return;
-    case 'chart':
-      checkChartBounds(content, where);
-      checkChartLinks(content, where);
-      return;
-    case 'molecules':
-      checkMolecules(content, where);
-      return;
-  }
 }
 
 /** The located error of a pointer into `_meta["molspace/panel"]`. */
@@ -241,7 +218,7 @@ export class AppPanelView {
     renderer.setIdentity(panel.panelId, panel.title);
     this.host.replaceChildren(renderer.node);
     try {
-      checkAppContent(content);
+      checkPanelBounds(content);
       await renderer.render(content, ++this.revision);
     } catch (e) {
       const error: LocatedError = MolspaceError.from(e, '/content').toJSON();

@@ -3,7 +3,8 @@
  * (`loading`, `drawn` or `error`, which tests and hosts can read) and a located
  * error as readable text in `#molspace-app-error`.
  */
-import { errorResultText, type LocatedError } from '../contract/errors';
+import { MolspaceError, errorResultText, type LocatedError } from '../contract/errors';
+import { takeHandoff, type AppHandoff } from './appHandoff';
 
 export type AppState = 'loading' | 'drawn' | 'error';
 
@@ -33,4 +34,29 @@ export function showError(error: LocatedError): string {
     box.textContent = text;
   }
   return text;
+}
+
+/**
+ * Start an App's script: the handoff its loader left and the document's `#molspace-app-root`,
+ * or null after showing a located INTERNAL error (the script ran without its loader).
+ *
+ * @param app - The App's name in the error (`Viewer`, `Panel`).
+ * @param resource - The `ui://` resource that opens it, named in the fix.
+ */
+export function startApp(app: string, resource: string): { handoff: AppHandoff; root: HTMLElement } | null {
+  const handoff = takeHandoff();
+  const root = document.getElementById('molspace-app-root');
+  if (handoff && root) {
+    return { handoff, root };
+  }
+  showError(
+    new MolspaceError(
+      'INTERNAL',
+      `The ${app} App started without its loader.`,
+      'App',
+      `Open it through its ${resource} resource.`,
+      {}
+    ).toJSON()
+  );
+  return null;
 }

@@ -11,24 +11,13 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 
 import { MolspaceError } from '../contract/errors';
 import { AppPanelView, appPanelOf } from './appPanel';
-import { takeHandoff } from './appHandoff';
-import { markState, showError } from './appStatus';
+import { markState, showError, startApp } from './appStatus';
 import { errorOfResult } from './appResult';
 
 document.documentElement.dataset.molspaceZod = ZOD_JITLESS ? 'jitless' : 'jit';
-const handoff = takeHandoff();
-const root = document.getElementById('molspace-app-root');
-if (!handoff || !root) {
-  showError(
-    new MolspaceError(
-      'INTERNAL',
-      'The Panel App started without its loader.',
-      'App',
-      'Open it through its ui://molspace/panel resource.',
-      {}
-    ).toJSON()
-  );
-} else {
+const started = startApp('Panel', 'ui://molspace/panel');
+if (started) {
+  const { handoff, root } = started;
   // The panel replaces the viewer's fixed-height box: it sizes to its content.
   root.hidden = true;
   const box = document.createElement('div');

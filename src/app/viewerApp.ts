@@ -26,8 +26,8 @@ import { appSourceOf, appStructureBytes } from './appStructure';
 import { appStoryOf } from './appStory';
 import { appDepictionOf, NO_EDITOR_NOTE, showDepiction } from './appDepiction';
 import { AppStoryPlayer } from './appStoryPlayer';
-import { takeHandoff, type AppHandoff } from './appHandoff';
-import { markState, showError } from './appStatus';
+import type { AppHandoff } from './appHandoff';
+import { markState, showError, startApp } from './appStatus';
 import { AppFollower } from './appFollow';
 import { dockedOf, errorOfResult, type DockedWidget } from './appResult';
 
@@ -222,19 +222,9 @@ class ViewerApp {
   }
 }
 
-const handoff = takeHandoff();
-const root = document.getElementById('molspace-app-root');
-if (!handoff || !root) {
-  showError(
-    new MolspaceError(
-      'INTERNAL',
-      'The Viewer App started without its loader.',
-      'App',
-      'Open it through its ui://molspace/viewer resource.',
-      {}
-    ).toJSON()
-  );
-} else {
+const started = startApp('Viewer', 'ui://molspace/viewer');
+if (started) {
+  const { handoff, root } = started;
   const viewerApp = new ViewerApp(handoff, root);
   markState('loading', 'Waiting for the tool result…');
   handoff.onResult(result => void viewerApp.show(result));

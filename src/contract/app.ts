@@ -88,7 +88,7 @@ export type AppDepiction = z.infer<typeof AppDepiction>;
 /**
  * `_meta["molspace/panel"]` of a `render_panel` result: the panel the Panel App renders with the
  * notebook's renderer (`src/panel/panelRenderer.ts`). `content` is a `PanelContent`, checked by the
- * App (`checkAppContent` of `src/app/appPanel.ts`; this file imports nothing of the panel contract); `depictions` are the
+ * App (`checkPanelBounds` of `src/panel/panelContent.ts`, called by `src/app/appPanel.ts`; this file imports nothing of the panel contract); `depictions` are the
  * server's RDKit SVGs of a grid's molecules by SMILES (`GridDepictions`), absent where none were drawn.
  */
 export const AppPanel = z.object({

@@ -27,21 +27,38 @@ import { checkChartLinks } from './chartLinks';
  *   chart data values), `UNSUPPORTED_FORMAT` (a chart that is not Vega-Lite v5).
  */
 export async function checkPanelContent(content: PanelContent, where = '/content'): Promise<void> {
+  await checkPanelContentWith(content, where, spec => checkChartSchema(spec, `${where}/spec`));
+}
+
+/**
+ * {@link checkPanelContent} without the chart's Vega-Lite JSON-schema check: for the MCP App,
+ * whose CSP refuses the `new Function` that Ajv compiles with (`src/app/appPanel.ts`).
+ *
+ * @throws MolspaceError as {@link checkPanelContent}, but for the schema.
+ */
+export function checkPanelBounds(content: PanelContent, where = '/content'): void {
+  void checkPanelContentWith(content, where, null);
+}
+
+/** Every check, in order; `chartSchema` (or none) between a chart's bounds and its links. */
+function checkPanelContentWith(
+  content: PanelContent,
+  where: string,
+  chartSchema: ((spec: ChartContent['spec']) => Promise<void>) | null
+): Promise<void> | void {
   switch (content.type) {
     case 'markdown':
-      checkMarkdown(content.markdown, where);
-      return;
+      return checkMarkdown(content.markdown, where);
     case 'table':
-      checkTable(content, where);
-      return;
+      return checkTable(content, where);
     case 'chart':
       checkChartBounds(content, where);
-      await checkChartSchema(content.spec, `${where}/spec`);
-      checkChartLinks(content, where);
-      return;
+      if (chartSchema === null) {
+        return checkChartLinks(content, where);
+      }
+      return chartSchema(content.spec).then(() => checkChartLinks(content, where));
     case 'molecules':
-      checkMolecules(content, where);
-      return;
+      return checkMolecules(content, where);
   }
 }
 

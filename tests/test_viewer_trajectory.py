@@ -251,13 +251,3 @@ class TestAnalysisLibraries:
             with pytest.raises(StructureSourceError) as e:
                 make()
             assert (e.value.to_dict()["code"], e.value.to_dict()["where"]) == (code, where)
-
-    def test_too_many_frames_for_the_bound_say_what_stride_fits(self, universe, monkeypatch):
-        from molspace.viewer import trajectory_source
-
-        monkeypatch.setattr(trajectory_source, "MAX_STRUCTURE_BYTES", 3341 * 12 * 20)
-        with pytest.raises(StructureSourceError) as e:
-            Viewer(universe)
-        err = e.value.to_dict()
-        assert (err["code"], err["where"]) == ("TOO_LARGE", "frames")
-        assert "at most 20 frames" in err["fix"] and "slice(0, None, 5)" in err["fix"]

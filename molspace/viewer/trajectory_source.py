@@ -3,7 +3,9 @@
 The object is written with the library's own writers, as the files the page reads for any
 trajectory (``src/viewer/trajectoryData.ts``): a PDB of the first frame taken (the topology)
 and a DCD of the frames taken (``frames``: a slice or range of frame indices, e.g.
-``slice(0, None, 10)`` for every 10th). Both libraries are optional (``pip install MDAnalysis``
+``slice(0, None, 10)`` for every 10th). More frames than the Viewer's frame budget, or over
+``viewerSourceBytes``: only the PDB is written and the frames are read from the object when the
+page asks (:mod:`molspace.viewer.frames`). Both libraries are optional (``pip install MDAnalysis``
 or ``mdtraj``); neither is imported unless such an object is passed, and the type is told from
 its module name (docs/architecture.md, "Viewer").
 """
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StructureSourceError
+from .frames import DEFAULT_FRAME_BUDGET, FrameSource, MDAnalysisFrames, MDTrajFrames
 from .source import MAX_STRUCTURE_BYTES, CoordinatesSource, StructureSource
 
 #: Bytes a DCD frame takes per atom (x, y, z as float32), for the size check before writing.
@@ -70,23 +73,18 @@ def _frame_indices(frames: Any, total: int) -> range:
     return taken
 
 
-def _check_size(atoms: int, frames: int, name: str) -> None:
-    size = atoms * frames * _DCD_BYTES_PER_ATOM
-    if size > MAX_STRUCTURE_BYTES:
-        keep = max(1, MAX_STRUCTURE_BYTES // max(atoms * _DCD_BYTES_PER_ATOM, 1))
-        raise StructureSourceError(
-            "TOO_LARGE",
-            f"{name}: {frames} frames of {atoms} atoms are about {size} bytes of coordinates; "
-            f"the limit is {MAX_STRUCTURE_BYTES} bytes",
-            "frames",
-            f"Take at most {keep} frames: a stride (frames=slice(0, None, {-(-frames // keep)})) "
-            "or a range, or fewer atoms (an AtomGroup selection).",
-            {"atoms": atoms, "frames": frames, "bytes": size, "limit": MAX_STRUCTURE_BYTES},
-        )
+def _on_demand(atoms: int, frames: int, budget: int) -> bool:
+    """Whether the frames stay in the kernel (served on demand, :mod:`molspace.viewer.frames`)."""
+    return frames > budget or atoms * frames * _DCD_BYTES_PER_ATOM > MAX_STRUCTURE_BYTES
 
 
-def trajectory_sources(value: Any, frames: Any = None) -> tuple[StructureSource, CoordinatesSource]:
+def trajectory_sources(
+    value: Any, frames: Any = None, budget: int = DEFAULT_FRAME_BUDGET
+) -> tuple[StructureSource, CoordinatesSource | FrameSource]:
     """A topology (PDB of the first frame taken) and coordinates (DCD) of an analysis library's object.
+
+    More frames than ``budget``, or coordinates over ``viewerSourceBytes``: no DCD is written; the
+    frames stay in the object and are served on demand (a :class:`~molspace.viewer.frames.FrameSource`).
 
     Parameters
     ----------
@@ -97,14 +95,13 @@ def trajectory_sources(value: Any, frames: Any = None) -> tuple[StructureSource,
 
     Returns
     -------
-    tuple of StructureSource, CoordinatesSource
+    tuple of StructureSource, CoordinatesSource or FrameSource
         Named after the object (``"MDAnalysis AtomGroup (3341 atoms)"``, ``"frames 0:98:1"``).
 
     Raises
     ------
     StructureSourceError
-        ``INVALID_INPUT`` / ``VALIDATION_FAILED`` at ``frames`` (see above), ``TOO_LARGE`` at ``frames``
-        when the coordinates would pass ``viewerSourceBytes``, ``VALIDATION_FAILED`` at ``source`` for
+        ``INVALID_INPUT`` / ``VALIDATION_FAILED`` at ``frames`` (see above), ``VALIDATION_FAILED`` at ``source`` for
         an object with no atoms or one the library cannot write.
     """
     kind = trajectory_object_kind(value)
@@ -115,9 +112,13 @@ def trajectory_sources(value: Any, frames: Any = None) -> tuple[StructureSource,
                 # the PDB writer warns for each attribute a topology lacks (chainIDs, occupancies, ...)
                 warnings.simplefilter("ignore")
                 if kind == "mdanalysis":
-                    name, taken = _write_mdanalysis(value, frames, topology, coordinates)
+                    name, taken, served = _write_mdanalysis(
+                        value, frames, topology, coordinates, budget
+                    )
                 elif kind == "mdtraj":
-                    name, taken = _write_mdtraj(value, frames, topology, coordinates)
+                    name, taken, served = _write_mdtraj(
+                        value, frames, topology, coordinates, budget
+                    )
                 else:
                     raise StructureSourceError(
                         "INVALID_INPUT",
@@ -140,6 +141,8 @@ def trajectory_sources(value: Any, frames: Any = None) -> tuple[StructureSource,
                 {"type": type(value).__name__},
             ) from None
         step = taken.step
+        if served is not None:
+            return StructureSource(topology.read_bytes(), "pdb", name), served
         return (
             StructureSource(topology.read_bytes(), "pdb", name),
             CoordinatesSource(
@@ -149,8 +152,8 @@ def trajectory_sources(value: Any, frames: Any = None) -> tuple[StructureSource,
 
 
 def _write_mdanalysis(
-    value: Any, frames: Any, topology: Path, coordinates: Path
-) -> tuple[str, range]:
+    value: Any, frames: Any, topology: Path, coordinates: Path, budget: int
+) -> tuple[str, range, FrameSource | None]:
     import MDAnalysis as mda
 
     group = value.atoms if type(value).__name__ == "Universe" else value
@@ -165,20 +168,27 @@ def _write_mdanalysis(
         )
     taken = _frame_indices(frames, universe.trajectory.n_frames)
     name = f"MDAnalysis {type(value).__name__} ({group.n_atoms} atoms)"
-    _check_size(group.n_atoms, len(taken), name)
+    served = (
+        MDAnalysisFrames(group, taken, f"frames {taken.start}:{taken.stop}:{taken.step}")
+        if _on_demand(group.n_atoms, len(taken), budget)
+        else None
+    )
     here = universe.trajectory.ts.frame
     try:
         universe.trajectory[taken[0]]
         group.write(str(topology))
-        with mda.Writer(str(coordinates), n_atoms=group.n_atoms) as writer:
-            for _ in universe.trajectory[slice(taken.start, taken.stop, taken.step)]:
-                writer.write(group)
+        if served is None:
+            with mda.Writer(str(coordinates), n_atoms=group.n_atoms) as writer:
+                for _ in universe.trajectory[slice(taken.start, taken.stop, taken.step)]:
+                    writer.write(group)
     finally:
         universe.trajectory[here]  # the cell's Universe stays at its frame
-    return name, taken
+    return name, taken, served
 
 
-def _write_mdtraj(value: Any, frames: Any, topology: Path, coordinates: Path) -> tuple[str, range]:
+def _write_mdtraj(
+    value: Any, frames: Any, topology: Path, coordinates: Path, budget: int
+) -> tuple[str, range, FrameSource | None]:
     if value.n_atoms == 0:
         raise StructureSourceError(
             "VALIDATION_FAILED",
@@ -189,8 +199,14 @@ def _write_mdtraj(value: Any, frames: Any, topology: Path, coordinates: Path) ->
         )
     taken = _frame_indices(frames, value.n_frames)
     name = f"MDTraj Trajectory ({value.n_atoms} atoms)"
-    _check_size(value.n_atoms, len(taken), name)
+    if _on_demand(value.n_atoms, len(taken), budget):
+        value[taken[0]].save_pdb(str(topology))
+        return (
+            name,
+            taken,
+            MDTrajFrames(value, taken, f"frames {taken.start}:{taken.stop}:{taken.step}"),
+        )
     part = value[slice(taken.start, taken.stop, taken.step)]
     part[0].save_pdb(str(topology))
     part.save_dcd(str(coordinates))
-    return name, taken
+    return name, taken, None

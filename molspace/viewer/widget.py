@@ -26,6 +26,7 @@ from .._version import MODULE_NAME, MODULE_VERSION_RANGE
 from ..errors import MolspaceError, StructureSourceError, ViewerControlError
 from ..page_request import PageRequest
 from ..page_widget import PageWidget
+from .frames import DEFAULT_FRAME_BUDGET, FrameSource, frame_reply, served_coordinates
 from .source import TOPOLOGY, mvs_state_of, normalize_coordinates_source, normalize_structure_source
 from .trajectory_source import trajectory_object_kind, trajectory_sources
 
@@ -142,6 +143,11 @@ class Viewer(PageWidget):
         With an MDAnalysis ``Universe`` / ``AtomGroup`` or an MDTraj ``Trajectory`` as ``source``
         (written as PDB + DCD by the library, :mod:`molspace.viewer.trajectory_source`): the frame
         indices to show, e.g. ``slice(0, None, 10)``; default every frame.
+    frame_budget : int, optional
+        Most frames the page holds (default 1000, the JupyterLab setting ``trajectoryFrameBudget``'s
+        default). A trajectory of more frames, or over ``viewerSourceBytes``, stays in the kernel
+        and the page fetches the frames it draws (DCD files and bytes, MDAnalysis and MDTraj
+        objects; :mod:`molspace.viewer.frames`); given here, it bounds the page's frame cache too.
     title : str, optional
         Shown in ``observe``; default: the path.
     **kwargs
@@ -193,6 +199,14 @@ class Viewer(PageWidget):
     _coordinates = Bytes(None, allow_none=True).tag(sync=True)
     coordinates_format = Unicode("", help="Trajectory coordinates format, or ''.").tag(sync=True)
     coordinates_name = Unicode("", help="Where the coordinates came from, or ''.").tag(sync=True)
+    _frames_on_demand = Dict(
+        default_value=None,
+        allow_none=True,
+        help="A trajectory the kernel serves by frame: frames, atoms, format, timePs, notes.",
+    ).tag(sync=True)
+    frame_budget = Int(
+        0, help="Most frames the page holds of an on-demand trajectory (0: the JupyterLab setting)."
+    ).tag(sync=True)
     _play_owner = Unicode("").tag(sync=True)
     source_name = Unicode(
         "", help="Where the structure came from: a path, 'text', 'bytes', 'rdkit.Mol' or 'mvs'."
@@ -233,9 +247,21 @@ class Viewer(PageWidget):
         coordinates: Any = None,
         coordinates_format: str | None = None,
         frames: Any = None,
+        frame_budget: int | None = None,
         **kwargs: Any,
     ):
+        if frame_budget is not None and (
+            isinstance(frame_budget, bool) or not isinstance(frame_budget, int) or frame_budget < 2
+        ):
+            raise StructureSourceError(
+                "INVALID_INPUT",
+                f"frame_budget is a number of frames from 2, not {frame_budget!r}"[:200],
+                "frame_budget",
+                "Pass e.g. frame_budget=200, or leave it out (the default, 1000 frames).",
+            )
+        budget = frame_budget if frame_budget is not None else DEFAULT_FRAME_BUDGET
         coords = None
+        served: FrameSource | None = None
         if trajectory_object_kind(source) is not None:
             if coordinates is not None or format is not None:
                 raise StructureSourceError(
@@ -245,7 +271,11 @@ class Viewer(PageWidget):
                     "coordinates" if coordinates is not None else "format",
                     "Drop it; choose frames with frames=slice(start, stop, step).",
                 )
-            normalized, coords = trajectory_sources(source, frames)
+            normalized, sent = trajectory_sources(source, frames, budget)
+            if isinstance(sent, FrameSource):
+                served = sent
+            else:
+                coords = sent
         elif frames is not None:
             raise StructureSourceError(
                 "INVALID_INPUT",
@@ -264,7 +294,9 @@ class Viewer(PageWidget):
                     "coordinates",
                     "Pass a topology or structure file as the source, or drop coordinates=.",
                 )
-            coords = normalize_coordinates_source(coordinates, coordinates_format)
+            served = served_coordinates(coordinates, coordinates_format, budget)
+            if served is None:
+                coords = normalize_coordinates_source(coordinates, coordinates_format)
         elif normalized.format in TOPOLOGY:
             raise StructureSourceError(
                 "VALIDATION_FAILED",
@@ -275,6 +307,7 @@ class Viewer(PageWidget):
             )
         self.last_screenshot: bytes | None = None
         self._change_callbacks = CallbackDispatcher()
+        self._served = served
         super().__init__(
             _data=normalized.data or None,
             _mvs=normalized.mvs,
@@ -282,7 +315,9 @@ class Viewer(PageWidget):
             source_name=normalized.name,
             _coordinates=coords.data if coords else None,
             coordinates_format=coords.format if coords else "",
-            coordinates_name=coords.name if coords else "",
+            coordinates_name=coords.name if coords else (served.name if served else ""),
+            _frames_on_demand=served.describe() if served else None,
+            frame_budget=frame_budget or 0,
             title=title if title is not None else normalized.name,
             **kwargs,
         )
@@ -477,6 +512,16 @@ class Viewer(PageWidget):
         action = ops[0] if len(ops) == 1 else f"act [{shown}]"
         return self._send_control(args, action + (" (dry run)" if args.get("dryRun") else ""))
 
+    def _handle_page_message(
+        self, _widget: Any, content: dict[str, Any], buffers: list[Any]
+    ) -> None:
+        if isinstance(content, dict) and content.get("type") == "frames":
+            if self._served is not None:
+                answer, data = frame_reply(self._served, content)
+                self.send(answer, data)
+            return
+        super()._handle_page_message(_widget, content, buffers)
+
     def _on_result(self, content: dict[str, Any]) -> None:
         """Keep a screenshot's image (the last one) as :attr:`last_screenshot`.
 
@@ -601,6 +646,15 @@ class Viewer(PageWidget):
                 "Viewer.to_html",
                 "Export a Viewer of a file, text or bytes (molspace.Viewer(path)).",
                 {"title": self.title},
+            )
+        if self._served is not None:
+            raise MolspaceError(
+                "TOO_LARGE",
+                f"This Viewer's {self._served.frames} frames stay in the kernel (served on demand): "
+                "an HTML file would carry them all.",
+                "Viewer.to_html",
+                "Export a Viewer of fewer frames (frames=slice(0, None, 10), or a shorter file).",
+                {"frames": self._served.frames},
             )
         name = self.source_name or f"structure.{self.format}"
         coordinates = (

@@ -56,6 +56,13 @@ export const ViewerSyncedState = z.object({
   _coordinates: Bytes,
   coordinates_format: z.string().default(''),
   coordinates_name: z.string().default(''),
+  /**
+   * A trajectory the kernel serves by frame instead of `_coordinates` (`molspace/viewer/frames.py`):
+   * `{frames, atoms, format, timePs, notes}`; and the most frames the page holds of it (0: the
+   * JupyterLab setting `trajectoryFrameBudget`).
+   */
+  _frames_on_demand: JsonObject,
+  frame_budget: z.number().int().default(0),
   /** The page that advances a playing trajectory (its page instance id), as a Story's `_play_owner`. */
   _play_owner: z.string().default(''),
   composition: JsonObject,

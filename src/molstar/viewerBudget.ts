@@ -28,6 +28,8 @@ export interface ViewerHandle {
 
 /** Default maximum of live viewers per page. */
 export const DEFAULT_MAX_LIVE = 8;
+/** Frames of an on-demand trajectory a page holds by default (`schema/plugin.json` `trajectoryFrameBudget`). */
+export const DEFAULT_FRAME_BUDGET = 1000;
 
 /** The page-wide viewer budget: one per page, held by the `IMolspace` services. */
 export class ViewerBudget {
@@ -41,6 +43,12 @@ export class ViewerBudget {
   private readonly starting = new Set<ViewerHandle>();
   private startWaiters: (() => void)[] = [];
 
+  /**
+   * Most frames of an on-demand trajectory a Viewer's page holds (the setting
+   * `trajectoryFrameBudget`; a cell's `frame_budget=` takes precedence), `src/viewer/frameCache.ts`.
+   */
+  frameBudget = DEFAULT_FRAME_BUDGET;
+
   /** Current maximum of live viewers. */
   get max(): number {
     return this.maxLive;
@@ -51,6 +59,12 @@ export class ViewerBudget {
     const v = Math.floor(Number(n));
     this.maxLive = Number.isFinite(v) && v >= 1 ? v : DEFAULT_MAX_LIVE;
     void this.enforce();
+  }
+
+  /** Set the frames an on-demand trajectory may hold in the page (at least 2; Viewers opened after). */
+  setFrameBudget(n: number): void {
+    const v = Math.floor(Number(n));
+    this.frameBudget = Number.isFinite(v) && v >= 2 ? v : DEFAULT_FRAME_BUDGET;
   }
 
   /** Register a view; returns a function that unregisters it. */

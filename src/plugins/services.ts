@@ -30,6 +30,10 @@ export const servicesPlugin: JupyterFrontEndPlugin<IMolspace> = {
             if (typeof max === 'number') {
               molspace.viewerBudget.setMaxLive(max);
             }
+            const frames = s.get('trajectoryFrameBudget').composite;
+            if (typeof frames === 'number') {
+              molspace.viewerBudget.setFrameBudget(frames);
+            }
             const hosts = s.get('resourceHosts').composite;
             if (Array.isArray(hosts)) {
               molspace.resourcePolicy.hosts = hosts.filter((h): h is string => typeof h === 'string');

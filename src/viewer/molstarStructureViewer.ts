@@ -29,6 +29,8 @@ import { withoutOcclusion } from '../molstar/softwareCanvas';
 import { MolstarViewer, type MolstarViewerOptions } from '../molstar/molstarViewer';
 import type { ComponentSelector, CoordinatesFormat, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
+import type { OnDemandSource } from './onDemandTrajectory';
+import { OnDemandFrames, hasOnDemandFrames, insertOnDemandFrames } from './onDemandFrames';
 import type { Shot, ShotOptions } from './screenshot';
 import { refusedMessage } from '../resources/resourceFetch';
 import { RESOURCE_HOSTS_SETTING } from '../resources/resourcePolicy';
@@ -62,8 +64,8 @@ export interface ViewerSource {
   format: StructureFormat;
   /** Model indices to draw (a trajectory: the frame of the view instead). */
   models: readonly number[];
-  /** A trajectory's coordinates file, or null. */
-  coordinates: { bytes: Uint8Array; format: CoordinatesFormat } | null;
+  /** A trajectory's coordinates file, or null (on demand: frame 0 as a DCD, and the frames' source). */
+  coordinates: { bytes: Uint8Array; format: CoordinatesFormat; onDemand?: OnDemandSource } | null;
   /** The file's models are a trajectory's frames. */
   frames: boolean;
 }
@@ -114,6 +116,11 @@ export class MolstarStructureViewer extends MolstarViewer {
       return true;
     }
     this.shownDrawn = false;
+    const onDemand = source.coordinates?.onDemand ?? null;
+    if (onDemand) {
+      // the frame is fetched (or found held) before Mol* is asked for it: a failure is the fetch's located error
+      await timed('fetchFrame', () => onDemand.cache.frame(view.frame));
+    }
     if (first) {
       const id = `molspace-viewer-${++archiveCounter}`;
       this.url = `arcp://${id}/structure.${source.format}`;
@@ -151,7 +158,23 @@ export class MolstarStructureViewer extends MolstarViewer {
     // tree and redraws it (issue 26 item 3's trace).
     const reload = first || !before || mvsText !== this.shownMvs;
     if (reload) {
+      if (onDemand && hasOnDemandFrames(this.plugin)) {
+        // the MVS state knows the one-frame trajectory only: it rebuilds what the on-demand frames held
+        const clear = this.plugin.build();
+        for (const cell of this.plugin.state.data.select(StateSelection.Generators.ofTransformer(OnDemandFrames))) {
+          clear.delete(cell.transform.ref);
+        }
+        await clear.commit();
+      }
       await timed('loadMVS', () => this.loadState(mvs, !first));
+      if (onDemand) {
+        try {
+          await insertOnDemandFrames(this.plugin, onDemand.cache, view.frame);
+        } catch (e) {
+          this.shownMvs = null;
+          throw this.failure(this.cellErrors(), e);
+        }
+      }
       this.shownMvs = mvsText;
     }
     this.source = source;
@@ -381,6 +404,18 @@ export class MolstarStructureViewer extends MolstarViewer {
     this.host.setAttribute('data-molspace-labels', String(labels));
     // Mol*'s ambient occlusion as drawn (off on software WebGL: ../molstar/softwareCanvas.ts)
     this.host.setAttribute('data-molspace-occlusion', this.plugin.canvas3d?.props.postprocessing.occlusion.name ?? 'off');
+    if (this.source?.coordinates || this.source?.frames) {
+      // a trajectory: atom 0 of the frame Mol* holds (Å, 3 decimals), and the frames an on-demand one holds
+      const model = state.select(StateSelection.Generators.ofTransformer(StateTransforms.Model.ModelFromTrajectory))[0]?.obj?.data as
+        { atomicConformation?: { x: ArrayLike<number>; y: ArrayLike<number>; z: ArrayLike<number> } } | undefined;
+      const c = model?.atomicConformation;
+      this.host.setAttribute('data-molspace-atom0', c ? [c.x[0], c.y[0], c.z[0]].map(v => v.toFixed(3)).join(',') : '');
+      const cache = this.source.coordinates?.onDemand?.cache;
+      if (cache) {
+        this.host.setAttribute('data-molspace-frames-held', String(cache.size));
+        this.host.setAttribute('data-molspace-frame-requests', String(cache.requests));
+      }
+    }
   }
 
   private applyInteractive(view: ViewerViewState, before: ViewerViewState | null, first: boolean): void {

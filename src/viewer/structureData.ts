@@ -39,6 +39,7 @@ import { decode as decodeMsgPack } from '@msgpack/msgpack';
 
 import { cifLoopCut, cutWarning, refuseCutRecord } from './structureCuts';
 import { checkAtomCount, checkLammpsFrames, readCoordinates, type CoordinatesData } from './trajectoryData';
+import { OnDemandTrajectory, dcdOfFrame, type OnDemandSource } from './onDemandTrajectory';
 import {
   BINARY_STRUCTURE_FORMATS,
   TOPOLOGY_FORMATS,
@@ -63,8 +64,11 @@ export interface StructureData {
   composition: ViewerComposition;
   /** The frames to step through (`composition.trajectory`), or null: one frame. */
   trajectory: Trajectory | null;
-  /** A trajectory's coordinates as the live viewer loads them, or null. */
-  coordinates: { bytes: Uint8Array; format: CoordinatesFormat } | null;
+  /**
+   * A trajectory's coordinates as the live viewer loads them, or null. On demand: frame 0 as a
+   * one-frame DCD, and the frames' source (the live viewer swaps the trajectory for it).
+   */
+  coordinates: { bytes: Uint8Array; format: CoordinatesFormat; onDemand?: OnDemandSource } | null;
 }
 
 /** A coordinates file that gives a topology or structure its frames. */
@@ -73,6 +77,8 @@ export interface CoordinatesSource {
   format: CoordinatesFormat;
   /** Where it came from (a path or `/coordinates`), for errors. */
   where: string;
+  /** Frames the kernel serves on demand (`bytes` is then empty and unread). */
+  onDemand?: OnDemandSource;
 }
 
 /**
@@ -100,7 +106,12 @@ export async function readStructure(
       { format }
     );
   }
-  const coords = coordinates ? await readCoordinates(coordinates.bytes, coordinates.format, coordinates.where) : null;
+  const onDemand = coordinates?.onDemand ?? null;
+  const coords = onDemand
+    ? await readCoordinates(dcdOfFrame(await onDemand.cache.frame(0)), 'dcd', coordinates!.where)
+    : coordinates
+      ? await readCoordinates(coordinates.bytes, coordinates.format, coordinates.where)
+      : null;
   if (data.byteLength === 0) {
     throw new MolspaceError('VALIDATION_FAILED', `The ${format} data is empty.`, where, 'Pass a file or text with atoms in it.', {
       format,
@@ -127,6 +138,9 @@ export async function readStructure(
         trajectoryOf(ctx, format, binary ? data : text, where, coords)
       ).run();
       models = [await Task.resolveInContext(trajectory.getFrameAtIndex(0))];
+      if (onDemand) {
+        trajectory = new OnDemandTrajectory(models[0], onDemand.cache);
+      }
     } else {
       models = await Task.create('molspace: read structure', ctx => parseModels(ctx, format, binary ? data : text, notes)).run();
     }
@@ -164,16 +178,26 @@ export async function readStructure(
   const structures = shown.map(i => Structure.ofModel(models[i]));
   const composition = compositionOf(format, models, shown);
   const frames = trajectory?.frameCount ?? 0;
-  composition.trajectory = coords ? coords.trajectory : trajectory ? { frames, coordinates: null, timePs: null } : null;
+  composition.trajectory = onDemand
+    ? { frames, coordinates: onDemand.format, timePs: onDemand.timePs }
+    : coords
+      ? coords.trajectory
+      : trajectory
+        ? { frames, coordinates: null, timePs: null }
+        : null;
   const warning = binary || trajectory ? null : cutWarning(text, format);
-  composition.dropped = [...(warning ? [warning] : []), ...droppedOf(format, text, models, notes), ...(coords?.notes ?? [])];
+  composition.dropped = [
+    ...(warning ? [warning] : []),
+    ...droppedOf(format, text, models, notes),
+    ...(onDemand ? onDemand.notes : (coords?.notes ?? []))
+  ];
   return {
     format,
     models,
     structures,
     composition,
     trajectory,
-    coordinates: coords ? { bytes: coords.bytes, format: coords.format } : null
+    coordinates: coords ? { bytes: coords.bytes, format: coords.format, ...(onDemand ? { onDemand } : {}) } : null
   };
 }
 

@@ -20,18 +20,21 @@ import {
   ChangeSource,
   CoordinatesFormat,
   LIMITS,
+  LocatedError,
   MolspaceError,
   StructureFormat,
   ViewerComposition,
   ViewerAction,
   ViewerState,
-  ViewerViewState
+  ViewerViewState,
+  type ViewerTrajectory
 } from '../contract';
 import type { IMolspacePage } from '../tokens';
 import { bytesSerializer, toBytes, type Bytes } from '../widget/bytes';
 import { CHANGE_WAIT_MS, DrawWaiters } from '../widget/drawWaiters';
 import { PageWidgetModel, boundModelClass, type KernelTools } from '../widget/pageWidgetModel';
 import type { CoordinatesSource, StructureData } from './structureData';
+import type { FrameCache } from './frameCache';
 import type { ShotOptions } from './screenshot';
 import type { ViewerTarget } from './viewerTarget';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
@@ -84,6 +87,11 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
   declare private _futureLabels: string[];
   declare private _drawn: { promise: Promise<void>; resolve: () => void };
   declare private _playback: TrajectoryPlayback;
+  /** An on-demand trajectory's frames held in this page (made once), or null. */
+  declare private _frameCache: Promise<FrameCache> | null;
+  /** Frame blocks asked of the kernel and not answered yet, by request id. */
+  declare private _frameRequests: Map<string, { resolve: (data: ArrayBuffer | ArrayBufferView) => void; reject: (e: unknown) => void }>;
+  declare private _frameRequestCount: number;
 
   get kind(): 'viewer' {
     return 'viewer';
@@ -112,6 +120,9 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
           { revision }
         )
     );
+    this._frameCache = null;
+    this._frameRequests = new Map();
+    this._frameRequestCount = 0;
     this._past = [];
     this._future = [];
     this._pastLabels = [];
@@ -151,11 +162,119 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
   initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
     super.initialize(attributes, options);
     this.on('change:view change:_play_owner change:composition', () => this._playback.update());
+    this.on('msg:custom', (content: unknown, buffers?: (ArrayBuffer | ArrayBufferView)[]) => this._framesAnswer(content, buffers));
     void this.structureData().catch(() => undefined);
   }
 
-  /** The trajectory's coordinates as the kernel sent them, or null. */
-  private _coordinatesSource(where: string): CoordinatesSource | null {
+  /** The kernel's answer to a frame block this page asked for (other pages' answers are skipped). */
+  private _framesAnswer(content: unknown, buffers: (ArrayBuffer | ArrayBufferView)[] | undefined): void {
+    const msg = content as { type?: unknown; id?: unknown; error?: unknown } | null;
+    if (!msg || msg.type !== 'frames' || typeof msg.id !== 'string') {
+      return;
+    }
+    const waiting = this._frameRequests.get(msg.id);
+    if (!waiting) {
+      return;
+    }
+    this._frameRequests.delete(msg.id);
+    const error = LocatedError.safeParse(msg.error);
+    if (msg.error !== undefined) {
+      waiting.reject(
+        error.success
+          ? new MolspaceError(error.data.code, error.data.message, error.data.where, error.data.fix, error.data.details ?? {})
+          : new MolspaceError('INTERNAL', 'The kernel refused a frame block without a located error.', '/frames', 'Restart the kernel.')
+      );
+      return;
+    }
+    const data = buffers?.[0];
+    if (!data) {
+      waiting.reject(
+        new MolspaceError('VALIDATION_FAILED', 'The kernel answered a frame block with no data.', '/frames', 'Restart the kernel.')
+      );
+      return;
+    }
+    waiting.resolve(data);
+  }
+
+  /** Ask the kernel for `count` frames from `start` (`molspace/viewer/frames.py`). */
+  private _fetchFrames(start: number, count: number): Promise<ArrayBuffer | ArrayBufferView> {
+    if (!this.comm_live) {
+      return Promise.reject(
+        new MolspaceError(
+          'STALE_TARGET',
+          `The kernel holds this trajectory's frames and Viewer ${this.model_id} is not connected to it.`,
+          `/frames/${start}`,
+          'Run the cell that made the Viewer again (the kernel restarted or the notebook was reopened).',
+          { start, count }
+        )
+      );
+    }
+    const id = `${PAGE_INSTANCE_ID}:${++this._frameRequestCount}`;
+    return new Promise((resolve, reject) => {
+      this._frameRequests.set(id, { resolve, reject });
+      try {
+        this.send({ type: 'frames', id, start, count }, {});
+      } catch (e) {
+        this._frameRequests.delete(id);
+        reject(e);
+      }
+    });
+  }
+
+  /** The frames held in this page of an on-demand trajectory, or null (a whole file, or none). */
+  frameCache(): Promise<FrameCache> | null {
+    return this._frameCache;
+  }
+
+  /** The trajectory's coordinates as the kernel sent them (or serves them by frame), or null. */
+  private async _coordinatesSource(where: string): Promise<CoordinatesSource | null> {
+    const served = this.get('_frames_on_demand') as {
+      frames?: unknown;
+      atoms?: unknown;
+      format?: unknown;
+      timePs?: ViewerTrajectory['timePs'];
+      notes?: unknown;
+    } | null;
+    if (served && typeof served === 'object') {
+      const frames = Number(served.frames);
+      const atoms = Number(served.atoms);
+      const format = CoordinatesFormat.safeParse(served.format);
+      if (!Number.isInteger(frames) || frames < 1 || !Number.isInteger(atoms) || atoms < 1 || !format.success) {
+        throw new MolspaceError(
+          'VALIDATION_FAILED',
+          'The kernel described its on-demand frames without a frame count, atom count or format.',
+          '/coordinates',
+          'Restart the kernel and run the cell again (the kernel and the page may run different molspace versions).',
+          { frames: String(served.frames), atoms: String(served.atoms) }
+        );
+      }
+      const timePs = served.timePs ?? null;
+      if (!this._frameCache) {
+        const own = Number(this.get('frame_budget'));
+        const budget = Number.isInteger(own) && own >= 2 ? own : this.services.viewerBudget.frameBudget;
+        this._frameCache = import('./frameCache').then(
+          ({ FrameCache }) =>
+            new FrameCache({
+              frames,
+              atoms,
+              budget,
+              timeOf: i => (timePs ? timePs.start + i * timePs.step : i),
+              fetch: (start, count) => this._fetchFrames(start, count)
+            })
+        );
+      }
+      return {
+        bytes: new Uint8Array(),
+        format: format.data,
+        where: String(this.get('coordinates_name') || '/coordinates'),
+        onDemand: {
+          cache: await this._frameCache,
+          format: format.data,
+          timePs,
+          notes: Array.isArray(served.notes) ? served.notes.map(String) : []
+        }
+      };
+    }
     const v: Bytes | null = this.get('_coordinates');
     if (!v || v.byteLength === 0) {
       return null;
@@ -262,7 +381,7 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
           { format: this.get('format') }
         );
       }
-      const data = await readStructure(this.bytes(), format.data, where, this._coordinatesSource(where));
+      const data = await readStructure(this.bytes(), format.data, where, await this._coordinatesSource(where));
       const attrs: Record<string, unknown> = { composition: data.composition, error: null };
       if (!ViewerViewState.safeParse(this.get('view')).success) {
         attrs.view = initialView(defaultLayers(data));
@@ -455,6 +574,12 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
 
   protected left(): void {
     this._playback.dispose();
+    for (const [, waiting] of this._frameRequests) {
+      waiting.reject(
+        new MolspaceError('STALE_TARGET', `Viewer ${this.model_id} was closed before its frames arrived.`, '/frames', 'Run the cell again.')
+      );
+    }
+    this._frameRequests.clear();
     this._waiters.rejectAll(
       () =>
         new MolspaceError(

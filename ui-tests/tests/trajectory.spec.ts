@@ -3,7 +3,9 @@
  * the frame player steps and plays it, the kernel's `frame` and `on_change` follow, a screenshot
  * shows the frame drawn, and the same files through an MDAnalysis AtomGroup with a stride; an
  * agent (official TS SDK) opens a GRO + XTC under the root, reads frame count and time with
- * viewer_observe, steps with act and is refused a frame out of range, located.
+ * viewer_observe, steps with act and is refused a frame out of range, located. With a frame budget
+ * of 5 the same PSF + DCD plays from frames the kernel serves on demand: slider, a cell, an agent's
+ * act and playback each draw the frame (atom 0 as MDAnalysis reads it), the page holding at most 5.
  */
 import * as path from 'path';
 import { expect, test } from '@jupyterlab/galata';
@@ -76,6 +78,70 @@ test('a cell plays a PSF + DCD: slider, play, pause; the kernel follows the fram
   expect(await runCell(page, 'print(w.frame, w.composition["atoms"], w.source_name, w.coordinates_name)')).toBe(
     '9 3341 MDAnalysis AtomGroup (3341 atoms) frames 0:98:10'
   );
+});
+
+test("frames on demand: a budget of 5 frames over a PSF + DCD of 98; slider, cell, agent and play draw MDAnalysis's frames", async ({
+  page,
+  tmpPath
+}) => {
+  for (const name of ['adk.psf', 'adk_dims.dcd']) {
+    await page.contents.uploadFile(path.join(DATA, name), `${tmpPath}/${name}`);
+  }
+  await page.notebook.createNew('frames.ipynb');
+  await page.notebook.setCell(
+    0,
+    'code',
+    'import warnings\nwarnings.simplefilter("ignore")\nimport molspace, MDAnalysis as mda\nu = mda.Universe("adk.psf", "adk_dims.dcd")\n' +
+      'atom0 = lambda i: print(",".join(f"{c:.3f}" for c in u.trajectory[i].positions[0]))\n' +
+      'v = molspace.Viewer("adk.psf", coordinates="adk_dims.dcd", frame_budget=5)\nv'
+  );
+  await page.notebook.runCell(0, true);
+  const viewer = page.locator('.molspace-viewer').first();
+  await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  const player = viewer.locator('.molspace-viewer-player');
+  await expect(player).toHaveAttribute('data-molspace-frames', '98');
+  expect(await runCell(page, 'print(v._coordinates is None, v._frames_on_demand["frames"], v.frames)')).toBe('True 98 98');
+  const host = viewer.locator('[data-molspace-frames-held]');
+  const held = async () => Number(await host.getAttribute('data-molspace-frames-held'));
+  expect(await host.getAttribute('data-molspace-atom0')).toBe(await runCell(page, 'atom0(0)'));
+
+  // the slider to a far frame: fetched, drawn, atom 0 as MDAnalysis reads frame 90
+  await player.locator('input[type=range]').fill('90');
+  await expect(player).toHaveAttribute('data-molspace-frame', '90');
+  await expect(viewer).toHaveAttribute('data-molspace-ready', 'true');
+  await expect(host).toHaveAttribute('data-molspace-atom0', await runCell(page, 'atom0(90)'));
+  expect(await held()).toBeLessThanOrEqual(5);
+
+  // a cell's goto_frame, then an agent's act: each answers once its frame is drawn
+  await runCell(page, 'v.goto_frame(40).wait()');
+  expect(await host.getAttribute('data-molspace-atom0')).toBe(await runCell(page, 'atom0(40)'));
+  const client = await mcpClient();
+  try {
+    const target = await runCell(page, 'print(v.model_id)');
+    const [stepped, stepError] = await call(client, 'act', { target, actions: [{ op: 'goto_frame', frame: 75 }] });
+    expect(stepError).toBe(false);
+    expect(stepped.view.frame).toBe(75);
+    expect(await host.getAttribute('data-molspace-atom0')).toBe(await runCell(page, 'atom0(75)'));
+    // a change that loads the MVS state again keeps the frame drawn from the kernel's frames
+    await runCell(page, 'v.set_representation("protein", "spacefill").wait()');
+    expect(await host.getAttribute('data-molspace-atom0')).toBe(await runCell(page, 'atom0(75)'));
+  } finally {
+    await client.close();
+  }
+
+  // playback from 60 crosses blocks of frames it does not hold; the page never holds more than 5
+  await runCell(page, 'v.goto_frame(60).wait()');
+  const requests = Number(await host.getAttribute('data-molspace-frame-requests'));
+  await player.locator('button').click();
+  await expect(player).toHaveAttribute('data-molspace-playing', 'true');
+  await expect.poll(async () => Number(await player.getAttribute('data-molspace-frame')), { timeout: 30_000 }).toBeGreaterThan(67);
+  await player.locator('button').click();
+  await expect(player).toHaveAttribute('data-molspace-playing', 'false');
+  await expect(viewer).toHaveAttribute('data-molspace-ready', 'true');
+  const stopped = Number(await player.getAttribute('data-molspace-frame'));
+  expect(Number(await host.getAttribute('data-molspace-frame-requests'))).toBeGreaterThan(requests);
+  expect(await held()).toBeLessThanOrEqual(5);
+  await expect(host).toHaveAttribute('data-molspace-atom0', await runCell(page, `atom0(${stopped})`));
 });
 
 test('an agent opens a GRO + XTC under the root, reads frames and time, steps them', async ({ page, tmpPath }) => {

@@ -1,0 +1,217 @@
+"""Frames on demand, the kernel's side (molspace/viewer/frames.py): which trajectories stay in the
+kernel, the frame blocks it answers (MDAnalysis's positions, as reference.json pins them), and every
+bad request or unreadable frame refused located.
+
+The page's frame cache (bound, eviction, one request per block in flight) is jest's
+(src/viewer/__tests__/frameCache.spec.ts); the whole path plays in Galata (ui-tests/tests/trajectory.spec.ts).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+from pathlib import Path
+
+import pytest
+
+import molspace.viewer.source as source_module
+from molspace import MolspaceError, StructureSourceError, Viewer
+from molspace.viewer.frames import DEFAULT_FRAME_BUDGET, MAX_FRAME_BLOCK
+
+DATA = Path(__file__).resolve().parent / "data" / "trajectories"
+REFERENCE = json.loads((DATA / "reference.json").read_text())["adk_dims.dcd"]
+SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "plugin.json"
+ATOMS = 3341
+
+
+@pytest.fixture
+def in_data(monkeypatch):
+    monkeypatch.chdir(DATA)
+    return DATA
+
+
+def ask(viewer: Viewer, monkeypatch, **request):
+    """The kernel's answer to one page request: (content, buffers)."""
+    answers: list = []
+    monkeypatch.setattr(
+        viewer, "send", lambda content, buffers=None: answers.append((content, buffers))
+    )
+    viewer._handle_page_message(viewer, {"type": "frames", "id": "page:1", **request}, [])
+    assert len(answers) == 1
+    return answers[0]
+
+
+def positions(buffer: bytes, count: int, k: int, atom: int) -> list[float]:
+    """Atom ``atom`` of frame ``k`` of a block (x, y, z float32 blocks per frame)."""
+    at = k * 3 * ATOMS
+    return [
+        round(struct.unpack_from("<f", buffer, 4 * (at + axis * ATOMS + atom))[0], 3)
+        for axis in range(3)
+    ]
+
+
+def test_the_default_budget_is_the_settings_default():
+    schema = json.loads(SCHEMA.read_text())
+    assert schema["properties"]["trajectoryFrameBudget"]["default"] == DEFAULT_FRAME_BUDGET
+
+
+def test_under_the_budget_the_whole_file_goes_to_the_page_as_before(in_data):
+    v = Viewer("adk.psf", coordinates="adk_dims.dcd")
+    assert v._coordinates == (DATA / "adk_dims.dcd").read_bytes()
+    assert (v._frames_on_demand, v.frame_budget) == (None, 0)
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_over_the_budget_the_kernel_serves_frames_as_mdanalysis_reads_them(
+    in_data, monkeypatch, as_bytes
+):
+    coords = (DATA / "adk_dims.dcd").read_bytes() if as_bytes else "adk_dims.dcd"
+    v = Viewer("adk.psf", coordinates=coords, coordinates_format="dcd", frame_budget=5)
+    assert v._coordinates is None and v.frame_budget == 5
+    assert v._frames_on_demand == {
+        "frames": 98,
+        "atoms": ATOMS,
+        "format": "dcd",
+        "timePs": {"start": 1.0, "step": 1.0},
+        "notes": [
+            "DCD header frame count 500; the file holds 98 whole frames (counted from its size, as MDAnalysis does)"
+        ],
+    }
+    for ref in REFERENCE["frames"]:
+        start = max(0, ref["frame"] - 2)
+        count = ref["frame"] - start + 1
+        content, buffers = ask(v, monkeypatch, start=start, count=count)
+        assert content == {
+            "type": "frames",
+            "id": "page:1",
+            "start": start,
+            "count": count,
+            "atoms": ATOMS,
+        }
+        assert len(buffers) == 1 and len(buffers[0]) == count * 3 * ATOMS * 4
+        for atom, xyz in ref["positions"].items():
+            assert positions(buffers[0], count, count - 1, int(atom)) == xyz
+
+
+def test_over_the_size_bound_a_dcd_is_served_not_refused(in_data, monkeypatch):
+    monkeypatch.setattr(
+        source_module, "MAX_STRUCTURE_BYTES", 2_000_000
+    )  # the PSF under it, the DCD over
+    v = Viewer("adk.psf", coordinates="adk_dims.dcd")
+    assert v._coordinates is None and v._frames_on_demand["frames"] == 98
+
+
+@pytest.mark.parametrize(
+    ("request_", "where", "details"),
+    [
+        ({"start": 98, "count": 1}, "/frames/start", {"start": 98}),
+        ({"start": -1, "count": 1}, "/frames/start", {"start": -1}),
+        ({"start": True, "count": 1}, "/frames/start", {"start": True}),
+        ({"start": "3", "count": 1}, "/frames/start", {"start": "'3'"}),
+        ({"start": 0, "count": 0}, "/frames/count", {"count": 0}),
+        (
+            {"start": 0, "count": MAX_FRAME_BLOCK + 1},
+            "/frames/count",
+            {"count": MAX_FRAME_BLOCK + 1},
+        ),
+        ({"start": 96, "count": 3}, "/frames/count", {"count": 3}),
+        ({"start": 0}, "/frames/count", {"count": "None"}),
+    ],
+)
+def test_bad_frame_requests_are_refused_located(in_data, monkeypatch, request_, where, details):
+    v = Viewer("adk.psf", coordinates="adk_dims.dcd", frame_budget=5)
+    content, buffers = ask(v, monkeypatch, **request_)
+    assert buffers == []
+    error = content["error"]
+    assert (content["type"], content["id"], error["code"], error["where"]) == (
+        "frames",
+        "page:1",
+        "VALIDATION_FAILED",
+        where,
+    )
+    assert error["details"] == {**error["details"], **details, "frames": 98}
+    assert "0–97" in error["fix"]
+
+
+def test_a_frame_the_kernel_cannot_read_is_a_located_error(tmp_path, monkeypatch):
+    for name in ("adk.psf", "adk_dims.dcd"):
+        shutil.copy(DATA / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    v = Viewer("adk.psf", coordinates="adk_dims.dcd", frame_budget=5)
+    (tmp_path / "adk_dims.dcd").unlink()
+    content, buffers = ask(v, monkeypatch, start=40, count=2)
+    assert buffers == []
+    assert (content["error"]["code"], content["error"]["where"]) == ("INTERNAL", "/frames/40")
+    assert "adk_dims.dcd" in content["error"]["message"]
+
+
+def test_a_cut_dcd_over_the_size_bound_is_refused_in_the_cell(tmp_path, monkeypatch):
+    shutil.copy(DATA / "adk.psf", tmp_path / "adk.psf")
+    data = (DATA / "adk_dims.dcd").read_bytes()
+    (tmp_path / "cut.dcd").write_bytes(data[:-100])
+    monkeypatch.chdir(tmp_path)
+    # under the size bound it goes whole, as before: the page names the cut (trajectoryData.ts)
+    assert Viewer("adk.psf", coordinates="cut.dcd", frame_budget=5)._coordinates == data[:-100]
+    monkeypatch.setattr(source_module, "MAX_STRUCTURE_BYTES", 2_000_000)
+    with pytest.raises(StructureSourceError) as e:
+        Viewer("adk.psf", coordinates="cut.dcd", frame_budget=5)
+    err = e.value.to_dict()
+    assert (err["code"], err["where"]) == ("VALIDATION_FAILED", "coordinates")
+    assert err["details"] == {"format": "dcd", "truncated": True, "lastGoodFrame": 96, "frames": 97}
+
+
+def test_other_formats_and_pages_are_unchanged(in_data, monkeypatch):
+    # an XTC is sent whole whatever the budget; a message that is not a frame request still reaches the result path
+    v = Viewer("adk_oplsaa.gro", coordinates="adk_oplsaa.xtc", frame_budget=2)
+    assert v._coordinates == (DATA / "adk_oplsaa.xtc").read_bytes() and v._frames_on_demand is None
+    answers: list = []
+    monkeypatch.setattr(v, "send", lambda content, buffers=None: answers.append(content))
+    v._handle_page_message(v, {"type": "frames", "id": "page:1", "start": 0, "count": 1}, [])
+    assert answers == []  # no frames to serve: nothing answered
+
+
+@pytest.mark.parametrize("budget", [1, 0, -3, 2.5, True, "5"])
+def test_a_bad_budget_is_refused_located(in_data, budget):
+    with pytest.raises(StructureSourceError) as e:
+        Viewer("adk.psf", coordinates="adk_dims.dcd", frame_budget=budget)
+    assert (e.value.to_dict()["code"], e.value.to_dict()["where"]) == (
+        "INVALID_INPUT",
+        "frame_budget",
+    )
+
+
+def test_an_on_demand_viewer_is_not_exported_whole(in_data, tmp_path):
+    v = Viewer("adk.psf", coordinates="adk_dims.dcd", frame_budget=5)
+    with pytest.raises(MolspaceError) as e:
+        v.to_html(tmp_path / "x.html")
+    assert (e.value.code, e.value.where) == ("TOO_LARGE", "Viewer.to_html")
+
+
+class TestAnalysisLibraries:
+    def test_a_universe_over_the_budget_serves_its_frames_and_keeps_its_frame(
+        self, in_data, monkeypatch
+    ):
+        mda = pytest.importorskip("MDAnalysis")
+        u = mda.Universe("adk.psf", "adk_dims.dcd")
+        u.trajectory[5]
+        v = Viewer(u.select_atoms("protein"), frames=slice(1, None, 2), frame_budget=5)
+        assert v._coordinates is None and v.format == "pdb"
+        assert (v._frames_on_demand["frames"], v._frames_on_demand["atoms"]) == (49, ATOMS)
+        assert v.coordinates_name == "frames 1:98:2"
+        content, buffers = ask(v, monkeypatch, start=47, count=2)
+        assert content["count"] == 2 and u.trajectory.ts.frame == 5
+        last = REFERENCE["frames"][-1]  # frame 97 is taken frame 48
+        assert last["frame"] == 97
+        for atom, xyz in last["positions"].items():
+            assert positions(buffers[0], 2, 1, int(atom)) == xyz
+        _, bad = ask(v, monkeypatch, start=49, count=1)
+        assert bad == []
+
+    def test_a_universe_over_the_size_bound_is_served_not_refused(self, in_data, monkeypatch):
+        mda = pytest.importorskip("MDAnalysis")
+        from molspace.viewer import trajectory_source
+
+        monkeypatch.setattr(trajectory_source, "MAX_STRUCTURE_BYTES", ATOMS * 12 * 20)
+        v = Viewer(mda.Universe("adk.psf", "adk_dims.dcd"))
+        assert v._coordinates is None and v._frames_on_demand["frames"] == 98

@@ -155,7 +155,7 @@ async def task_table_and_export(a: Agent, state: dict[str, Any]) -> None:
         },
     )
     await a.call(
-        "panel_export", {"target": "contacts", "path": "results/contacts.csv", "overwrite": True}
+        "export", {"target": "contacts", "path": "results/contacts.csv", "overwrite": True}
     )
 
 

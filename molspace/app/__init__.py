@@ -6,6 +6,7 @@ The App itself is ``src/app/`` (built into ``static/``); a host that renders MCP
 """
 
 from .depiction import depiction_answer
+from .export import html_export_answer, html_export_path
 from .panel import panel_answer, panel_meta_beside_page
 from .resources import AppResources
 from .structure import AppFiles, app_meta_beside_page, app_structure, structure_answer
@@ -16,6 +17,8 @@ __all__ = [
     "app_meta_beside_page",
     "app_structure",
     "depiction_answer",
+    "html_export_answer",
+    "html_export_path",
     "panel_answer",
     "panel_meta_beside_page",
     "structure_answer",

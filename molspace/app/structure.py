@@ -108,6 +108,69 @@ class AppFiles:
             raise self._too_large(path, len(data), where)
         return AppFile(path, data)
 
+    async def exists(self, path: str, where: str) -> bool:
+        """Whether a file or folder is at ``path`` (``FORBIDDEN`` at ``where`` when Jupyter refuses to say)."""
+        try:
+            await ensure_async(self.cm.get(path, content=False))
+            return True
+        except HTTPError as e:
+            if e.status_code == 404:
+                return False
+            raise MolspaceError(
+                "FORBIDDEN",
+                f"Jupyter refused to read {path!r}: {e.log_message or e.reason or e.status_code}.",
+                where,
+                "Use a path under the Jupyter root that you may write (not hidden).",
+                {"path": path, "status": e.status_code},
+            ) from None
+
+    async def check_overwrite(self, path: str, overwrite: bool) -> bool:
+        """Whether a file is at ``path``; ``FORBIDDEN`` at ``/overwrite`` when one is and not ``overwrite``."""
+        present = await self.exists(path, "/path")
+        if present and not overwrite:
+            raise MolspaceError(
+                "FORBIDDEN",
+                f"{path!r} exists; export does not overwrite it.",
+                "/overwrite",
+                "Pass overwrite: true to replace it, or choose another path.",
+                {"path": path},
+            )
+        return present
+
+    async def write_text(self, path: str, text: str, overwrite: bool) -> bool:
+        """Write ``text`` to ``path`` through the contents manager, making missing folders, as the page does.
+
+        Returns
+        -------
+        bool
+            Whether an existing file was replaced.
+
+        Raises
+        ------
+        MolspaceError
+            ``FORBIDDEN`` at ``/overwrite`` (exists, no ``overwrite``) or at ``/path`` (Jupyter
+            refused: a hidden path, a folder of that name, no permission).
+        """
+        replaced = await self.check_overwrite(path, overwrite)
+        parts = path.split("/")[:-1]
+        try:
+            for i in range(1, len(parts) + 1):
+                folder = "/".join(parts[:i])
+                if not await self.exists(folder, "/path"):
+                    await ensure_async(self.cm.save({"type": "directory"}, folder))
+            await ensure_async(
+                self.cm.save({"type": "file", "format": "text", "content": text}, path)
+            )
+        except HTTPError as e:
+            raise MolspaceError(
+                "FORBIDDEN",
+                f"Jupyter refused to write {path!r}: {e.log_message or e.reason or e.status_code}.",
+                "/path",
+                "Use a path under the Jupyter root that you may write (not hidden, not a folder).",
+                {"path": path, "status": e.status_code},
+            ) from None
+        return replaced
+
     def _too_large(self, path: str, size: int, where: str) -> MolspaceError:
         return MolspaceError(
             "TOO_LARGE",

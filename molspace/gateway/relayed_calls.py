@@ -36,6 +36,7 @@ class RelayedCalls(PageRegistry):
         how_to_connect: str,
         timeout: float | None = None,
         client: dict[str, str] | None = None,
+        writes_html: bool = False,
     ) -> dict[str, Any]:
         """Relay one tool call to a page and wait for its answer.
 
@@ -51,6 +52,9 @@ class RelayedCalls(PageRegistry):
             Fix text for ``NO_PAGE`` errors (the request's connect sentence).
         client : dict, optional
             ``{name, version}`` of the MCP client (its ``clientInfo``), shown in the page's activity.
+        writes_html : bool
+            The gateway writes this ``export`` to ``.html`` from the page's answer
+            (``CallContext.writesHtml``: the page then answers the widget's App ``_meta``).
 
         Returns
         -------
@@ -79,7 +83,12 @@ class RelayedCalls(PageRegistry):
             "callId": call_id,
             "tool": tool,
             "args": args,
-            "context": {"pageId": page.page_id, "pages": self.page_infos(), "client": client},
+            "context": {
+                "pageId": page.page_id,
+                "pages": self.page_infos(),
+                "client": client,
+                **({"writesHtml": True} if writes_html else {}),
+            },
             "deadlineMs": max(1, int(limit * 1000)),
             # the page counts the deadline from here (its clock offset from `welcome`), so a page
             # that was frozen and reads the call after this gateway answered TIMEOUT does not apply it

@@ -25,6 +25,8 @@ from ..app import (
     AppResources,
     app_meta_beside_page,
     depiction_answer,
+    html_export_answer,
+    html_export_path,
     panel_answer,
     panel_meta_beside_page,
     structure_answer,
@@ -344,6 +346,44 @@ class ToolRoutes:
             return result
         return with_meta(result, meta) if meta else result
 
+    async def export_html(self, call: ToolCall) -> types.CallToolResult | None:
+        """``export`` to ``.html``: the page answers the widget's App ``_meta``, the gateway writes the file.
+
+        The page holds the widget's data, the gateway the App's script (``molspace/app/static``):
+        the path is checked and an existing file refused here before the page is asked; the page's
+        answer (``structuredContent.app``, never passed on) is joined with the script by
+        :func:`molspace.app.html_export_answer`, as a cell's ``to_html`` does, and written under
+        the root through the contents manager. The model reads the path and size only. ``None``
+        for any other call.
+        """
+        path = call.args.get("path")
+        if call.name != "export" or not str(path).lower().endswith(".html"):
+            return None
+        files = self.app_files
+        if files is None:
+            raise MolspaceError(
+                "UNSUPPORTED_FORMAT",
+                "This gateway has no access to the Jupyter root to write an .html export.",
+                "/path",
+                "Export a panel as .md, .csv or .vl.json, or call the widget's to_html method in its cell.",
+                {"path": path},
+            )
+        checked = html_export_path(str(path))
+        await files.check_overwrite(checked, bool(call.args.get("overwrite")))
+        answer = await self.pages.call(
+            call.name,
+            call.args,
+            how_to_connect=call.how_to_connect,
+            client=client_of(call.ctx),
+            writes_html=True,
+        )
+        call.spec.check_output(answer["structuredContent"], source=str(answer.get("pageId")))
+        structured, text = await html_export_answer(
+            answer["structuredContent"], call.args, files, self.manifest.app
+        )
+        call.spec.check_output(structured, source="the gateway")
+        return ok_result(call.name, structured, text)
+
     async def to_page(self, call: ToolCall) -> types.CallToolResult:
         """A page tool relayed to the routed page; a retried ``actionId`` is replayed instead."""
         name, args, spec = call.name, call.args, call.spec
@@ -474,6 +514,9 @@ def build_server(
             shown = await routes.in_app(call)
             if shown is not None:
                 return shown
+            exported = await routes.export_html(call)
+            if exported is not None:
+                return exported
             return await routes.beside_page(call, await routes.to_page(call))
         except MolspaceError as e:
             return error_result(e)

@@ -47,6 +47,11 @@ export class MemoryStory implements StoryTarget {
   parsedStory: ParsedStory | null = null;
   /** Sources given to replaceStory, oldest first. */
   replaced: { mvsj: string; index: number }[] = [];
+  /** The Story's file (`export` to `.html`). */
+  source: { mvsj: string } | { mvsx: Uint8Array } = { mvsj: '{"kind":"multiple"}' };
+  sourceFile(): { mvsj: string } | { mvsx: Uint8Array } {
+    return this.source;
+  }
   async storyData(): Promise<ParsedStory> {
     if (this.parsedStory === null) {
       throw new Error('MemoryStory: no parsedStory set');

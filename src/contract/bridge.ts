@@ -86,7 +86,9 @@ export type CallClient = z.infer<typeof CallClient>;
 export const CallContext = z.object({
   pageId: z.string(),
   pages: z.array(PageInfo),
-  client: CallClient.nullable().optional()
+  client: CallClient.nullable().optional(),
+  /** The gateway writes the file of this `export` to `.html` from the page's answer (its `app`): src/contract/export.ts. */
+  writesHtml: z.boolean().optional()
 });
 export type CallContext = z.infer<typeof CallContext>;
 

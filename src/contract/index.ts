@@ -13,6 +13,6 @@ export * from './authoring';
 export * from './viewer';
 export * from './ketcher';
 export * from './widgetState';
-export * from './panelExport';
+export * from './export';
 export * from './staticFallback';
 export * from './app';

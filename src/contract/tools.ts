@@ -17,7 +17,7 @@ import { RENDER_PANEL_TOOL } from './panel';
 import { AUTHORING_TOOLS } from './authoring';
 import { ACT_TOOL, OPEN_TOOL, VIEWER_OBSERVE_TOOL } from './viewer';
 import { KETCHER_CONTROL_TOOL, KETCHER_OPEN_TOOL } from './ketcher';
-import { PANEL_EXPORT_TOOL } from './panelExport';
+import { EXPORT_TOOL } from './export';
 
 import { actionId, expectedRevision, pageId, target } from './toolArgs';
 
@@ -274,7 +274,7 @@ export const TOOLS: readonly ToolSpec[] = [
   OPEN_TOOL,
   KETCHER_CONTROL_TOOL,
   KETCHER_OPEN_TOOL,
-  PANEL_EXPORT_TOOL
+  EXPORT_TOOL
 ];
 
 /** Look a tool up by name. */

@@ -107,16 +107,26 @@ export class WidgetRegistry {
    *   widget of `kind`.
    */
   get<K extends WidgetKind>(id: string | undefined, kind: K, where = '/target'): WidgetTargets[K] {
-    const { label, agentOpen } = WIDGET_KIND_INFO[kind];
+    return this.getOf(id, [kind], where);
+  }
+
+  /**
+   * The widget with this id, of one of `kinds`; without an id, the most
+   * recently used widget of any of `kinds` (errors as {@link get}).
+   */
+  getOf<K extends WidgetKind>(id: string | undefined, kinds: readonly K[], where = '/target'): WidgetTargets[K] {
+    const labels = kinds.map(k => WIDGET_KIND_INFO[k].label);
+    const label = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}` : labels[0];
     if (id === undefined) {
-      const active = this.activeOf(kind);
+      const active = this.activeOfAny(kinds);
       if (!active) {
+        const { agentOpen } = WIDGET_KIND_INFO[kinds[0]];
         throw new MolspaceError(
           'NOT_FOUND',
           `No ${label} widget in this page.`,
           where,
           `Open one with ${agentOpen}, or pass pageId of a page that has one (see observe).`,
-          { kind }
+          kinds.length > 1 ? { kinds: [...kinds] } : { kind: kinds[0] }
         );
       }
       return active;
@@ -152,16 +162,19 @@ export class WidgetRegistry {
         }
       );
     }
-    if (!isTargetOfKind(target, kind)) {
+    const kind = kinds.find(k => isTargetOfKind(target, k));
+    if (kind === undefined) {
       throw new MolspaceError(
         'NOT_FOUND',
         `Widget "${id}" is a ${WIDGET_KIND_INFO[target.kind].label}, not a ${label}.`,
         where,
         `Pass the id of a ${label} widget (observe lists each widget's kind).`,
-        { target: id, kind: target.kind, expectedKind: kind }
+        kinds.length > 1
+          ? { target: id, kind: target.kind, expectedKinds: [...kinds] }
+          : { target: id, kind: target.kind, expectedKind: kinds[0] }
       );
     }
-    return target;
+    return target as WidgetTargets[K];
   }
 
   /** The active widget of any kind, or null. */
@@ -172,10 +185,15 @@ export class WidgetRegistry {
 
   /** The most recently used widget of `kind`, or null. */
   activeOf<K extends WidgetKind>(kind: K): WidgetTargets[K] | null {
+    return this.activeOfAny([kind]);
+  }
+
+  /** The most recently used widget of any of `kinds`, or null. */
+  activeOfAny<K extends WidgetKind>(kinds: readonly K[]): WidgetTargets[K] | null {
     for (let i = this._recent.length - 1; i >= 0; i--) {
       const target = this._targets.get(this._recent[i]);
-      if (target && isTargetOfKind(target, kind)) {
-        return target;
+      if (target && kinds.some(k => isTargetOfKind(target, k))) {
+        return target as WidgetTargets[K];
       }
     }
     return null;

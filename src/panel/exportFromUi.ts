@@ -1,7 +1,7 @@
 /**
  * The docked panel's *Export…* button (docs/architecture.md, "Report
  * panels"): asks for a path under the Jupyter root (default
- * `<panelId><ending>`), runs `panel_export` through the page's Dispatcher
+ * `<panelId><ending>`), runs `export` through the page's Dispatcher
  * (source `ui`), and asks before replacing an existing file (the tool's
  * FORBIDDEN at `/overwrite`), then runs it again with `overwrite`.
  *
@@ -21,7 +21,7 @@ export function panelExporter(page: Pick<IMolspacePage, 'dispatcher'>): ExportPa
     if (!asked.button.accept || !asked.value) {
       return null;
     }
-    const run = (overwrite: boolean) => page.dispatcher.execute('panel_export', { target, path: asked.value, overwrite }, { source: 'ui' });
+    const run = (overwrite: boolean) => page.dispatcher.execute('export', { target, path: asked.value, overwrite }, { source: 'ui' });
     try {
       try {
         await run(false);

@@ -1,6 +1,6 @@
 /**
  * A panel's content as the text of a file (docs/architecture.md, "Report
- * panels"; written by `panel_export`): markdown as it is; a table as CSV
+ * panels"; written by `export`): markdown as it is; a table as CSV
  * (papaparse's `unparse`; a header of column names, `null` as an empty
  * field; links are not exported); a chart as its Vega-Lite JSON; a molecule
  * grid as CSV with `name`, `smiles` and one column per property.

@@ -146,6 +146,11 @@ export abstract class StoryModel extends PageWidgetModel implements StoryTarget 
   }
 
   // ------------------------------------------------------------------ StoryTarget
+  sourceFile(): { mvsj: string } | { mvsx: Uint8Array } {
+    const mvsx: Bytes | null = this.get('_mvsx');
+    return mvsx && mvsx.byteLength > 0 ? { mvsx: toBytes(mvsx) } : { mvsj: String(this.get('_mvsj') ?? '') };
+  }
+
   whenLoaded(): Promise<void> {
     return this.parsed().then(
       () => undefined,

@@ -36,6 +36,8 @@ export interface StoryTarget extends WidgetTarget {
    * @throws MolspaceError the Story's own error when it does not load.
    */
   storyData(): Promise<ParsedStory>;
+  /** The Story's file as it was given: MVSJ text or MVSX bytes (`export` to `.html`). */
+  sourceFile(): { mvsj: string } | { mvsx: Uint8Array };
   /**
    * Replace the Story's source (validated MVSJ text) and show step `index`:
    * advance the revision by one, render, send the new source and state to

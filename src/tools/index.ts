@@ -18,7 +18,7 @@ import { ketcherOpen } from './ketcherOpen';
 import { Dispatcher, type DispatcherTools } from '../dispatcher/dispatcher';
 import type { PageTool } from '../dispatcher/pageTool';
 import type { WidgetRegistry } from '../dispatcher/registry';
-import { panelExport } from './panelExport';
+import { exportWidget } from './export';
 
 export const PAGE_TOOLS: readonly PageTool[] = [
   observe,
@@ -33,7 +33,7 @@ export const PAGE_TOOLS: readonly PageTool[] = [
   open,
   ketcherControl,
   ketcherOpen,
-  panelExport
+  exportWidget
 ];
 
 /**

@@ -36,7 +36,7 @@ import { PageWidgetModel, boundModelClass, type KernelTools } from '../widget/pa
 import type { CoordinatesSource, StructureData } from './structureData';
 import type { FrameCache } from './frameCache';
 import type { ShotOptions } from './screenshot';
-import type { ViewerTarget } from './viewerTarget';
+import type { ViewerSourceFile, ViewerTarget } from './viewerTarget';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
 import { viewerSummary } from './viewerText';
 import { PAGE_INSTANCE_ID } from '../widget/pageInstance';
@@ -297,6 +297,37 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
   bytes(): Uint8Array {
     const v: Bytes | null = this.get('_data');
     return v && v.byteLength > 0 ? toBytes(v) : (this._fetched ?? new Uint8Array());
+  }
+
+  sourceFile(): ViewerSourceFile | null {
+    if (this._mvsSource()) {
+      return null;
+    }
+    const onDemand = this.get('_frames_on_demand') as { frames?: unknown } | null | undefined;
+    if (onDemand) {
+      throw new MolspaceError(
+        'TOO_LARGE',
+        `This Viewer's ${String(onDemand.frames ?? 'many')} frames stay in the kernel (frames on demand): one file would carry every frame.`,
+        '/target',
+        'Show fewer frames in the cell (frames= a slice) so they are sent whole, then export that Viewer.',
+        { target: this.model_id, frames: onDemand.frames ?? null }
+      );
+    }
+    const format = String(this.get('format'));
+    const v: Bytes | null = this.get('_coordinates');
+    return {
+      format,
+      name: String(this.get('source_name') || `structure.${format}`),
+      bytes: this.bytes(),
+      coordinates:
+        v && v.byteLength > 0
+          ? {
+              format: String(this.get('coordinates_format')),
+              name: String(this.get('coordinates_name') || 'coordinates'),
+              bytes: toBytes(v)
+            }
+          : null
+    };
   }
 
   /** The MVS state of an MVS source (`molspace.Viewer(state)`), or null. */

@@ -9,6 +9,15 @@ import type { ResourcePolicy } from '../resources/resourcePolicy';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
 import type { Shot, ShotOptions } from './screenshot';
 
+/** A Viewer's own file: its structure's bytes and format, and a trajectory's coordinates. */
+export interface ViewerSourceFile {
+  format: string;
+  /** The file's name (`source_name`), or `structure.<format>`. */
+  name: string;
+  bytes: Uint8Array;
+  coordinates: { format: string; name: string; bytes: Uint8Array } | null;
+}
+
 export interface ViewerTarget extends WidgetTarget {
   readonly kind: 'viewer';
   state(): ViewerState;
@@ -22,6 +31,13 @@ export interface ViewerTarget extends WidgetTarget {
    * @throws MolspaceError the located load error (`VALIDATION_FAILED`, `UNSUPPORTED_FORMAT`).
    */
   structureData(): Promise<StructureData>;
+  /**
+   * The file this Viewer shows, as its cell sent it or the page read it (`export` to `.html`);
+   * null for a Viewer of an MVS state (the page downloads its structure: there is no file).
+   *
+   * @throws MolspaceError `TOO_LARGE` at `/target` for a trajectory whose frames stay in the kernel.
+   */
+  sourceFile(): ViewerSourceFile | null;
   /** The camera of a live view, or null. */
   camera(): z.infer<typeof ViewerCamera> | null;
   /**

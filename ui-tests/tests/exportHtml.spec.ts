@@ -2,15 +2,18 @@
  * One HTML file of a Viewer or a Story (`to_html`), opened from `file://` in Chromium with every
  * request that is not the file itself refused and recorded: it draws, the Story steps, its text
  * stays text. The files are written by the kernel-side API (`molspace.Viewer(...).to_html`,
- * `molspace.Story(...).to_html`) in a Python process, as a cell would.
+ * `molspace.Story(...).to_html`) in a Python process, as a cell would; and by an agent (official
+ * MCP client) with `export` to `.html` of the widgets a cell showed in JupyterLab: the page
+ * answers their App data, the gateway writes the file under the root.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { test as labTest } from '@jupyterlab/galata';
 
-import { ROOT, foregroundFraction } from './helpers';
+import { ROOT, call, foregroundFraction, mcpClient, runCell } from './helpers';
 
 /** Run `code` in Python from the repository root (molspace importable); its stdout. */
 function python(code: string): string {
@@ -160,3 +163,113 @@ test('a Panel exported to one HTML file renders from file:// with the network of
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+labTest(
+  'an agent exports a Viewer, a Story and a panel a cell showed as .html files that open offline; bad inputs located',
+  async ({ page, tmpPath, browser }) => {
+    await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), `${tmpPath}/1cbs.cif`);
+    await page.notebook.createNew('export.ipynb');
+    await page.notebook.setCell(
+      0,
+      'code',
+      [
+        // No indented blocks: the cell editor indents typed lines itself.
+        'import io, json, zipfile, molspace',
+        'tree = lambda rep: {"kind": "root", "children": [{"kind": "download", "params": {"url": "1cbs.cif"}, "children": [{"kind": "parse", "params": {"format": "mmcif"}, "children": [{"kind": "structure", "params": {"type": "model"}, "children": [{"kind": "component", "params": {"selector": "all"}, "children": [{"kind": "representation", "params": {"type": rep}}]}]}]}]}]}',
+        'step = lambda title, key, rep: {"root": tree(rep), "metadata": {"title": title, "key": key, "description": title, "linger_duration_ms": 500}}',
+        'buf = io.BytesIO(); z = zipfile.ZipFile(buf, "w")',
+        'z.writestr("index.mvsj", json.dumps({"kind": "multiple", "metadata": {"title": "RBP tour", "version": "1"}, "snapshots": [step("Overview", "overview", "cartoon"), step("Atoms", "atoms", "ball_and_stick")]}))',
+        'z.write("1cbs.cif", "1cbs.cif"); z.close()',
+        'v = molspace.Viewer("1cbs.cif", title="RBP")',
+        's = molspace.Story(buf.getvalue())',
+        'p = molspace.Panel("## Findings\\n\\nRetinoic acid sits in the **barrel**.", title="Findings")',
+        'display(v, s, p)'
+      ].join('\n')
+    );
+    await page.notebook.runCell(0, true);
+    // The Story and panel below the Viewer may be out of view (not drawn): export needs their data, not a drawing.
+    await expect(page.locator('.molspace-viewer').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+    await expect(page.locator('.molspace-story')).toBeAttached();
+    await expect(page.locator('.molspace-panel')).toBeAttached();
+    const [viewer, story, panel] = (await runCell(page, 'print(v.model_id, s.model_id, p.model_id)')).trim().split(' ');
+    const root = await page.evaluate(() => JSON.parse(document.getElementById('jupyter-config-data')!.textContent!).serverRoot as string);
+
+    const client = await mcpClient();
+    try {
+      expect((await client.listTools()).tools.map(t => t.name)).toContain('export');
+      await expect.poll(async () => (await call(client, 'status'))[0].pageConnected, { timeout: 60_000 }).toBe(true);
+      const files: Record<string, string> = {};
+      for (const [kind, target] of [
+        ['viewer', viewer],
+        ['story', story],
+        ['panel', panel]
+      ]) {
+        const file = `${tmpPath}/out/${kind}.html`;
+        const raw = await client.callTool({ name: 'export', arguments: { target, path: file } });
+        expect(raw.isError, JSON.stringify(raw.content)).toBeFalsy();
+        const onDisk = path.join(root, file);
+        expect(raw.structuredContent).toEqual({
+          path: file,
+          target,
+          kind,
+          ...(kind === 'panel' ? { type: 'markdown' } : {}),
+          bytes: fs.statSync(onDisk).size,
+          replaced: false
+        });
+        // The model reads the path and size, never the data.
+        expect(JSON.stringify(raw)).not.toMatch(/data_1CBS|barrel|index\.mvsj/);
+        files[kind] = onDisk;
+      }
+
+      // Bad inputs, each located; nothing written for them.
+      const refused = async (args: Record<string, unknown>) => (await call(client, 'export', args))[0];
+      expect(await refused({ target: viewer, path: `${tmpPath}/out/viewer.csv` })).toMatchObject({
+        code: 'UNSUPPORTED_FORMAT',
+        where: '/path'
+      });
+      expect(await refused({ target: story, path: `${tmpPath}/../../escape.html` })).toMatchObject({ code: 'FORBIDDEN', where: '/path' });
+      expect(await refused({ target: viewer, path: `${tmpPath}/out/viewer.html` })).toMatchObject({
+        code: 'FORBIDDEN',
+        where: '/overwrite'
+      });
+      expect(await refused({ target: 'no-such-widget', path: `${tmpPath}/out/x.html` })).toMatchObject({
+        code: 'NOT_FOUND',
+        where: '/target'
+      });
+      expect(fs.readdirSync(path.join(root, tmpPath, 'out')).sort()).toEqual(['panel.html', 'story.html', 'viewer.html']);
+
+      const shownViewer = await openOffline(browser, files.viewer);
+      try {
+        expect(await settled(shownViewer.page)).toBe('drawn');
+        expect(await shownViewer.page.title()).toBe('RBP');
+        expect(await foregroundFraction(shownViewer.page.locator('canvas').first())).toBeGreaterThan(0.02);
+        expect(shownViewer.leaks).toEqual([]);
+      } finally {
+        await shownViewer.close();
+      }
+      const shownStory = await openOffline(browser, files.story);
+      try {
+        expect(await settled(shownStory.page)).toBe('drawn');
+        const controls = shownStory.page.locator('#molspace-app-story');
+        await expect(controls.locator('.molspace-app-step')).toHaveText('1 / 2: Overview');
+        await controls.locator('[data-molspace-step="next"]').click();
+        await expect(controls).toHaveAttribute('data-molspace-step-index', '1');
+        await expect(controls.locator('.molspace-app-step')).toHaveText('2 / 2: Atoms');
+        expect(shownStory.leaks).toEqual([]);
+      } finally {
+        await shownStory.close();
+      }
+      const shownPanel = await openOffline(browser, files.panel);
+      try {
+        expect(await settled(shownPanel.page)).toBe('drawn');
+        await expect(shownPanel.page.locator('.molspace-panel-body h2')).toHaveText(/^Findings/);
+        await expect(shownPanel.page.locator('.molspace-panel-body strong')).toHaveText('barrel');
+        expect(shownPanel.leaks).toEqual([]);
+      } finally {
+        await shownPanel.close();
+      }
+    } finally {
+      await client.close();
+    }
+  }
+);

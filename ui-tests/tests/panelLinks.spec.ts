@@ -287,7 +287,7 @@ async function serverRoot(page: IJupyterLabPageFixture): Promise<string> {
   return page.evaluate(() => JSON.parse(document.getElementById('jupyter-config-data')!.textContent!).serverRoot as string);
 }
 
-test('docked panels export as files under the root: by the agent (panel_export) and by the Export… button; refusals located', async ({ page, tmpPath }) => {
+test('docked panels export as files under the root: by the agent (export) and by the Export… button; refusals located', async ({ page, tmpPath }) => {
   const client = await agent();
   try {
     const root = await serverRoot(page);
@@ -305,26 +305,26 @@ test('docked panels export as files under the root: by the agent (panel_export) 
       ['grid', `${tmpPath}/out/grid.csv`, 'name,smiles,mw\r\nethanol,CCO,46.07\n']
     ];
     for (const [target, file, text] of cases) {
-      const [written, isError] = await call(client, 'panel_export', { target, path: file });
+      const [written, isError] = await call(client, 'export', { target, path: file });
       expect(isError, JSON.stringify(written)).toBe(false);
-      expect(written).toMatchObject({ path: file, panelId: target, replaced: false });
+      expect(written).toMatchObject({ path: file, target, kind: 'panel', replaced: false });
       expect(onDisk(file)).toBe(text);
     }
-    const [chart] = await call(client, 'panel_export', { target: 'chart', path: `${tmpPath}/out/chart.vl.json` });
+    const [chart] = await call(client, 'export', { target: 'chart', path: `${tmpPath}/out/chart.vl.json` });
     expect(JSON.parse(onDisk(chart.path))).toEqual(spec);
 
     // The rules of Story files: no overwrite without the flag, nothing outside the root, the type's ending.
-    const [exists] = await call(client, 'panel_export', { target: 'scores', path: `${tmpPath}/out/scores.csv` });
+    const [exists] = await call(client, 'export', { target: 'scores', path: `${tmpPath}/out/scores.csv` });
     expect(exists).toMatchObject({ code: 'FORBIDDEN', where: '/overwrite' });
-    const [replaced] = await call(client, 'panel_export', { target: 'scores', path: `${tmpPath}/out/scores.csv`, overwrite: true });
+    const [replaced] = await call(client, 'export', { target: 'scores', path: `${tmpPath}/out/scores.csv`, overwrite: true });
     expect(replaced).toMatchObject({ replaced: true });
-    const [outside] = await call(client, 'panel_export', { target: 'scores', path: `${tmpPath}/../../escape.csv` });
+    const [outside] = await call(client, 'export', { target: 'scores', path: `${tmpPath}/../../escape.csv` });
     expect(outside).toMatchObject({ code: 'FORBIDDEN', where: '/path' });
-    const [absolute] = await call(client, 'panel_export', { target: 'scores', path: '/tmp/escape.csv' });
+    const [absolute] = await call(client, 'export', { target: 'scores', path: '/tmp/escape.csv' });
     expect(absolute).toMatchObject({ code: 'FORBIDDEN', where: '/path' });
-    const [ending] = await call(client, 'panel_export', { target: 'scores', path: `${tmpPath}/scores.md` });
+    const [ending] = await call(client, 'export', { target: 'scores', path: `${tmpPath}/scores.md` });
     expect(ending).toMatchObject({ code: 'UNSUPPORTED_FORMAT', where: '/path' });
-    const [gone] = await call(client, 'panel_export', { target: 'no-such-panel', path: `${tmpPath}/x.csv` });
+    const [gone] = await call(client, 'export', { target: 'no-such-panel', path: `${tmpPath}/x.csv` });
     expect(gone).toMatchObject({ code: 'NOT_FOUND', where: '/target' });
 
     // The person: Export… asks for a path, writes it through the Dispatcher (ui), asks before replacing.
@@ -347,7 +347,7 @@ test('docked panels export as files under the root: by the agent (panel_export) 
     await expect(docked.locator('.molspace-panel-export-status')).toContainText('FORBIDDEN at /path');
     await page.locator('.jp-SideBar.jp-mod-right [title="molspace activity"], .jp-SideBar.jp-mod-right li[data-id="molspace-activity-panel"]').first().click();
     const entries = page.locator('#molspace-activity .molspace-activity-entry[data-source="ui"]');
-    await expect.poll(async () => (await entries.allTextContents()).filter(t => t.includes('panel_export')).length).toBeGreaterThanOrEqual(4);
+    await expect.poll(async () => (await entries.allTextContents()).filter(t => t.includes('export')).length).toBeGreaterThanOrEqual(4);
   } finally {
     await client.close();
   }

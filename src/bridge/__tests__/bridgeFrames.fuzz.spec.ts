@@ -36,7 +36,7 @@ class FakeSocket implements BridgeSocket {
 }
 
 /** Page tools safe to run here (the others make widgets or fetch); a call naming another becomes an unknown tool. */
-const RUN = ['observe', 'story_observe', 'story_control', 'viewer_observe', 'act', 'ketcher_control', 'panel_export'];
+const RUN = ['observe', 'story_observe', 'story_control', 'viewer_observe', 'act', 'ketcher_control', 'export'];
 
 const frameSchema = z.toJSONSchema(GatewayMessage, { io: 'input', unrepresentable: 'any' });
 const validFrame = fromSchema(frameSchema).chain(f =>

@@ -97,7 +97,7 @@ describe('tool arguments (fuzz)', () => {
     'viewer_observe',
     'act',
     'ketcher_control',
-    'panel_export'
+    'export'
   ];
   let parsed: ParsedStory;
   beforeAll(async () => {

@@ -56,6 +56,7 @@ function memoryViewer(id: string, data: StructureData): ViewerTarget {
     whenLoaded: () => Promise.resolve(),
     state,
     describe: () => '1hpv',
+    sourceFile: () => null,
     composition: () => data.composition,
     view: () => view,
     structureData: () => Promise.resolve(data),

@@ -33,6 +33,9 @@ class MemoryViewer implements ViewerTarget {
     this.current = initialView(defaultLayers(data));
   }
   whenLoaded = () => Promise.resolve();
+  /** The file's bytes, as a cell would send them (`export` to `.html`). */
+  file = new TextEncoder().encode('data_1cbs\n');
+  sourceFile = () => ({ format: 'mmcif', name: '1cbs.cif', bytes: this.file, coordinates: null });
   state(): ViewerState {
     return {
       target: this.targetId,

@@ -201,6 +201,8 @@ class TestAnalysisLibraries:
         assert v.coordinates_name == "frames 1:98:2"
         content, buffers = ask(v, monkeypatch, start=47, count=2)
         assert content["count"] == 2 and u.trajectory.ts.frame == 5
+        # read from a copy of the reader: the cell's Universe never moves
+        assert v._served._reader is not None and v._served._reader is not u.trajectory
         last = REFERENCE["frames"][-1]  # frame 97 is taken frame 48
         assert last["frame"] == 97
         for atom, xyz in last["positions"].items():

@@ -20,6 +20,7 @@ Trajectory (read with their libraries). Other coordinates formats are sent whole
 from __future__ import annotations
 
 import struct
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -168,16 +169,25 @@ def _little_endian(values: Any) -> bytes:
 
 
 class MDAnalysisFrames(FrameSource):
-    """Frames ``taken`` of an MDAnalysis AtomGroup, read from its Universe per request."""
+    """Frames ``taken`` of an MDAnalysis AtomGroup, read per request from a copy of its Universe's
+    reader (``ReaderBase.copy()``), so the cell's Universe never moves (a request is answered on a
+    kernel subshell's thread while a cell may be reading it); without a copy, from the Universe,
+    put back at its frame after each block."""
 
     def __init__(self, group: Any, taken: range, name: str):
         self._group = group
+        self._indices = group.ix
         self._taken = taken
+        self._lock = threading.Lock()
         self.frames = len(taken)
         self.atoms = int(group.n_atoms)
         self.format = "dcd"
         self.name = name
         trajectory = group.universe.trajectory
+        try:
+            self._reader: Any = trajectory.copy()
+        except Exception:  # noqa: BLE001 - a reader that cannot be copied: read from the Universe
+            self._reader = None
         try:
             dt = float(trajectory.dt) * taken.step
             here = trajectory.ts.frame
@@ -189,15 +199,21 @@ class MDAnalysisFrames(FrameSource):
             self.time_ps = None
 
     def read(self, start: int, count: int) -> bytes:
-        trajectory = self._group.universe.trajectory
-        here = trajectory.ts.frame
         parts = []
-        try:
-            for i in range(start, start + count):
-                trajectory[self._taken[i]]
-                parts.append(_little_endian(self._group.positions.T.reshape(-1)))
-        finally:
-            trajectory[here]  # the cell's Universe stays at its frame
+        with self._lock:
+            if self._reader is not None:
+                for i in range(start, start + count):
+                    ts = self._reader[self._taken[i]]
+                    parts.append(_little_endian(ts.positions[self._indices].T.reshape(-1)))
+                return b"".join(parts)
+            trajectory = self._group.universe.trajectory
+            here = trajectory.ts.frame
+            try:
+                for i in range(start, start + count):
+                    trajectory[self._taken[i]]
+                    parts.append(_little_endian(self._group.positions.T.reshape(-1)))
+            finally:
+                trajectory[here]  # the cell's Universe stays at its frame
         return b"".join(parts)
 
 

@@ -11,6 +11,7 @@ import { join } from 'path';
 import { Task } from 'molstar/lib/mol-task';
 
 import { expectFailure } from '../../__tests__/expectFailure';
+import { DEFAULT_FRAME_BUDGET, ViewerBudget } from '../../molstar/viewerBudget';
 import { FrameCache } from '../frameCache';
 import { readStructure } from '../structureData';
 import { readCoordinates } from '../trajectoryData';
@@ -39,6 +40,19 @@ function kernel(frames: number, atoms: number) {
   };
   return { asked, fetch };
 }
+
+describe('the frame budget setting', () => {
+  it("defaults to the schema's default, and a bad value falls back to it", () => {
+    const schema = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'schema', 'plugin.json'), 'utf8'));
+    expect(schema.properties.trajectoryFrameBudget.default).toBe(DEFAULT_FRAME_BUDGET);
+    const budget = new ViewerBudget();
+    expect(budget.frameBudget).toBe(DEFAULT_FRAME_BUDGET);
+    budget.setFrameBudget(5);
+    expect(budget.frameBudget).toBe(5);
+    budget.setFrameBudget(1);
+    expect(budget.frameBudget).toBe(DEFAULT_FRAME_BUDGET);
+  });
+});
 
 describe('FrameCache', () => {
   it('holds at most the budget, least recently used out first, and reads ahead within it', async () => {

@@ -3,6 +3,7 @@
  * notebook, talk MCP to the real gateway with the official TypeScript SDK
  * (the client and result reading are ../harness.js, shared with bench/).
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import { IJupyterLabPageFixture, expect } from '@jupyterlab/galata';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -122,4 +123,23 @@ export async function dominantColour(locator: Locator): Promise<[number, number,
     }
   }
   return [(best >> 16) & 0xff, (best >> 8) & 0xff, best & 0xff];
+}
+
+/** Write a local file into the Jupyter root through the contents API (no page needed). */
+export async function putFile(serverPath: string, local: string): Promise<void> {
+  const headers = { Authorization: `token ${TOKEN}`, 'Content-Type': 'application/json' };
+  const parts = serverPath.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    const dir = parts.slice(0, i).join('/');
+    const r = await fetch(`${SERVER}/api/contents/${dir}`, { method: 'PUT', headers, body: JSON.stringify({ type: 'directory' }) });
+    expect(r.ok, `PUT ${dir}: ${r.status}`).toBe(true);
+  }
+  const body = JSON.stringify({ type: 'file', format: 'base64', content: fs.readFileSync(local).toString('base64') });
+  const r = await fetch(`${SERVER}/api/contents/${serverPath}`, { method: 'PUT', headers, body });
+  expect(r.ok, `PUT ${serverPath}: ${r.status} ${await r.text()}`).toBe(true);
+}
+
+/** Delete a file or folder of the Jupyter root through the contents API. */
+export async function deletePath(serverPath: string): Promise<void> {
+  await fetch(`${SERVER}/api/contents/${serverPath}`, { method: 'DELETE', headers: { Authorization: `token ${TOKEN}` } });
 }

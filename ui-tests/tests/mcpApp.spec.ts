@@ -11,7 +11,7 @@ import { expect, test } from '@playwright/test';
 import type { Browser } from '@playwright/test';
 import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client';
 import { type AppHost, DEFAULT_CSP_TEXT, connectAppHostClient, openAppHost, toolResourceUri, UI_EXTENSION } from './appHost';
-import { ROOT, SERVER, TOKEN, foregroundFraction } from './helpers';
+import { ROOT, SERVER, TOKEN, deletePath, foregroundFraction, putFile } from './helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { standInMcp } = require('../apphost/fixtures/standin.js');
@@ -19,24 +19,6 @@ const { standInMcp } = require('../apphost/fixtures/standin.js');
 const { cspHeader } = require('../apphost/server.js');
 
 const STRUCTURES = path.join(ROOT, 'tests', 'data', 'structures');
-
-/** Write a local file into the Jupyter root through the contents API (no page needed). */
-async function putFile(serverPath: string, local: string): Promise<void> {
-  const headers = { Authorization: `token ${TOKEN}`, 'Content-Type': 'application/json' };
-  const parts = serverPath.split('/');
-  for (let i = 1; i < parts.length; i++) {
-    const dir = parts.slice(0, i).join('/');
-    const r = await fetch(`${SERVER}/api/contents/${dir}`, { method: 'PUT', headers, body: JSON.stringify({ type: 'directory' }) });
-    expect(r.ok, `PUT ${dir}: ${r.status}`).toBe(true);
-  }
-  const body = JSON.stringify({ type: 'file', format: 'base64', content: fs.readFileSync(local).toString('base64') });
-  const r = await fetch(`${SERVER}/api/contents/${serverPath}`, { method: 'PUT', headers, body });
-  expect(r.ok, `PUT ${serverPath}: ${r.status} ${await r.text()}`).toBe(true);
-}
-
-async function deletePath(serverPath: string): Promise<void> {
-  await fetch(`${SERVER}/api/contents/${serverPath}`, { method: 'DELETE', headers: { Authorization: `token ${TOKEN}` } });
-}
 
 /**
  * Post a raw message from the App's window (as the View would, through the proxy) and

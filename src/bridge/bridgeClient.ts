@@ -248,7 +248,7 @@ export class BridgeClient {
       'NOT_FOUND',
       'No molspace gateway serves this page (HTTP 404 at molspace/bridge): agents cannot reach it over MCP. The widgets work.',
       'bridge',
-      'Run JupyterLab on a server with molspace installed (`jupyter server extension list` shows molspace enabled), then reload. In JupyterLite, in-browser agents reach the tools through WebMCP.',
+      'Run JupyterLab on a server with molspace installed (`jupyter server extension list` shows molspace enabled), then reload. In JupyterLite there is no server: agents in the browser call the page tools directly.',
       { url: this._options.url.replace(/\?.*$/, ''), status }
     ).toJSON();
     console.warn(`molspace: ${error.message} ${error.fix}`);

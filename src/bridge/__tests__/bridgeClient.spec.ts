@@ -251,7 +251,7 @@ describe('where no gateway serves the page (JupyterLite, the server extension of
       where: 'bridge',
       details: { url: 'ws://server/base/molspace/bridge', status: 404 }
     });
-    expect(client.error?.fix).toMatch(/WebMCP/);
+    expect(client.error?.fix).toMatch(/JupyterLite there is no server/);
     expect(JSON.stringify(client.error)).not.toContain('secret');
     expect(stopped).toEqual([client.error]);
     jest.advanceTimersByTime(10 * RECONNECT_MAX_MS);

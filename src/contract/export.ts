@@ -8,6 +8,9 @@
  *   gateway, which holds the App's script, writes the file with it and answers the model with
  *   the path and size only. So only a call relayed by the gateway (`CallContext.writesHtml`)
  *   exports `.html`; a cell has `to_html`.
+ * - `.mvsx`, `.png`, a Viewer: its view as a MolViewSpec archive (`index.mvsj` and its structure
+ *   file, `src/tools/viewerArchive.ts`), its current frame as a PNG (`act`'s screenshot), written
+ *   by the page through JupyterLab's contents manager.
  * - a panel's content as the page writes it through JupyterLab's contents manager: markdown →
  *   `.md`, table → `.csv`, Vega-Lite chart → `.vl.json`, molecule grid → `.csv` (name, smiles,
  *   properties).
@@ -28,6 +31,9 @@ export const PANEL_EXPORT_EXTENSIONS: Readonly<Record<PanelType, string>> = {
 
 /** The ending of the one offline file of a Viewer, Story or panel. */
 export const HTML_EXPORT_EXTENSION = '.html';
+
+/** A Viewer's own endings besides `.html`: its view as a MolViewSpec archive, its frame as an image. */
+export const VIEWER_EXPORT_EXTENSIONS = ['.mvsx', '.png'] as const;
 
 /** The widget kinds `export` writes. */
 export const ExportKind = z.enum(['viewer', 'story', 'panel']);
@@ -65,13 +71,14 @@ export type ExportOutput = z.infer<typeof ExportOutput>;
 
 export const EXPORT_TOOL: ToolSpec<typeof ExportInput, typeof ExportOutput, null> = {
   name: 'export',
-  description: "Write a Viewer, Story or panel under the root: .html (offline) or a panel's .md/.csv/.vl.json.",
+  description: "Write a Viewer, Story or panel under the root: .html (offline), a Viewer's .mvsx/.png, a panel's .md/.csv/.vl.json.",
   guide:
     'Write a widget as a file under the Jupyter root; the ending picks the form. .html: any Viewer, Story or ' +
     'panel as one file that opens anywhere offline (Mol*, the data and the controls inline), as to_html writes ' +
-    'from a cell; written by the gateway (a Viewer of an MVS state has no file: UNSUPPORTED_FORMAT). A panel ' +
+    'from a cell; written by the gateway (a Viewer of an MVS state has no file: UNSUPPORTED_FORMAT). A Viewer ' +
+    "also as .mvsx (its view and structure file; an MVS state's data stays at its URLs) or .png (its frame). A panel " +
     'also as markdown .md, table .csv, chart .vl.json, molecule grid .csv. Default target: the most recent ' +
-    'panel; with .html, the most recent Viewer, Story or panel. No "..", absolute paths or overwriting unless overwrite. ' +
+    'panel; with .html, the most recent Viewer, Story or panel; with .mvsx/.png, Viewer. No "..", absolute paths or overwriting unless overwrite. ' +
     'Answers the path and size, never the data.',
   examples: [
     { path: 'reports/results.csv' },

@@ -11,6 +11,9 @@
  *   (`molspace/gateway/server.py`, `ToolRoutes.export_html`). Only a call the gateway relays
  *   for that (`context.writesHtml`) is answered so; a Viewer of an MVS state has no file
  *   (UNSUPPORTED_FORMAT, as `Viewer.to_html`); data over a bridge frame is TOO_LARGE.
+ * - A Viewer to `.mvsx` (`./viewerArchive.ts`: `index.mvsj` and the structure file; a
+ *   Viewer of an MVS state: its state only, its data left at its URLs, which the answer names) or
+ *   `.png` (its current frame, `screenshot` at the view's own size), written here as bytes.
  */
 import {
   APP_PANEL_META,
@@ -22,6 +25,7 @@ import {
   LIMITS,
   MolspaceError,
   PANEL_EXPORT_EXTENSIONS,
+  VIEWER_EXPORT_EXTENSIONS,
   type AppFile,
   type ExportKind,
   type ExportOutput,
@@ -35,6 +39,7 @@ import { invalidInput } from '../dispatcher/invalidInput';
 import type { PanelTarget } from '../panel/panelTarget';
 import type { StoryTarget } from '../story/storyTarget';
 import type { ViewerTarget } from '../viewer/viewerTarget';
+import { viewerArchive } from './viewerArchive';
 
 type Exported = ViewerTarget | StoryTarget | PanelTarget;
 
@@ -166,9 +171,56 @@ function isHtml(path: string): boolean {
   return path.toLowerCase().endsWith(HTML_EXPORT_EXTENSION);
 }
 
-/** The kinds a path exports: `.html` any of them; another ending only a panel's content. */
+/** `.mvsx` or `.png` when the path ends so (a Viewer's own forms), else null. */
+function viewerEnding(path: string): (typeof VIEWER_EXPORT_EXTENSIONS)[number] | null {
+  return VIEWER_EXPORT_EXTENSIONS.find(e => path.toLowerCase().endsWith(e)) ?? null;
+}
+
+function fromBase64(data: string): Uint8Array {
+  const raw = atob(data);
+  const bytes = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    bytes[i] = raw.charCodeAt(i);
+  }
+  return bytes;
+}
+
+async function viewerFileAnswer(target: ViewerTarget, path: string, overwrite: boolean, env: ToolEnv): Promise<ToolResult> {
+  const ending = viewerEnding(path);
+  const checked = checkStoryPath(path, [...VIEWER_EXPORT_EXTENSIONS]);
+  // refuse an existing file before drawing or zipping anything (writeStoryFile checks again)
+  await env.files.checkOverwrite(checked, overwrite);
+  let content: Uint8Array;
+  let what: string;
+  if (ending === '.png') {
+    const shot = await target.screenshot({ format: 'png' });
+    content = fromBase64(shot.data);
+    what = `${shot.width}x${shot.height} PNG`;
+  } else {
+    const archive = await viewerArchive(target);
+    content = archive.bytes;
+    what = archive.remote.length
+      ? `MVS state; its data stays at ${archive.remote.join(', ')}: opening the archive downloads it`
+      : `index.mvsj + ${archive.names.join(', ')}`;
+  }
+  const replaced = await env.files.writeStoryFile(checked, content, overwrite);
+  const output: ExportOutput = { path: checked, target: target.targetId, kind: 'viewer', bytes: content.length, replaced };
+  const line = `export: viewer "${target.targetId}" written to ${checked} (${what}; ${content.length} bytes${replaced ? ', replaced' : ''}).`;
+  return { structuredContent: EXPORT_TOOL.output.parse(output), text: line, changes: [], summary: line, images: [] };
+}
+
+/** The kinds a path exports: `.html` any of them; `.mvsx`/`.png` a Viewer; another ending a panel's content. */
 function kindsFor(path: string): readonly ExportKind[] {
-  return isHtml(path) ? ['viewer', 'story', 'panel'] : ['panel'];
+  return isHtml(path) ? ['viewer', 'story', 'panel'] : viewerEnding(path) ? ['viewer'] : ['panel'];
+}
+
+/** The endings a widget kind exports to. */
+function endingsOf(kind: ExportKind): string[] {
+  return kind === 'viewer'
+    ? [HTML_EXPORT_EXTENSION, ...VIEWER_EXPORT_EXTENSIONS]
+    : kind === 'story'
+      ? [HTML_EXPORT_EXTENSION]
+      : [...new Set(Object.values(PANEL_EXPORT_EXTENSIONS)), HTML_EXPORT_EXTENSION];
 }
 
 export const exportWidget: PageTool = {
@@ -183,25 +235,25 @@ export const exportWidget: PageTool = {
       args,
       bind: registry => {
         const html = isHtml(args.path);
-        let target: Exported;
-        if (html) {
-          target = registry.getOf(args.target, kindsFor(args.path));
-        } else {
-          const any = args.target === undefined ? null : registry.find(args.target);
-          if (any && (any.kind === 'viewer' || any.kind === 'story')) {
-            throw new MolspaceError(
-              'UNSUPPORTED_FORMAT',
-              `A ${any.kind} exports as one .html file; "${args.path}" does not end with .html.`,
-              '/path',
-              'Name the file with .html (a panel also exports .md, .csv or .vl.json by its type).',
-              { path: args.path, kind: any.kind, extensions: [HTML_EXPORT_EXTENSION] }
-            );
-          }
-          target = registry.getOf(args.target, ['panel']);
+        const kinds = kindsFor(args.path);
+        const any = html || args.target === undefined ? null : registry.find(args.target);
+        if (any && (any.kind === 'viewer' || any.kind === 'story' || any.kind === 'panel') && !kinds.includes(any.kind)) {
+          const extensions = endingsOf(any.kind);
+          throw new MolspaceError(
+            'UNSUPPORTED_FORMAT',
+            `A ${any.kind} exports as ${extensions.join(', ')}; "${args.path}" ends with none of them.`,
+            '/path',
+            `Name the file with one of ${extensions.join(', ')}${any.kind === 'panel' ? ' (.md, .csv or .vl.json by its type)' : ''}.`,
+            { path: args.path, kind: any.kind, extensions }
+          );
         }
+        const target: Exported = registry.getOf(args.target, kinds);
         return {
           target,
           run: async env => {
+            if (target.kind === 'viewer' && !html) {
+              return viewerFileAnswer(target, args.path, args.overwrite, env);
+            }
             if (!html) {
               return fileAnswer(target as PanelTarget, args.path, args.overwrite, env);
             }

@@ -250,7 +250,7 @@ describe('export to .html (the page half: the App _meta the gateway writes)', ()
     expect(await refusal(viaGateway({ target: 'protease', path: 'p.csv' }))).toMatchObject({
       code: 'UNSUPPORTED_FORMAT',
       where: '/path',
-      details: { kind: 'viewer', extensions: ['.html'] }
+      details: { kind: 'viewer', extensions: ['.html', '.mvsx', '.png'] }
     });
     expect(await refusal(viaGateway({ target: 'tour', path: 'p.md' }))).toMatchObject({ code: 'UNSUPPORTED_FORMAT', where: '/path' });
     expect(await refusal(viaGateway({ target: 'protease', path: '../p.html' }))).toMatchObject({ code: 'FORBIDDEN', where: '/path' });

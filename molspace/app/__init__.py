@@ -7,7 +7,7 @@ The App itself is ``src/app/`` (built into ``static/``); a host that renders MCP
 
 from .depiction import depiction_answer
 from .export import html_export_answer, html_export_path
-from .panel import panel_answer, panel_meta_beside_page
+from .panel import panel_answer, panel_meta_beside_page, relayed_depictions
 from .resources import AppResources
 from .structure import AppFiles, app_meta_beside_page, app_structure, structure_answer
 
@@ -21,5 +21,6 @@ __all__ = [
     "html_export_path",
     "panel_answer",
     "panel_meta_beside_page",
+    "relayed_depictions",
     "structure_answer",
 ]

@@ -17,6 +17,7 @@ step) name widgets of a JupyterLab page: the App shows no link buttons.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from ..contract import LIMITS
@@ -27,6 +28,8 @@ DEPICTION_SIZE = (240, 180)
 #: Largest depiction, characters of SVG; and all of a grid's together (the kernel's bounds).
 DEPICTION_CHARS: int = int(LIMITS.get("panelDepictionChars", 64 * 1024))
 DEPICTIONS_CHARS: int = int(LIMITS.get("panelDepictionsChars", 1024 * 1024))
+
+log = logging.getLogger(__name__)
 
 _DEFAULT_TITLES = {
     "markdown": "Notes",
@@ -226,3 +229,26 @@ def panel_meta_beside_page(
         return {}
     panel = app_panel(args, str(state.get("panelId") or "panel"), state.get("title"))
     return {manifest.app["panelMeta"]: panel}
+
+
+def relayed_depictions(args: dict[str, Any]) -> dict[str, str] | None:
+    """The first page of a ``render_panel`` grid the gateway relays to a page, drawn by RDKit.
+
+    The same depictions a cell's grid syncs as ``_depictions`` (:mod:`molspace.panel.depictions`:
+    220x150 SVG, at most ``panelDepictionChars`` each and ``panelDepictionsChars`` together, off
+    with ``MOLSPACE_GRID_DEPICTIONS=off``), sent in the call's ``CallContext.depictions``, not in
+    its arguments, so the page shows them at once and asks Indigo only for the rest. ``None`` for
+    other content, a molecule ``file`` (the page reads it), or a server without RDKit.
+    """
+    content = args.get("content")
+    if not isinstance(content, dict) or content.get("type") != "molecules":
+        return None
+    if content.get("file") is not None or not isinstance(content.get("molecules"), list):
+        return None
+    from ..panel.depictions import grid_depictions as first_page  # the panel kind's, on use
+
+    try:
+        return first_page(content) or None
+    except Exception:  # a molecule RDKit fails on: Indigo draws the grid, as without RDKit
+        log.exception("molspace: drawing a render_panel grid with RDKit failed")
+        return None

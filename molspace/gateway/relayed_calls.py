@@ -37,6 +37,7 @@ class RelayedCalls(PageRegistry):
         timeout: float | None = None,
         client: dict[str, str] | None = None,
         writes_html: bool = False,
+        depictions: dict[str, str] | None = None,
     ) -> dict[str, Any]:
         """Relay one tool call to a page and wait for its answer.
 
@@ -55,6 +56,9 @@ class RelayedCalls(PageRegistry):
         writes_html : bool
             The gateway writes this ``export`` to ``.html`` from the page's answer
             (``CallContext.writesHtml``: the page then answers the widget's App ``_meta``).
+        depictions : dict, optional
+            A ``render_panel`` grid's first page drawn by RDKit, SVG by SMILES
+            (``CallContext.depictions``: the page shows them at once, Indigo draws the rest).
 
         Returns
         -------
@@ -88,6 +92,7 @@ class RelayedCalls(PageRegistry):
                 "pages": self.page_infos(),
                 "client": client,
                 **({"writesHtml": True} if writes_html else {}),
+                **({"depictions": depictions} if depictions else {}),
             },
             "deadlineMs": max(1, int(limit * 1000)),
             # the page counts the deadline from here (its clock offset from `welcome`), so a page

@@ -29,6 +29,7 @@ from ..app import (
     html_export_path,
     panel_answer,
     panel_meta_beside_page,
+    relayed_depictions,
     structure_answer,
 )
 from ..errors import MolspaceError, summary_line
@@ -389,8 +390,18 @@ class ToolRoutes:
         name, args, spec = call.name, call.args, call.spec
 
         async def relay() -> dict[str, Any]:
+            # A grid's first page drawn here by RDKit, if the server has it: the page shows it at once.
+            depictions = (
+                await asyncio.to_thread(relayed_depictions, args)
+                if name == "render_panel"
+                else None
+            )
             result = await self.pages.call(
-                name, args, how_to_connect=call.how_to_connect, client=client_of(call.ctx)
+                name,
+                args,
+                how_to_connect=call.how_to_connect,
+                client=client_of(call.ctx),
+                depictions=depictions,
             )
             spec.check_output(
                 result["structuredContent"], source=str(result.get("pageId", "the page"))

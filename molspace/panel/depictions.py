@@ -5,6 +5,8 @@ by SMILES, and sent beside the content (the widget's ``_depictions``, the contra
 ``GridDepictions``), so the page shows it at once instead of waiting for its Indigo depiction
 frame to start (docs/architecture.md, "Report panels"; docs/benchmarks.md, "Molecule grids").
 The page shows each as an image (never inline SVG) and Indigo draws every molecule not here.
+The gateway draws an agent's ``render_panel`` grid the same way for the page it relays the call to
+(:func:`molspace.app.panel.relayed_depictions`, ``CallContext.depictions``).
 
 Bounded: at most ``LIMITS["panelDepictionChars"]`` characters each (a larger one is left to
 Indigo) and ``LIMITS["panelDepictionsChars"]`` together (drawing stops there). A SMILES RDKit

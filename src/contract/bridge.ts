@@ -88,7 +88,9 @@ export const CallContext = z.object({
   pages: z.array(PageInfo),
   client: CallClient.nullable().optional(),
   /** The gateway writes the file of this `export` to `.html` from the page's answer (its `app`): src/contract/export.ts. */
-  writesHtml: z.boolean().optional()
+  writesHtml: z.boolean().optional(),
+  /** A `render_panel` grid's first page drawn by the gateway's RDKit, SVG by SMILES (`GridDepictions`, checked where read): shown at once, Indigo draws the rest. */
+  depictions: z.record(z.string(), z.unknown()).optional()
 });
 export type CallContext = z.infer<typeof CallContext>;
 

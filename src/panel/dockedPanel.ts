@@ -11,6 +11,7 @@ import type { WidgetRegistry } from '../dispatcher/registry';
 import type { OpenMolecule } from './moleculeGrid';
 import type { ExportPanel } from './exportFromUi';
 import type { FollowLink } from './panelLinks';
+import type { GivenDepictions } from './givenDepictions';
 import { PanelRenderer } from './panelRenderer';
 import { panelSummary, type PanelTarget, type PanelUpdate } from './panelTarget';
 import { staleLinks } from './panelLinkCheck';
@@ -126,8 +127,8 @@ export class DockedPanel implements PanelTarget {
   }
 
   /** Render the first content as revision 1. */
-  async open(source: ChangeSource, summary: string): Promise<ChangeEntry> {
-    return this.applyContent({ content: this._content, title: this._title }, source, summary);
+  async open(source: ChangeSource, summary: string, depictions?: GivenDepictions): Promise<ChangeEntry> {
+    return this.applyContent({ content: this._content, title: this._title, depictions }, source, summary);
   }
 
   async applyContent(update: PanelUpdate, source: ChangeSource, summary: string): Promise<ChangeEntry> {
@@ -153,7 +154,7 @@ export class DockedPanel implements PanelTarget {
     this._ready = false;
     this._registry.touch(this.targetId);
     try {
-      await this.widget.renderer.render(update.content, this._revision);
+      await this.widget.renderer.render(update.content, this._revision, update.depictions);
       this._ready = true;
       this._error = null;
     } catch (e) {

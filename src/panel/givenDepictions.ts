@@ -20,8 +20,13 @@ export interface IgnoredDepiction {
   reason: string;
 }
 
-/** The usable kernel depictions: an image URL by SMILES. */
+/** Who drew given depictions: a cell's kernel (`_depictions`) or the gateway, for an agent's grid (`CallContext.depictions`). */
+export type DepictionSource = 'kernel' | 'gateway';
+
+/** The usable kernel (or gateway) depictions: an image URL by SMILES. */
 export interface GivenDepictions {
+  /** Who drew them (each cell they draw says it: `data-molspace-depiction`). */
+  readonly drawnBy: DepictionSource;
   /** The `data:` URL of the SVG depiction of `smiles`, if one was given and usable. */
   url(smiles: string): string | undefined;
   readonly size: number;
@@ -41,11 +46,12 @@ export function svgDataUrl(svg: string): string {
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 }
 
-/** Read a Panel's `_depictions` (anything: it is checked here). */
-export function givenDepictions(value: unknown): GivenDepictions {
+/** Read a Panel's `_depictions`, or a relayed `render_panel`'s `CallContext.depictions` (anything: it is checked here). */
+export function givenDepictions(value: unknown, drawnBy: DepictionSource = 'kernel'): GivenDepictions {
   const urls = new Map<string, string>();
   const ignored: IgnoredDepiction[] = [];
   const result: GivenDepictions = {
+    drawnBy,
     url: s => urls.get(s),
     get size() {
       return urls.size;

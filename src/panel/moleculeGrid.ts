@@ -13,12 +13,12 @@
  *
  * Test hooks: `data-molspace-page` on the grid; on each cell
  * `data-molspace-index`, `data-molspace-depicted` (`pending`, `true`, `error`)
- * and, once drawn, `data-molspace-depiction` (`kernel` or `indigo`).
+ * and, once drawn, `data-molspace-depiction` (`kernel`, `gateway` or `indigo`).
  */
 import type { GridMolecule, MoleculesContent } from '../contract';
 import type { Depiction } from '../ketcher/depictMessages';
 import type { Depict } from './depictor';
-import { NO_DEPICTIONS, type GivenDepictions } from './givenDepictions';
+import { NO_DEPICTIONS, type DepictionSource, type GivenDepictions } from './givenDepictions';
 import type { LinkButton } from './panelLinks';
 
 /** Molecules per page when the content does not say. */
@@ -64,14 +64,14 @@ export async function renderMolecules(
     next.disabled = page >= pages - 1;
     const built = molecules.map((m, i) => cell(m, start + i, open, linkButton));
     cells.replaceChildren(...built.map(b => b.node));
-    // The kernel's depictions at once; Indigo draws the rest.
+    // The kernel's (or, for an agent's grid, the gateway's) depictions at once; Indigo draws the rest.
     const rest: number[] = [];
     molecules.forEach((m, i) => {
       const url = given.url(m.smiles);
       if (url === undefined) {
         rest.push(i);
       } else {
-        built[i].show({ url }, 'kernel');
+        built[i].show({ url }, given.drawnBy);
       }
     });
     if (!rest.length) {
@@ -101,7 +101,7 @@ function cell(
   index: number,
   open: OpenMolecule | null,
   linkButton: LinkButton | null
-): { node: HTMLElement; show(d: { url: string } | { error: string }, source: 'kernel' | 'indigo'): void } {
+): { node: HTMLElement; show(d: { url: string } | { error: string }, source: DepictionSource | 'indigo'): void } {
   const node = el('figure', 'molspace-panel-molecule');
   node.setAttribute('role', 'listitem');
   node.dataset.molspaceIndex = String(index);

@@ -8,11 +8,13 @@
 import type { ChangeEntry, ChangeSource, PanelContent } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import type { DockPlacement } from '../contract/toolArgs';
+import type { GivenDepictions } from './givenDepictions';
 import type { PanelTarget } from './panelTarget';
 
 /** A docked panel just made: {@link NewPanel.open} renders its first content as revision 1. */
 export interface NewPanel extends PanelTarget {
-  open(source: ChangeSource, summary: string): Promise<ChangeEntry>;
+  /** `depictions`: a grid's first page the gateway drew for an agent's call (`CallContext.depictions`, read). */
+  open(source: ChangeSource, summary: string, depictions?: GivenDepictions): Promise<ChangeEntry>;
 }
 
 export interface PanelHost {

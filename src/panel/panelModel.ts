@@ -34,6 +34,8 @@ export abstract class PanelModel extends PageWidgetModel implements PanelTarget 
   declare private _views: Set<unknown>;
   declare private _depictionsRead: unknown;
   declare private _depictions: GivenDepictions | undefined;
+  /** The gateway's depictions of the content an agent set last (none after a cell's or a click's). */
+  declare private _relayed: GivenDepictions | undefined;
 
   get kind(): 'panel' {
     return 'panel';
@@ -108,6 +110,9 @@ export abstract class PanelModel extends PageWidgetModel implements PanelTarget 
    * Unusable ones are ignored (Indigo draws them) and said in the console.
    */
   depictions(): GivenDepictions {
+    if (this._relayed !== undefined) {
+      return this._relayed;
+    }
     const value: unknown = this.get('_depictions');
     let read = this._depictions;
     if (read === undefined || value !== this._depictionsRead) {
@@ -149,6 +154,7 @@ export abstract class PanelModel extends PageWidgetModel implements PanelTarget 
     const entry: ChangeEntry = { revision, source, summary };
     this.services.registry.touch(this.model_id);
     const rendered = this._views.size === 0 ? Promise.resolve() : this._waiters.wait(revision);
+    this._relayed = update.depictions;
     this.set({
       _content: update.content,
       title: update.title ?? this.get('title'),

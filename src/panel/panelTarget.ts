@@ -4,11 +4,14 @@
  */
 import type { ChangeEntry, ChangeSource, PanelContent, PanelPlacement, PanelState } from '../contract';
 import type { WidgetTarget } from '../dispatcher/widgetTarget';
+import type { GivenDepictions } from './givenDepictions';
 
 /** A new content (and optionally title) for a panel. */
 export interface PanelUpdate {
   content: PanelContent;
   title?: string;
+  /** A grid's first page the gateway drew with RDKit for an agent's call (`CallContext.depictions`, read). */
+  depictions?: GivenDepictions;
 }
 
 /** A panel: a {@link WidgetTarget} of kind `panel`. */

@@ -21,6 +21,7 @@ import type { DockPlacement } from '../contract/toolArgs';
 import { invalidInput } from '../dispatcher/invalidInput';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import { isTargetOfKind } from '../dispatcher/widgetTarget';
+import { givenDepictions, type GivenDepictions } from '../panel/givenDepictions';
 import { checkPanelContent } from '../panel/panelContent';
 import { checkPanelLinks, linkTarget, linksOf } from '../panel/panelLinkCheck';
 import { panelHostOf } from '../panel/panelHost';
@@ -94,10 +95,11 @@ async function run(args: RenderPanelInput, bound: PanelTarget | null, env: ToolE
   // Links act on widgets: refused now, located, rather than failing later on a person's click.
   await checkPanelLinks(content, registry);
   const kind = content.type;
+  const depictions = relayedDepictions(content, env);
   if (existing) {
     const before = existing.state();
     const summary = `render_panel: ${kind} in panel "${existing.panelId}"`;
-    const entry = await existing.applyContent({ content, title: args.title }, source, summary);
+    const entry = await existing.applyContent({ content, title: args.title, depictions }, source, summary);
     return answer(
       { panel: existing.state(), created: false, previousRevision: before.revision, changes: [entry], replayed: false },
       summary
@@ -107,8 +109,26 @@ async function run(args: RenderPanelInput, bound: PanelTarget | null, env: ToolE
   const panelId = args.panelId ?? newPanelId(registry);
   const docked = host.dock(panelId, args.title ?? defaultTitle(content), content, args.dock ?? besideLinked(content));
   const summary = `render_panel: docked ${kind} panel "${panelId}" opened`;
-  const entry = await docked.open(source, summary);
+  const entry = await docked.open(source, summary, depictions);
   return answer({ panel: docked.state(), created: true, previousRevision: null, changes: [entry], replayed: false }, summary);
+}
+
+/**
+ * The first page of an agent's grid the gateway drew with RDKit
+ * (`CallContext.depictions`; absent without RDKit on the server): read as a
+ * cell's `_depictions` are (an unusable one is ignored, said in the console,
+ * and drawn by Indigo). None for other content.
+ */
+function relayedDepictions(content: PanelContent, env: ToolEnv): GivenDepictions | undefined {
+  const value = env.context?.depictions;
+  if (content.type !== 'molecules' || value === undefined) {
+    return undefined;
+  }
+  const read = givenDepictions(value, 'gateway');
+  for (const i of read.ignored) {
+    console.warn(`molspace render_panel: gateway depiction at /context/depictions${i.where} ignored (Indigo draws it): ${i.reason}`);
+  }
+  return read;
 }
 
 /**

@@ -3,7 +3,8 @@
  * docks a grid of SMILES; the page's one hidden depiction frame (Indigo) draws
  * each as an SVG image, paged; a cell's grid shows the kernel's RDKit
  * depictions of its first page at once (an SVG's script inert, a non-SVG one
- * drawn by Indigo); a SMILES Indigo cannot read shows a note in its
+ * drawn by Indigo), an agent's the gateway's RDKit ones (the relayed call's
+ * context) before any Indigo depiction; a SMILES Indigo cannot read shows a note in its
  * cell; hostile names and properties are text; over a bound: TOO_LARGE.
  */
 import { expect, test } from '@jupyterlab/galata';
@@ -32,8 +33,14 @@ function grid(page: Page) {
   return page.locator('.molspace-panel[data-molspace-panel-id="grid"]');
 }
 
+/** The SVG text of a depiction `<img>`: the gateway's/kernel's (RDKit, a UTF-8 data URL) or Indigo's (base64). */
+function svgOf(src: string): string {
+  const data = src.slice(src.indexOf(',') + 1);
+  return src.startsWith('data:image/svg+xml;base64,') ? atob(data) : decodeURIComponent(data);
+}
+
 test.describe('molecule grid panels', () => {
-  test('an agent docks a paged grid of Indigo depictions; bad SMILES and hostile text stay in their cells', async ({ page }) => {
+  test('an agent docks a paged grid of depictions; bad SMILES and hostile text stay in their cells', async ({ page }) => {
     const dialogs: string[] = [];
     page.on('dialog', d => {
       dialogs.push(d.message());
@@ -59,13 +66,13 @@ test.describe('molecule grid panels', () => {
       const cells = grid(page).locator('.molspace-panel-molecule');
       await expect(cells).toHaveCount(24);
       await expect(grid(page).locator('.molspace-panel-page-label')).toHaveText('Page 1 of 3 (60 molecules)');
-      // Every readable SMILES is an <img> of an SVG data URL, alt = the SMILES.
+      // Every readable SMILES is an <img> of an SVG data URL, alt = the SMILES (the first page's by the gateway's RDKit).
       const images = grid(page).locator('img.molspace-panel-molecule-image');
       await expect(images).toHaveCount(23);
       const srcs = await images.evaluateAll(els => els.map(e => (e as HTMLImageElement).getAttribute('src') ?? ''));
       for (const src of srcs) {
-        expect(src).toMatch(/^data:image\/svg\+xml;base64,[A-Za-z0-9+/=]{200,}$/);
-        expect(atob(src.slice(src.indexOf(',') + 1))).toContain('<svg');
+        expect(src).toMatch(/^data:image\/svg\+xml;(base64,[A-Za-z0-9+/=]{200,}|charset=utf-8,%3Csvg.{200,})$/);
+        expect(svgOf(src)).toContain('<svg');
       }
       await expect(cells.nth(0).locator('img')).toHaveAttribute('alt', list[0].smiles);
       await expect
@@ -89,6 +96,12 @@ test.describe('molecule grid panels', () => {
       await expect(grid(page).locator('.molspace-panel-molecules-grid')).toHaveAttribute('data-molspace-page', '2');
       await expect(cells.first()).toHaveAttribute('data-molspace-index', '24');
       await expect(grid(page).locator('.molspace-panel-molecule[data-molspace-depicted="true"]')).toHaveCount(24);
+      // Past the first page Indigo draws those not drawn already (a SMILES of page 1 repeated keeps its picture): base64 SVG data URLs.
+      const indigo = grid(page).locator('.molspace-panel-molecule[data-molspace-depiction="indigo"] img');
+      expect(await indigo.count()).toBeGreaterThan(0);
+      for (const src of await indigo.evaluateAll(els => els.map(e => (e as HTMLImageElement).getAttribute('src') ?? ''))) {
+        expect(src).toMatch(/^data:image\/svg\+xml;base64,[A-Za-z0-9+/=]{200,}$/);
+      }
       await grid(page).locator('.molspace-panel-page-next').click();
       await expect(cells).toHaveCount(12);
       await expect(grid(page).locator('.molspace-panel-page-next')).toBeDisabled();
@@ -97,6 +110,43 @@ test.describe('molecule grid panels', () => {
       // observe lists it.
       const [observed] = await call(client, 'observe');
       expect(JSON.stringify(observed)).toContain('molecule grid, 60 molecules');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("an agent's grid shows the gateway's RDKit pictures of its first page before any Indigo depiction is made", async ({ page }) => {
+    const client = await mcpClient();
+    try {
+      await expect.poll(async () => (await call(client, 'status'))[0].pageConnected, { timeout: 60_000 }).toBe(true);
+      const list = molecules().filter(m => m.smiles !== BAD_SMILES);
+      const [result, isError] = await call(client, 'render_panel', { panelId: 'rdkit-agent', content: { type: 'molecules', molecules: list, pageSize: 12 } });
+      expect(isError, JSON.stringify(result)).toBe(false);
+      // The model's result is the page's, with no picture in it.
+      expect(JSON.stringify(result)).not.toContain('svg');
+      const agentGrid = page.locator('.molspace-panel[data-molspace-panel-id="rdkit-agent"]');
+      // The call returned once the first page was shown: all 12 by the gateway, and no Indigo frame was ever made.
+      await expect(agentGrid).toHaveAttribute('data-molspace-ready', 'true');
+      await expect(agentGrid.locator('.molspace-panel-molecule[data-molspace-depiction="gateway"][data-molspace-depicted="true"]')).toHaveCount(12);
+      await expect(page.locator('iframe.molspace-depict-frame')).toHaveCount(0);
+      const images = agentGrid.locator('img.molspace-panel-molecule-image');
+      const srcs = await images.evaluateAll(els => els.map(e => e.getAttribute('src') ?? ''));
+      expect(srcs).toHaveLength(12);
+      for (const src of srcs) {
+        // RDKit's own SVG (its `xmlns:rdkit` namespace), as a UTF-8 data URL; Indigo's are base64 and carry no rdkit namespace.
+        expect(src.startsWith('data:image/svg+xml;charset=utf-8,')).toBe(true);
+        expect(svgOf(src)).toMatch(/^<svg[^>]*xmlns:rdkit=/);
+      }
+      await expect
+        .poll(() => images.evaluateAll(els => els.every(e => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth > 0)))
+        .toBe(true);
+      await expect(agentGrid.locator('.molspace-panel-molecule').first().locator('img')).toHaveAttribute('alt', list[0].smiles);
+      // The next page is Indigo's (the gateway sends the first page only).
+      await agentGrid.locator('.molspace-panel-page-next').click();
+      await expect(agentGrid.locator('.molspace-panel-molecule[data-molspace-depiction="indigo"][data-molspace-depicted="true"]')).toHaveCount(12, {
+        timeout: 90_000
+      });
+      await expect(page.locator('iframe.molspace-depict-frame')).toHaveCount(1);
     } finally {
       await client.close();
     }

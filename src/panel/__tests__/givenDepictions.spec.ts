@@ -83,6 +83,21 @@ describe('renderMolecules with kernel depictions', () => {
     const cells = [...host.querySelectorAll<HTMLElement>('.molspace-panel-molecule')];
     expect(cells.map(c => c.dataset.molspaceDepiction)).toEqual(['kernel', 'indigo', 'indigo']);
     expect(cells.every(c => c.dataset.molspaceDepicted === 'true')).toBe(true);
+    // The gateway's, for an agent's grid, say so.
+    const relayed = document.createElement('div');
+    await renderMolecules(
+      relayed,
+      { type: 'molecules', molecules, pageSize: 3 },
+      depict,
+      null,
+      null,
+      givenDepictions({ CCN: SVG }, 'gateway')
+    );
+    expect([...relayed.querySelectorAll<HTMLElement>('.molspace-panel-molecule')].map(c => c.dataset.molspaceDepiction)).toEqual([
+      'indigo',
+      'gateway',
+      'indigo'
+    ]);
     const img = cells[0].querySelector('img')!;
     expect(img.src.startsWith('data:image/svg+xml;charset=utf-8,')).toBe(true);
     expect(img.alt).toBe('CCO');

@@ -7,6 +7,7 @@ import { LIMITS, MolspaceError, type ChangeEntry, type ChangeSource, type PanelC
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { setPanelHost, type NewPanel } from '../panelHost';
 import { panelSummary, type PanelUpdate } from '../panelTarget';
+import type { GivenDepictions } from '../givenDepictions';
 import { pageDispatcher } from '../../tools';
 
 class MemoryPanel implements NewPanel {
@@ -43,8 +44,8 @@ class MemoryPanel implements NewPanel {
   describe(): string {
     return panelSummary(this.state(), this._content);
   }
-  open(source: ChangeSource, summary: string): Promise<ChangeEntry> {
-    return this.applyContent({ content: this._content }, source, summary);
+  open(source: ChangeSource, summary: string, depictions?: GivenDepictions): Promise<ChangeEntry> {
+    return this.applyContent({ content: this._content, depictions }, source, summary);
   }
   async applyContent(update: PanelUpdate, source: ChangeSource, summary: string): Promise<ChangeEntry> {
     this.revision += 1;
@@ -189,5 +190,23 @@ describe('render_panel', () => {
     const { dispatcher } = page(false);
     const err = await refused(dispatcher.execute('render_panel', { content: md('a') }, agent));
     expect(err).toMatchObject({ code: 'NOT_FOUND', where: '/placement' });
+  });
+
+  it("hands a grid the gateway's depictions from the relayed call's context, not its arguments", async () => {
+    const { dispatcher, docked } = page();
+    const svg = "<svg xmlns='http://www.w3.org/2000/svg'/>";
+    const grid: PanelContent = { type: 'molecules', molecules: [{ smiles: 'CCO' }, { smiles: 'CCN' }] };
+    const context = { pageId: 'p', pages: [], depictions: { CCO: svg, CCN: '<p>not svg</p>' } };
+    await dispatcher.execute('render_panel', { panelId: 'g', content: grid }, { ...agent, context });
+    const given = docked[0].applied[0].depictions!;
+    expect(given.drawnBy).toBe('gateway');
+    expect(given.url('CCO')).toBeDefined();
+    expect(given.url('CCN')).toBeUndefined(); // ignored: Indigo draws it
+    // an update by panelId gets its own call's (none here: Indigo draws all)
+    await dispatcher.execute('render_panel', { panelId: 'g', content: grid }, agent);
+    expect(docked[0].applied[1].depictions).toBeUndefined();
+    // other content carries none
+    await dispatcher.execute('render_panel', { panelId: 'g', content: md('x') }, { ...agent, context });
+    expect(docked[0].applied[2].depictions).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ the real page, under Run All.
 
 from __future__ import annotations
 
+import base64
 import os
 import queue
 import time
@@ -171,6 +172,46 @@ def test_a_refusal_is_raised_in_the_cell_as_the_widgets_error(page):
     assert page.text_of(cell).startswith(
         "ViewerControlError: REVISION_CONFLICT: the Viewer is at revision 8, not 7 (at /expectedRevision)"
     )
+
+
+def test_save_png_writes_the_screenshot_the_page_answers_and_refuses_bad_paths_unsent(
+    page, tmp_path
+):
+    comm = page.viewer_comm()
+    png = base64.b64decode(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+    )
+    out = tmp_path / "frame.png"
+    before = len(page.controls)
+    cell = page.run(f"print('SAVED', v.save_png({str(out)!r}, timeout=30))")
+    page.pump(lambda: len(page.controls) > before)
+    _, control = page.controls[-1]
+    assert control["actions"] == [{"op": "screenshot", "format": "png"}]
+    page.answer(
+        comm,
+        {
+            "type": "result",
+            "requestId": control["requestId"],
+            "ok": True,
+            "structuredContent": {"revision": 7},
+            "text": "Screenshot 1x1.",
+            "images": [{"mimeType": "image/png", "data": base64.b64encode(png).decode()}],
+        },
+    )
+    page.pump(lambda: page.finished(cell))
+    assert page.text_of(cell) == f"SAVED {len(png)}\n"
+    assert out.read_bytes() == png
+
+    sent = len(page.controls)
+    for bad, said in [
+        (tmp_path / "frame.jpg", "does not end in .png"),
+        (tmp_path / "missing" / "frame.png", "does not exist"),
+        (tmp_path, "does not end in .png"),
+    ]:
+        cell = page.run(f"v.save_png({str(bad)!r})")
+        page.pump(lambda cell=cell: page.finished(cell))
+        assert "INVALID_INPUT" in page.text_of(cell) and said in page.text_of(cell)
+    assert len(page.controls) == sent
 
 
 def test_wait_ready_returns_once_the_page_reports_ready_and_raises_its_error(page):

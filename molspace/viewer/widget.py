@@ -464,6 +464,69 @@ class Viewer(PageWidget):
             op["height"] = int(height)
         return self.act([op])
 
+    def save_png(
+        self,
+        path: str | os.PathLike[str],
+        width: int | None = None,
+        height: int | None = None,
+        timeout: float = 30.0,
+    ) -> int:
+        """Write the view's current frame as a PNG file: :meth:`screenshot`, waited for in the cell.
+
+        Without ``width`` and ``height`` the image is at most ``LIMITS.screenshotDefaultWidth``
+        (512) pixels wide. An agent's ``export`` to ``.png`` writes the canvas's own size.
+
+        Parameters
+        ----------
+        path : str or PathLike
+            A file ending in ``.png`` in an existing folder; replaced whole.
+        timeout : float
+            Seconds to wait for the page, in (0, 600].
+
+        Returns
+        -------
+        int
+            The file's size, bytes.
+
+        Raises
+        ------
+        MolspaceError
+            ``INVALID_INPUT`` at ``Viewer.save_png`` (not ``.png``, a folder, a missing folder);
+            the screenshot's refusal (``ViewerControlError``) or a wait's ``PageWaitError``.
+        """
+        import time
+        from pathlib import Path
+
+        target = Path(path).expanduser()
+        bad = (
+            f"{str(path)!r} does not end in .png."
+            if target.suffix.lower() != ".png"
+            else f"{str(path)!r} is a folder."
+            if target.is_dir()
+            else f"The folder of {str(path)!r} does not exist."
+            if not target.parent.is_dir()
+            else None
+        )
+        if bad is not None:
+            raise MolspaceError(
+                "INVALID_INPUT",
+                bad,
+                "Viewer.save_png",
+                "Pass a file name ending in .png in an existing folder (e.g. 'frame.png').",
+                {"path": str(path)},
+            )
+        before = self.last_screenshot
+        self.screenshot(width, height, format="png").wait(timeout)
+        # the answer is marked before its image is kept (_on_result): bounded, short polls
+        deadline = time.monotonic() + timeout
+        while self.last_screenshot is before and time.monotonic() < deadline:
+            time.sleep(0.02)
+        shot = self.last_screenshot
+        if shot is None or shot is before:
+            raise _bad_images("images", "missing from the page's answer")
+        target.write_bytes(shot)
+        return len(shot)
+
     def set_transparency(self, selector: Any, value: float) -> PageRequest:
         """Make ``selector`` transparent in every layer: ``value`` 0 (opaque) .. 1 (invisible)."""
         return self.act([{"op": "set_transparency", "selector": selector, "value": float(value)}])

@@ -39,7 +39,6 @@ import { invalidInput } from '../dispatcher/invalidInput';
 import type { PanelTarget } from '../panel/panelTarget';
 import type { StoryTarget } from '../story/storyTarget';
 import type { ViewerTarget } from '../viewer/viewerTarget';
-import { viewerArchive } from './viewerArchive';
 
 type Exported = ViewerTarget | StoryTarget | PanelTarget;
 
@@ -197,6 +196,8 @@ async function viewerFileAnswer(target: ViewerTarget, path: string, overwrite: b
     content = fromBase64(shot.data);
     what = `${shot.width}x${shot.height} PNG`;
   } else {
+    // Loaded on use: the archive needs Mol*'s zip writer and MVS code, which JupyterLab's start must not load.
+    const { viewerArchive } = await import('./viewerArchive');
     const archive = await viewerArchive(target);
     content = archive.bytes;
     what = archive.remote.length

@@ -152,14 +152,15 @@ test.describe('activity panel and WebMCP', () => {
     page,
     tmpPath
   }) => {
-    // Before any widget: only the tools that need none.
-    const noWidget = ['ketcher_open', 'observe', 'open', 'story_create', 'story_validate'];
+    // Before any widget: only the tools that need none (export names its target: any Viewer, Story or panel).
+    const noWidget = ['export', 'ketcher_open', 'observe', 'open', 'story_create', 'story_validate'];
     await expect.poll(async () => (await page.webmcp.tools()).map(t => t.name).sort()).toEqual(noWidget);
     await uploadDemo(page, tmpPath);
     const story = await runNotebook(page, `${tmpPath}/demo.ipynb`);
     await expect(story.locator('.molspace-story-step')).toHaveText('step 2 of 3');
     // Tools that act on a widget kind are offered once one is live; the others (observe, open, ketcher_open, ...) always.
     await expect.poll(async () => (await page.webmcp.tools()).map(t => t.name).sort()).toEqual([
+      'export',
       'ketcher_open',
       'observe',
       'open',

@@ -8,8 +8,9 @@
  * Galata runs it against Jupyter's contents API and the real gateway
  * (ui-tests/tests/panelLinks.spec.ts, exportHtml.spec.ts).
  */
-import { LIMITS, MolspaceError, type ChangeEntry, type PanelContent, type PanelState, type ViewerState } from '../../contract';
+import { LIMITS, MolspaceError, type ChangeEntry, type PanelContent, type PanelState } from '../../contract';
 import { MemoryStory } from '../../__tests__/memoryStory';
+import { memoryViewer } from '../../__tests__/memoryViewer';
 import type { ViewerSourceFile, ViewerTarget } from '../../viewer/viewerTarget';
 import { WorkspaceFiles } from '../../resources/workspaceFiles';
 import { Dispatcher } from '../../dispatcher/dispatcher';
@@ -159,28 +160,8 @@ describe('export', () => {
 });
 
 /** A Viewer as `export` sees it: its file (null: an MVS state), title and view. */
-function memoryViewer(id: string, file: ViewerSourceFile | null): ViewerTarget {
-  const state = (): ViewerState => ({
-    target: id,
-    kind: 'viewer',
-    title: 'HIV-1 protease',
-    ready: true,
-    revision: 3,
-    error: null,
-    undo: 0,
-    redo: 0
-  });
-  return {
-    targetId: id,
-    kind: 'viewer',
-    notebook: null,
-    whenLoaded: () => Promise.resolve(),
-    state,
-    describe: () => id,
-    sourceFile: () => file,
-    view: () => ({ layers: [] }) as never
-  } as unknown as ViewerTarget;
-}
+const fileViewer = (id: string, file: ViewerSourceFile | null): ViewerTarget =>
+  memoryViewer(id, { sourceFile: () => file, view: () => ({ layers: [] }) }, { title: 'HIV-1 protease', revision: 3 });
 
 describe('export to .html (the page half: the App _meta the gateway writes)', () => {
   const PDB = new TextEncoder().encode('ATOM      1  N   PRO A   1       0.000   0.000   0.000  1.00  0.00           N\n');
@@ -193,14 +174,14 @@ describe('export to .html (the page half: the App _meta the gateway writes)', ()
     story.source = { mvsx: new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff]) };
     registry.register(story);
     registry.register(
-      memoryViewer('protease', {
+      fileViewer('protease', {
         format: 'pdb',
         name: '1hpv.pdb',
         bytes: PDB,
         coordinates: { format: 'dcd', name: 'run.dcd', bytes: new Uint8Array([1, 2, 3]) }
       })
     );
-    registry.register(memoryViewer('mvs', null));
+    registry.register(fileViewer('mvs', null));
     dispatcher = pageDispatcher(registry, { files: new WorkspaceFiles(new MemoryContents() as never) });
   });
   const viaGateway = (args: Record<string, unknown>) =>
@@ -259,7 +240,7 @@ describe('export to .html (the page half: the App _meta the gateway writes)', ()
 
   it('refuses data over a bridge frame with TOO_LARGE at /target, sending nothing', async () => {
     const big = new Uint8Array(LIMITS.bridgeFrameBytes);
-    registry.register(memoryViewer('big', { format: 'bcif', name: 'big.bcif', bytes: big, coordinates: null }));
+    registry.register(fileViewer('big', { format: 'bcif', name: 'big.bcif', bytes: big, coordinates: null }));
     expect(await refusal(viaGateway({ target: 'big', path: 'big.html' }))).toMatchObject({
       code: 'TOO_LARGE',
       where: '/target',

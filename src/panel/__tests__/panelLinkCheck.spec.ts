@@ -8,11 +8,12 @@
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import type { ChangeEntry, ChangeSource, PanelContent, PanelState, ViewerState } from '../../contract';
+import type { ChangeEntry, ChangeSource, PanelContent, PanelState } from '../../contract';
 import { Dispatcher } from '../../dispatcher/dispatcher';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { expectFailure } from '../../__tests__/expectFailure';
 import { MemoryStory, metas } from '../../__tests__/memoryStory';
+import { memoryViewer } from '../../__tests__/memoryViewer';
 import { defaultLayers, readStructure, type StructureData } from '../../viewer/structureData';
 import { initialView } from '../../viewer/viewerActions';
 import type { ViewerTarget } from '../../viewer/viewerTarget';
@@ -37,36 +38,21 @@ function adkData(): Promise<StructureData> {
   return adk;
 }
 
-function memoryViewer(id: string, data: StructureData): ViewerTarget {
+/** A Viewer of `data` as panel links see it: its composition, view and data, resource policy, no history. */
+function viewerOf(id: string, data: StructureData): ViewerTarget {
   const view = initialView(defaultLayers(data));
-  const state = (): ViewerState => ({
-    target: id,
-    kind: 'viewer',
-    title: '1hpv.pdb',
-    ready: true,
-    revision: 0,
-    error: null,
-    undo: 0,
-    redo: 0
-  });
-  return {
-    targetId: id,
-    kind: 'viewer',
-    notebook: null,
-    whenLoaded: () => Promise.resolve(),
-    state,
-    describe: () => '1hpv',
-    sourceFile: () => null,
-    composition: () => data.composition,
-    view: () => view,
-    structureData: () => Promise.resolve(data),
-    camera: () => null,
-    applyView: () => Promise.reject(new Error('not in this test')),
-    mvsStructureData: () => Promise.reject(new Error('not in this test')),
-    resourcePolicy: () => ({ hosts: DEFAULT_RESOURCE_HOSTS, pageOrigin: null }),
-    history: () => ({ undo: null, redo: null }),
-    screenshot: () => Promise.reject(new Error('not in this test'))
-  };
+  return memoryViewer(
+    id,
+    {
+      describe: () => '1hpv',
+      composition: () => data.composition,
+      view: () => view,
+      structureData: () => Promise.resolve(data),
+      resourcePolicy: () => ({ hosts: DEFAULT_RESOURCE_HOSTS, pageOrigin: null }),
+      history: () => ({ undo: null, redo: null })
+    },
+    { title: '1hpv.pdb' }
+  );
 }
 
 /** A docked panel in memory whose summary names its stale links, as DockedPanel and PanelModel do. */
@@ -122,8 +108,8 @@ const render = (content: unknown) => dispatcher.execute('render_panel', { conten
 beforeEach(async () => {
   registry = new WidgetRegistry();
   const data = await readStructure(new Uint8Array(readFileSync(join(DATA, '1hpv.pdb'))), 'pdb', '1hpv.pdb');
-  registry.register(memoryViewer('v1', data));
-  registry.register(memoryViewer('traj', await adkData()));
+  registry.register(viewerOf('v1', data));
+  registry.register(viewerOf('traj', await adkData()));
   registry.register(new MemoryStory('s1', metas(['overview', 'binding-site'])));
   setPanelHost(registry, {
     dock(panelId, _title, content) {
@@ -263,7 +249,7 @@ describe('goto_frame links', () => {
     // The adk trajectory said to hold 5000 frames: only the frame count matters to the check.
     const data = await adkData();
     const many = { ...data, composition: { ...data.composition, trajectory: { ...data.composition.trajectory!, frames: 5000 } } };
-    registry.register(memoryViewer('long', many));
+    registry.register(viewerOf('long', many));
     const links = Array.from({ length: 5000 }, (_, i) => ({ op: 'goto_frame', viewer: 'long', frame: i }));
     const t0 = performance.now();
     expect((await render(rmsd(5000, links))).structuredContent).toMatchObject({ created: true });

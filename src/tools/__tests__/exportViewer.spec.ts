@@ -9,9 +9,10 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { Unzip } from 'molstar/lib/mol-util/zip/zip';
-import { MolspaceError, type ViewerState, type ViewerViewState } from '../../contract';
+import { MolspaceError, type ViewerViewState } from '../../contract';
 import { WidgetRegistry } from '../../dispatcher/registry';
 import { MemoryStory } from '../../__tests__/memoryStory';
+import { memoryViewer } from '../../__tests__/memoryViewer';
 import { parseStory } from '../../molstar/storySource';
 import { WorkspaceFiles } from '../../resources/workspaceFiles';
 import { pageDispatcher } from '../../tools';
@@ -44,23 +45,21 @@ class MemoryContents {
   }
 }
 
-function memoryViewer(id: string, file: ViewerSourceFile | null, data: StructureData | null, view: ViewerViewState): ViewerTarget {
-  const state = (): ViewerState => ({ target: id, kind: 'viewer', title: id, ready: true, revision: 2, error: null, undo: 0, redo: 0 });
-  return {
-    targetId: id,
-    kind: 'viewer',
-    notebook: null,
-    whenLoaded: () => Promise.resolve(),
-    state,
-    describe: () => id,
-    sourceFile: () => file,
-    structureData: async () => data,
-    view: () => view,
-    screenshot: async (o: { format?: string }) => {
-      expect(o.format).toBe('png');
-      return { data: PNG, mimeType: 'image/png', width: 1, height: 1 };
-    }
-  } as unknown as ViewerTarget;
+/** A Viewer as the `.mvsx` / `.png` export sees it: its file, data and view, and a 1-pixel PNG screenshot. */
+function viewerOf(id: string, file: ViewerSourceFile | null, data: StructureData | null, view: ViewerViewState): ViewerTarget {
+  return memoryViewer(
+    id,
+    {
+      sourceFile: () => file,
+      structureData: async () => data,
+      view: () => view,
+      screenshot: async (o: { format?: string }) => {
+        expect(o.format).toBe('png');
+        return { data: PNG, mimeType: 'image/png', width: 1, height: 1 };
+      }
+    },
+    { revision: 2 }
+  );
 }
 
 async function entries(bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
@@ -87,7 +86,7 @@ describe('export a Viewer to .mvsx and .png', () => {
     registry = new WidgetRegistry();
     const data = await readStructure(PDB, 'pdb', 'data/1hpv.pdb');
     view = { ...initialView(defaultLayers(data)), colors: [{ selector: { label_asym_id: 'A' }, color: '#ff0000' }] } as ViewerViewState;
-    registry.register(memoryViewer('protease', { format: 'pdb', name: 'data/1hpv.pdb', bytes: PDB, coordinates: null }, data, view));
+    registry.register(viewerOf('protease', { format: 'pdb', name: 'data/1hpv.pdb', bytes: PDB, coordinates: null }, data, view));
   });
 
   it('writes index.mvsj (the drawn state, the structure by its archive name) and the structure file; Mol*’s MVS validation reads it back', async () => {
@@ -116,7 +115,7 @@ describe('export a Viewer to .mvsx and .png', () => {
     const data = await readStructure(PDB, 'pdb', 'data/1hpv.pdb');
     const dcd = new Uint8Array([1, 2, 3]);
     registry.register(
-      memoryViewer(
+      viewerOf(
         'md',
         { format: 'pdb', name: '1hpv.pdb', bytes: PDB, coordinates: { format: 'dcd', name: 'run.dcd', bytes: dcd } },
         data,
@@ -140,7 +139,7 @@ describe('export a Viewer to .mvsx and .png', () => {
       metadata: { version: '1' },
       root: { kind: 'root', children: [{ kind: 'download', params: { url }, children: [{ kind: 'parse', params: { format: 'mmcif' } }] }] }
     };
-    registry.register(memoryViewer('remote', null, null, { ...view, mvs } as ViewerViewState));
+    registry.register(viewerOf('remote', null, null, { ...view, mvs } as ViewerViewState));
     const r = await run({ target: 'remote', path: 'remote.mvsx' });
     expect(r.text).toContain(`its data stays at ${url}`);
     const files = await entries(contents.files.get('remote.mvsx') as Uint8Array);

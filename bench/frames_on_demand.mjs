@@ -26,7 +26,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import {
   PORTS,
   ROOT,
@@ -38,6 +37,7 @@ import {
   openNotebook,
   startServer,
   stopOnExit,
+  writeAdkDcd,
   writeNotebook,
   writeResult
 } from './lib.mjs';
@@ -47,28 +47,6 @@ const UNDER = Number(process.env.MOLSPACE_BENCH_FRAMES_UNDER || 2500);
 const OVER = Number(process.env.MOLSPACE_BENCH_FRAMES_OVER || 3000);
 const BUDGET = Number(process.env.MOLSPACE_BENCH_FRAMES_BUDGET || 100);
 const STEPS = 12;
-
-function writeDcd(out, frames) {
-  const script = [
-    'import sys, warnings',
-    'warnings.simplefilter("ignore")',
-    'import MDAnalysis as mda',
-    'psf, dcd, out, n = sys.argv[1:5]',
-    'u = mda.Universe(psf, dcd)',
-    'k = len(u.trajectory)',
-    'with mda.Writer(out, n_atoms=u.atoms.n_atoms) as w:',
-    '    for i in range(int(n)):',
-    '        u.trajectory[i % k]',
-    '        w.write(u.atoms)'
-  ].join('\n');
-  const r = spawnSync('python', ['-c', script, path.join(DATA, 'adk.psf'), path.join(DATA, 'adk_dims.dcd'), out, String(frames)], {
-    encoding: 'utf8'
-  });
-  if (r.status !== 0) {
-    throw new Error(`writing the ${frames}-frame DCD failed: ${r.stderr.slice(-2000)}`);
-  }
-  return fs.statSync(out).size;
-}
 
 async function rendererRss(browser) {
   const cdp = await browser.newBrowserCDPSession();
@@ -154,7 +132,7 @@ try {
   fs.copyFileSync(path.join(DATA, 'adk.psf'), path.join(server.root, 'adk.psf'));
   const under = `adk_${UNDER}.dcd`;
   const over = `adk_${OVER}.dcd`;
-  const sizes = { [under]: writeDcd(path.join(server.root, under), UNDER), [over]: writeDcd(path.join(server.root, over), OVER) };
+  const sizes = { [under]: writeAdkDcd('python', path.join(server.root, under), UNDER), [over]: writeAdkDcd('python', path.join(server.root, over), OVER) };
   log(`DCDs: ${under} ${sizes[under]} bytes, ${over} ${sizes[over]} bytes`);
   const cases = [
     { name: 'baseline (import molspace)' },

@@ -9,7 +9,7 @@
  * for bench/report.mjs.
  */
 import { createRequire } from 'node:module';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -800,4 +800,30 @@ export function printComparison(table, { floor, ref }) {
 
 function roundMarks(marks) {
   return Object.fromEntries(Object.entries(marks ?? {}).map(([k, v]) => [k, typeof v === 'number' ? Math.round(v) : v]));
+}
+
+/**
+ * Write `frames` frames of MDAnalysisTests' adenylate kinase (its 98 DCD frames over and over) as
+ * one DCD at `out` with MDAnalysis, run by `py`; checks the frame count read back. Returns its bytes.
+ */
+export function writeAdkDcd(py, out, frames) {
+  const data = path.join(ROOT, 'tests', 'data', 'trajectories');
+  const script = [
+    'import sys, warnings',
+    'warnings.simplefilter("ignore")',
+    'import MDAnalysis as mda',
+    'psf, dcd, out, n = sys.argv[1:5]',
+    'u = mda.Universe(psf, dcd)',
+    'k = len(u.trajectory)',
+    'with mda.Writer(out, n_atoms=u.atoms.n_atoms) as w:',
+    '    for i in range(int(n)):',
+    '        u.trajectory[i % k]',
+    '        w.write(u.atoms)',
+    'print(len(mda.Universe(psf, out).trajectory))'
+  ].join('\n');
+  const r = spawnSync(py, ['-c', script, path.join(data, 'adk.psf'), path.join(data, 'adk_dims.dcd'), out, String(frames)], { encoding: 'utf8' });
+  if (r.status !== 0 || Number(r.stdout.trim()) !== frames) {
+    throw new Error(`writing the ${frames}-frame DCD with ${py} failed: ${r.stderr.slice(-2000)} ${r.stdout}`);
+  }
+  return fs.statSync(out).size;
 }

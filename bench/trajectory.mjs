@@ -59,7 +59,6 @@
  * (or the `jupyter` on PATH). Nothing fails on a time: the script prints
  * figures and ratios and writes bench/results/trajectory.json.
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -79,6 +78,7 @@ import {
   stopOnExit,
   summary,
   waitSettled,
+  writeAdkDcd,
   writeNotebook,
   writeResult
 } from './lib.mjs';
@@ -120,28 +120,6 @@ async function withVenv(venv, fn) {
 function python(venv) {
   const p = venv && path.join(venv, 'bin', 'python');
   return p && fs.existsSync(p) ? p : 'python';
-}
-
-/** Write `frames` frames of adk (its 98 over and over) as a DCD with MDAnalysis; returns its bytes. */
-function writeBigDcd(py, out, frames) {
-  const script = [
-    'import sys, warnings',
-    'warnings.simplefilter("ignore")',
-    'import MDAnalysis as mda',
-    'psf, dcd, out, n = sys.argv[1:5]',
-    'u = mda.Universe(psf, dcd)',
-    'k = len(u.trajectory)',
-    'with mda.Writer(out, n_atoms=u.atoms.n_atoms) as w:',
-    '    for i in range(int(n)):',
-    '        u.trajectory[i % k]',
-    '        w.write(u.atoms)',
-    'print(len(mda.Universe(psf, out).trajectory))'
-  ].join('\n');
-  const r = spawnSync(py, ['-c', script, path.join(DATA, 'adk.psf'), path.join(DATA, 'adk_dims.dcd'), out, String(frames)], { encoding: 'utf8' });
-  if (r.status !== 0 || Number(r.stdout.trim()) !== frames) {
-    throw new Error(`writing the ${frames}-frame DCD with ${py} failed: ${r.stderr.slice(-2000)} ${r.stdout}`);
-  }
-  return fs.statSync(out).size;
 }
 
 function copyData(root, bigDcd) {
@@ -755,7 +733,7 @@ try {
   servers.push(molServer);
   const bigName = `adk_${BIG_FRAMES}.dcd`;
   const bigPath = path.join(molServer.root, bigName);
-  const bigBytes = writeBigDcd(python(hasNgl ? NGLVIEW_VENV : mainVenv), bigPath, BIG_FRAMES);
+  const bigBytes = writeAdkDcd(python(hasNgl ? NGLVIEW_VENV : mainVenv), bigPath, BIG_FRAMES);
   log(`wrote ${BIG_FRAMES}-frame DCD: ${bigBytes} bytes (${bigPath})`);
   copyData(molServer.root, null);
   let nglServer = null;

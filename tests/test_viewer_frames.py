@@ -1,6 +1,8 @@
 """Frames on demand, the kernel's side (molspace/viewer/frames.py): which trajectories stay in the
-kernel, the frame blocks it answers (MDAnalysis's positions, as reference.json pins them), and every
-bad request or unreadable frame refused located.
+kernel, the frame blocks it answers for every coordinates format (read with MDAnalysis; checked
+against MDAnalysis's reading in reference.json), what happens without MDAnalysis, and every bad
+request or unreadable frame refused located. The server's endpoint for agent-opened files is
+tests/gateway/test_frames_endpoint.py.
 
 The page's frame cache (bound, eviction, one request per block in flight) is jest's
 (src/viewer/__tests__/frameCache.spec.ts); the whole path plays in Galata (ui-tests/tests/trajectory.spec.ts).
@@ -15,12 +17,24 @@ from pathlib import Path
 
 import pytest
 
+import molspace.viewer.frames as frames_module
 import molspace.viewer.source as source_module
 from molspace import MolspaceError, StructureSourceError, Viewer
-from molspace.viewer.frames import DEFAULT_FRAME_BUDGET, MAX_FRAME_BLOCK
+from molspace.viewer.frames import DEFAULT_FRAME_BUDGET, MAX_FRAME_BLOCK, FileFrames
+
+pytest.importorskip("MDAnalysis")
 
 DATA = Path(__file__).resolve().parent / "data" / "trajectories"
-REFERENCE = json.loads((DATA / "reference.json").read_text())["adk_dims.dcd"]
+REFERENCES = json.loads((DATA / "reference.json").read_text())
+REFERENCE = REFERENCES["adk_dims.dcd"]
+#: Coordinates file -> its format, for every format Mol* reads.
+FORMATS = {
+    "adk_dims.dcd": "dcd",
+    "adk_oplsaa.xtc": "xtc",
+    "adk_ca.trr": "trr",
+    "bala.ncdf": "nctraj",
+    "chain_dump_1.lammpstrj": "lammpstrj",
+}
 SCHEMA = Path(__file__).resolve().parent.parent / "schema" / "plugin.json"
 ATOMS = 3341
 
@@ -42,13 +56,82 @@ def ask(viewer: Viewer, monkeypatch, **request):
     return answers[0]
 
 
-def positions(buffer: bytes, count: int, k: int, atom: int) -> list[float]:
+def positions(buffer: bytes, count: int, k: int, atom: int, atoms: int = ATOMS) -> list[float]:
     """Atom ``atom`` of frame ``k`` of a block (x, y, z float32 blocks per frame)."""
-    at = k * 3 * ATOMS
+    at = k * 3 * atoms
     return [
-        round(struct.unpack_from("<f", buffer, 4 * (at + axis * ATOMS + atom))[0], 3)
+        round(struct.unpack_from("<f", buffer, 4 * (at + axis * atoms + atom))[0], 3)
         for axis in range(3)
     ]
+
+
+@pytest.mark.parametrize("name", list(FORMATS))
+def test_every_format_is_read_by_frame_as_mdanalysis_reads_it(tmp_path, name):
+    ref = REFERENCES[name]
+    shutil.copy(DATA / name, tmp_path / name)
+    source = FileFrames(tmp_path / name, FORMATS[name], name, "coordinates")
+    assert (source.frames, source.atoms, source.format) == (
+        ref["n_frames"],
+        ref["n_atoms"],
+        FORMATS[name],
+    )
+    for one in ref["frames"]:
+        block = source.read(one["frame"], 1)
+        assert len(block) == 3 * ref["n_atoms"] * 4
+        for atom, xyz in one["positions"].items():
+            got = positions(block, 1, 0, int(atom), ref["n_atoms"])
+            assert got == pytest.approx(xyz, abs=1.5e-3), (name, one["frame"], atom)
+    # MDAnalysis caches an XTC/TRR's offsets beside the file it opens: a private link, not here
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+    folder = Path(source._dir)
+    source.close()
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize(
+    ("topology", "name"),
+    [
+        ("adk.psf", "adk_dims.dcd"),
+        ("adk_oplsaa.gro", "adk_oplsaa.xtc"),
+        ("adk_ca.pdb", "adk_ca.trr"),
+        ("bala.prmtop", "bala.ncdf"),
+    ],
+)
+def test_a_cell_viewer_over_the_budget_serves_every_format(in_data, monkeypatch, topology, name):
+    ref = REFERENCES[name]
+    v = Viewer(topology, coordinates=name, frame_budget=2)
+    assert v._coordinates is None
+    described = v._frames_on_demand
+    assert (described["frames"], described["atoms"], described["format"]) == (
+        ref["n_frames"],
+        ref["n_atoms"],
+        FORMATS[name],
+    )
+    frame = ref["frames"][1]
+    content, buffers = ask(v, monkeypatch, start=frame["frame"], count=1)
+    assert content["count"] == 1 and content["atoms"] == ref["n_atoms"]
+    atom, xyz = next(iter(frame["positions"].items()))
+    assert positions(buffers[0], 1, 0, int(atom), ref["n_atoms"]) == pytest.approx(xyz, abs=1.5e-3)
+
+
+def test_without_mdanalysis_the_whole_file_goes_or_a_located_install_fix(tmp_path, monkeypatch):
+    for name in ("adk.psf", "adk_dims.dcd"):
+        shutil.copy(DATA / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(frames_module, "mdanalysis_available", lambda: False)
+    # over the budget but under the size bound: sent whole, as before frames on demand
+    v = Viewer("adk.psf", coordinates="adk_dims.dcd", frame_budget=5)
+    assert (
+        v._frames_on_demand is None
+        and len(v._coordinates) == (tmp_path / "adk_dims.dcd").stat().st_size
+    )
+    # over the size bound: refused, located, the fix says what to install
+    monkeypatch.setattr(source_module, "MAX_STRUCTURE_BYTES", 2_000_000)
+    with pytest.raises(StructureSourceError) as e:
+        Viewer("adk.psf", coordinates="adk_dims.dcd")
+    err = e.value.to_dict()
+    assert (err["code"], err["where"]) == ("TOO_LARGE", "coordinates")
+    assert "pip install MDAnalysis" in err["fix"]
 
 
 def test_the_default_budget_is_the_settings_default():
@@ -74,9 +157,7 @@ def test_over_the_budget_the_kernel_serves_frames_as_mdanalysis_reads_them(
         "atoms": ATOMS,
         "format": "dcd",
         "timePs": {"start": 1.0, "step": 1.0},
-        "notes": [
-            "DCD header frame count 500; the file holds 98 whole frames (counted from its size, as MDAnalysis does)"
-        ],
+        "notes": [],  # MDAnalysis counts the frames from the size; the header's 500 is not read
     }
     for ref in REFERENCE["frames"]:
         start = max(0, ref["frame"] - 2)
@@ -139,31 +220,37 @@ def test_a_frame_the_kernel_cannot_read_is_a_located_error(tmp_path, monkeypatch
         shutil.copy(DATA / name, tmp_path / name)
     monkeypatch.chdir(tmp_path)
     v = Viewer("adk.psf", coordinates="adk_dims.dcd", frame_budget=5)
-    (tmp_path / "adk_dims.dcd").unlink()
+    with (tmp_path / "adk_dims.dcd").open("r+b") as f:
+        f.truncate(1000)  # cut short after the Viewer was made
     content, buffers = ask(v, monkeypatch, start=40, count=2)
     assert buffers == []
     assert (content["error"]["code"], content["error"]["where"]) == ("INTERNAL", "/frames/40")
     assert "adk_dims.dcd" in content["error"]["message"]
 
 
-def test_a_cut_dcd_over_the_size_bound_is_refused_in_the_cell(tmp_path, monkeypatch):
+def test_a_cut_or_unreadable_file_over_the_size_bound(tmp_path, monkeypatch):
     shutil.copy(DATA / "adk.psf", tmp_path / "adk.psf")
     data = (DATA / "adk_dims.dcd").read_bytes()
     (tmp_path / "cut.dcd").write_bytes(data[:-100])
+    (tmp_path / "junk.dcd").write_bytes(b"not a dcd" * 250_000)  # 2.25 MB
     monkeypatch.chdir(tmp_path)
-    # under the size bound it goes whole, as before: the page names the cut (trajectoryData.ts)
-    assert Viewer("adk.psf", coordinates="cut.dcd", frame_budget=5)._coordinates == data[:-100]
-    monkeypatch.setattr(source_module, "MAX_STRUCTURE_BYTES", 2_000_000)
+    # MDAnalysis serves the whole frames (it counts them from the size, as the page does)
+    assert (
+        Viewer("adk.psf", coordinates="cut.dcd", frame_budget=5)._frames_on_demand["frames"] == 97
+    )
+    # a file MDAnalysis cannot read: under the size bound it goes whole (the page's reader says why)
+    assert Viewer("adk.psf", coordinates="junk.dcd", frame_budget=5)._frames_on_demand is None
+    monkeypatch.setattr(source_module, "MAX_STRUCTURE_BYTES", 2_000_000)  # the PSF under it
     with pytest.raises(StructureSourceError) as e:
-        Viewer("adk.psf", coordinates="cut.dcd", frame_budget=5)
+        Viewer("adk.psf", coordinates="junk.dcd")
     err = e.value.to_dict()
     assert (err["code"], err["where"]) == ("VALIDATION_FAILED", "coordinates")
-    assert err["details"] == {"format": "dcd", "truncated": True, "lastGoodFrame": 96, "frames": 97}
+    assert "MDAnalysis could not read the dcd coordinates from junk.dcd" in err["message"]
 
 
-def test_other_formats_and_pages_are_unchanged(in_data, monkeypatch):
-    # an XTC is sent whole whatever the budget; a message that is not a frame request still reaches the result path
-    v = Viewer("adk_oplsaa.gro", coordinates="adk_oplsaa.xtc", frame_budget=2)
+def test_under_the_budget_other_formats_go_whole_and_other_messages_pass(in_data, monkeypatch):
+    # an XTC under the budget is sent whole; a frame request to a Viewer with no served frames gets no answer
+    v = Viewer("adk_oplsaa.gro", coordinates="adk_oplsaa.xtc")
     assert v._coordinates == (DATA / "adk_oplsaa.xtc").read_bytes() and v._frames_on_demand is None
     answers: list = []
     monkeypatch.setattr(v, "send", lambda content, buffers=None: answers.append(content))

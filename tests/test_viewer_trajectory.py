@@ -170,16 +170,29 @@ def test_frame_and_on_change_follow_the_page(in_data):
 
 
 def test_the_trajectory_files_are_under_the_size_bound(in_data, tmp_path, monkeypatch):
-    # a coordinates file over viewerSourceBytes is refused by its size, before it is read
+    # a coordinates file over viewerSourceBytes: served by frame when MDAnalysis reads it
+    # (tests/test_viewer_frames.py), refused located when it cannot; without MDAnalysis refused
+    # by its size, before it is read
+    from molspace.viewer import frames
+
     limit = manifest()["limits"]["viewerSourceBytes"]
     big = tmp_path / "big.xtc"
     with open(big, "wb") as f:
         f.truncate(limit + 1)
     shutil.copy(in_data / "adk.psf", tmp_path / "adk.psf")
     monkeypatch.chdir(tmp_path)
+    if frames.mdanalysis_available():
+        with pytest.raises(StructureSourceError) as e:
+            Viewer("adk.psf", coordinates="big.xtc")
+        assert (e.value.to_dict()["code"], e.value.to_dict()["where"]) == (
+            "VALIDATION_FAILED",
+            "coordinates",
+        )
+    monkeypatch.setattr(frames, "mdanalysis_available", lambda: False)
     with pytest.raises(StructureSourceError) as e:
         Viewer("adk.psf", coordinates="big.xtc")
     assert e.value.to_dict()["code"] == "TOO_LARGE"
+    assert "pip install MDAnalysis" in e.value.to_dict()["fix"]
 
 
 class TestAnalysisLibraries:

@@ -11,16 +11,24 @@ and asks for a block of frames over the widget's comm::
     kernel -> page  {"type": "frames", "id", "error": {code, message, where, fix, details}}
 
 The buffer holds ``count`` frames, each as ``atoms`` float32 x, then y, then z (little-endian,
-Å): Mol*'s ``Frame`` layout. Kernel readers: a DCD file or bytes (read by offset, the layout of
-``src/viewer/trajectoryData.ts``'s ``checkDcd``), an MDAnalysis Universe/AtomGroup and an MDTraj
-Trajectory (read with their libraries). Other coordinates formats are sent whole as before
-(docs/architecture.md, "Viewer").
+Å): Mol*'s ``Frame`` layout.
+
+Readers: a coordinates file (path or bytes) of any format Mol* reads — DCD, XTC, TRR, AMBER
+NetCDF, LAMMPS dump — read with MDAnalysis's reader of that format (:class:`FileFrames`; no
+parser of molspace's own), an MDAnalysis Universe/AtomGroup and an MDTraj Trajectory (read with
+their libraries). MDAnalysis is optional (``pip install MDAnalysis``): without it a coordinates
+file goes to the page whole, as it did before frames on demand (the page's Mol* readers), and
+one over ``viewerSourceBytes`` is refused ``TOO_LARGE`` with that install as the fix.
+
+The Jupyter server serves the same blocks of files under its root for Viewers an agent opens
+(``GET {base_url}molspace/frames``, :mod:`molspace.gateway.frames_handler`), with the same
+readers and the same range checks (:func:`check_block`). See docs/architecture.md, "Viewer".
 """
 
 from __future__ import annotations
 
-import struct
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +40,6 @@ DEFAULT_FRAME_BUDGET = 1000
 
 #: Most frames one request may ask for (the page's read-ahead block is at most this).
 MAX_FRAME_BLOCK = 64
-
-#: One AKMA time unit, ps (as ``trajectoryData.ts`` and MDAnalysis).
-_AKMA_PS = 0.04888821
 
 
 def _round(v: float) -> float:
@@ -66,101 +71,134 @@ class FrameSource:
         }
 
 
-class DcdFrames(FrameSource):
-    """A little-endian CHARMM/X-PLOR DCD, from a path (read per request) or bytes.
+#: The MDAnalysis reader of each coordinates format (``MDAnalysis.coordinates.<module>.<class>``).
+_MDA_READERS: dict[str, tuple[str, str]] = {
+    "dcd": ("DCD", "DCDReader"),
+    "xtc": ("XTC", "XTCReader"),
+    "trr": ("TRR", "TRRReader"),
+    "nctraj": ("TRJ", "NCDFReader"),
+    "lammpstrj": ("LAMMPS", "DumpReader"),
+}
 
-    Frames are counted from the size, as MDAnalysis and the page do; a header count that differs
-    is a note, as the page's.
+#: The file name ending MDAnalysis tells each format by.
+_SUFFIX = {"dcd": "dcd", "xtc": "xtc", "trr": "trr", "nctraj": "ncdf", "lammpstrj": "lammpstrj"}
+
+#: What to install for frames on demand from a file.
+INSTALL_FIX = "pip install MDAnalysis (in the kernel's or the Jupyter server's environment)"
+
+
+def mdanalysis_available() -> bool:
+    """Whether MDAnalysis can be imported (found without importing it)."""
+    import importlib.util
+
+    return importlib.util.find_spec("MDAnalysis") is not None
+
+
+class FileFrames(FrameSource):
+    """A coordinates file of any format Mol* reads (:data:`_MDA_READERS`), read per request with
+    MDAnalysis's reader of that format (positions in Å, as the page's whole-file path reads them;
+    LAMMPS dump atoms in id order, as Mol*).
+
+    The reader opens a link to the file in a private temporary folder, so what MDAnalysis caches
+    beside a file (an XTC/TRR's frame offsets) goes there, never into the user's folder; the folder
+    goes with this object (:meth:`close`, or when it is collected).
 
     Raises
     ------
     StructureSourceError
-        ``VALIDATION_FAILED`` at ``where`` for data that is not such a DCD or is cut inside a frame.
+        ``VALIDATION_FAILED`` at ``where`` for a file MDAnalysis cannot read as ``fmt`` (cut,
+        another format, no frames), naming MDAnalysis's reason.
     """
 
-    def __init__(self, data: bytes | Path, size: int, head: bytes, name: str, where: str):
-        self._data = data
+    def __init__(self, path: Path | bytes, fmt: str, name: str, where: str):
+        import importlib
+        import os
+        import tempfile
+        import weakref
+
         self.name = name
-        self.format = "dcd"
-
-        def bad(why: str, details: dict[str, Any] | None = None) -> StructureSourceError:
-            return StructureSourceError(
-                "VALIDATION_FAILED",
-                f"the coordinates from {name} are not a DCD the kernel can serve by frame: {why}",
-                where,
-                "Pass a little-endian CHARMM or X-PLOR DCD (as MDAnalysis, CHARMM or NAMD write), "
-                "or fewer frames (e.g. every 10th) so the whole file goes to the page.",
-                details or {},
-            )
-
-        if len(head) < 104 or struct.unpack_from("<i", head, 0)[0] != 84 or head[4:8] != b"CORD":
-            raise bad("no little-endian DCD header")
-        ints = struct.unpack_from("<23i", head, 0)
-        charmm = ints[22] != 0
-        extra = charmm and ints[12] != 0
-        if charmm and ints[13] == 1:
-            raise bad("four-dimensional coordinates")
-        nset, istart, nsavc = ints[2], ints[3], ints[4]
-        delta = struct.unpack_from("<f" if charmm else "<d", head, 44)[0]
-        title_bytes = struct.unpack_from("<i", head, 92)[0]
-        natom_at = 92 + title_bytes + 8
-        if title_bytes < 0 or natom_at + 12 > len(head):
-            raise bad("a title block longer than the header read")
-        natom = struct.unpack_from("<i", head, natom_at + 4)[0]
-        if natom <= 0:
-            raise bad(f"{natom} atoms", {"atoms": natom})
-        self._first = natom_at + 12
-        self._extra = 56 if extra else 0
-        self._frame_bytes = self._extra + 3 * (natom * 4 + 8)
-        whole, rest = divmod(size - self._first, self._frame_bytes)
-        if rest != 0 or whole <= 0:
+        self.format = fmt
+        self._lock = threading.Lock()
+        self._dir = tempfile.mkdtemp(prefix="molspace-frames-")
+        self._finalizer = weakref.finalize(self, _remove_folder, self._dir)
+        link = Path(self._dir) / f"frames.{_SUFFIX[fmt]}"
+        if isinstance(path, bytes):  # a cell's bytes: MDAnalysis reads files, so a private copy
+            link.write_bytes(path)
+        else:
+            try:
+                os.symlink(path.resolve(), link)
+            except OSError:  # no symbolic links here: MDAnalysis reads the file itself
+                link = path
+        module, cls = _MDA_READERS[fmt]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                reader_class = getattr(
+                    importlib.import_module(f"MDAnalysis.coordinates.{module}"), cls
+                )
+                self._reader: Any = reader_class(str(link))
+                frames = int(self._reader.n_frames)
+                atoms = int(self._reader.n_atoms)
+                times = _times(self._reader)
+        except Exception as e:  # noqa: BLE001 - MDAnalysis's reason, located
+            self.close()
             raise StructureSourceError(
                 "VALIDATION_FAILED",
-                f"the dcd coordinates from {name} end inside frame {whole} (0-based)",
+                f"MDAnalysis could not read the {fmt} coordinates from {name}: "
+                f"{type(e).__name__}: {e}"[:300],
                 where,
-                "Pass the whole file: it looks truncated.",
-                {"format": "dcd", "truncated": True, "lastGoodFrame": whole - 1, "frames": whole},
+                f"Pass a whole {fmt} file (it may be cut short or another format), "
+                "or fewer frames so the whole file goes to the page.",
+                {"format": fmt},
+            ) from None
+        if frames < 1 or atoms < 1:
+            self.close()
+            raise StructureSourceError(
+                "VALIDATION_FAILED",
+                f"the {fmt} coordinates from {name} hold {frames} frames of {atoms} atoms",
+                where,
+                f"Pass a {fmt} file with frames in it.",
+                {"format": fmt, "frames": frames, "atoms": atoms},
             )
-        self.frames = whole
-        self.atoms = natom
-        self.time_ps = (
-            {
-                "start": _round(istart * delta * _AKMA_PS),
-                "step": _round(delta * max(nsavc, 1) * _AKMA_PS),
-            }
-            if delta > 0
-            else None
-        )
-        if whole != nset:
-            self.notes = (
-                f"DCD header frame count {nset}; the file holds {whole} whole frames "
-                "(counted from its size, as MDAnalysis does)",
-            )
-
-    @classmethod
-    def of(cls, data: bytes | Path, name: str, where: str) -> DcdFrames:
-        if isinstance(data, Path):
-            with data.open("rb") as f:
-                head = f.read(64 * 1024)
-            return cls(data, data.stat().st_size, head, name, where)
-        return cls(data, len(data), bytes(data[: 64 * 1024]), name, where)
+        self.frames = frames
+        self.atoms = atoms
+        self.time_ps = times
 
     def read(self, start: int, count: int) -> bytes:
-        n = self.atoms * 4
-        offset = self._first + start * self._frame_bytes
-        if isinstance(self._data, Path):
-            with self._data.open("rb") as f:
-                f.seek(offset)
-                raw = f.read(count * self._frame_bytes)
-        else:
-            raw = bytes(self._data[offset : offset + count * self._frame_bytes])
-        out = bytearray()
-        for k in range(count):
-            at = k * self._frame_bytes + self._extra + 4
-            for _axis in range(3):
-                out += raw[at : at + n]
-                at += n + 8
-        return bytes(out)
+        with self._lock, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return b"".join(
+                _little_endian(self._reader[i].positions.T.reshape(-1))
+                for i in range(start, start + count)
+            )
+
+    def close(self) -> None:
+        """Close the reader and remove the private folder (idempotent)."""
+        reader = getattr(self, "_reader", None)
+        if reader is not None:
+            try:
+                reader.close()
+            except Exception:  # noqa: BLE001 - closing is best effort
+                pass
+        self._finalizer()
+
+
+def _remove_folder(folder: str) -> None:
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _times(reader: Any) -> dict[str, float] | None:
+    """Frame 0's time and the step, ps, where the file carries them (a step > 0), else ``None``."""
+    try:
+        dt = float(reader.dt)
+        t0 = float(reader[0].time)
+    except Exception:  # noqa: BLE001 - a reader without times: none reported
+        return None
+    if not dt > 0:
+        return None
+    return {"start": _round(t0), "step": _round(dt)}
 
 
 def _little_endian(values: Any) -> bytes:
@@ -241,6 +279,40 @@ class MDTrajFrames(FrameSource):
         )
 
 
+def check_block(frames: int, start: Any, count: Any) -> dict[str, Any] | None:
+    """The located refusal of a block request ``start``, ``count`` of ``frames`` frames, or ``None``
+    when it is whole frames within them, at most :data:`MAX_FRAME_BLOCK`."""
+
+    def refuse(where: str, message: str, details: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "code": "VALIDATION_FAILED",
+            "message": message[:300],
+            "where": where,
+            "fix": f"Ask for frames 0–{frames - 1}, at most {MAX_FRAME_BLOCK} at a time.",
+            "details": {**details, "frames": frames},
+        }
+
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < frames:
+        return refuse(
+            "/frames/start",
+            f"frame {start!r} is out of range: the trajectory has {frames} frames",
+            {"start": start if isinstance(start, int) else repr(start)},
+        )
+    if (
+        isinstance(count, bool)
+        or not isinstance(count, int)
+        or not 1 <= count <= MAX_FRAME_BLOCK
+        or start + count > frames
+    ):
+        return refuse(
+            "/frames/count",
+            f"a block of {count!r} frames from {start} is not 1–{MAX_FRAME_BLOCK} frames "
+            f"within the {frames}",
+            {"start": start, "count": count if isinstance(count, int) else repr(count)},
+        )
+    return None
+
+
 def frame_reply(source: FrameSource, content: dict[str, Any]) -> tuple[dict[str, Any], list[bytes]]:
     """The kernel's answer to the page's ``frames`` request: the block, or a located refusal."""
     request_id = content.get("id")
@@ -249,37 +321,11 @@ def frame_reply(source: FrameSource, content: dict[str, Any]) -> tuple[dict[str,
         "type": "frames",
         "id": request_id if isinstance(request_id, str) else None,
     }
-
-    def refuse(
-        where: str, message: str, details: dict[str, Any]
-    ) -> tuple[dict[str, Any], list[bytes]]:
-        answer["error"] = {
-            "code": "VALIDATION_FAILED",
-            "message": message[:300],
-            "where": where,
-            "fix": f"Ask for frames 0–{source.frames - 1}, at most {MAX_FRAME_BLOCK} at a time.",
-            "details": {**details, "frames": source.frames},
-        }
+    refused = check_block(source.frames, start, count)
+    if refused is not None:
+        answer["error"] = refused
         return answer, []
-
-    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < source.frames:
-        return refuse(
-            "/frames/start",
-            f"frame {start!r} is out of range: the trajectory has {source.frames} frames",
-            {"start": start if isinstance(start, int) else repr(start)},
-        )
-    if (
-        isinstance(count, bool)
-        or not isinstance(count, int)
-        or not 1 <= count <= MAX_FRAME_BLOCK
-        or start + count > source.frames
-    ):
-        return refuse(
-            "/frames/count",
-            f"a block of {count!r} frames from {start} is not 1–{MAX_FRAME_BLOCK} frames "
-            f"within the {source.frames}",
-            {"start": start, "count": count if isinstance(count, int) else repr(count)},
-        )
+    assert isinstance(start, int) and isinstance(count, int)
     try:
         data = source.read(start, count)
     except Exception as e:  # noqa: BLE001 - a file changed or a library failed: located, the page shows it
@@ -298,15 +344,22 @@ def frame_reply(source: FrameSource, content: dict[str, Any]) -> tuple[dict[str,
 
 def served_coordinates(
     coordinates: Any, coordinates_format: str | None, budget: int
-) -> DcdFrames | None:
-    """A DCD (path or bytes) the kernel serves by frame, when it has more frames than ``budget`` or
-    is over ``viewerSourceBytes``; else ``None`` (sent whole, as before: every other format too).
+) -> FileFrames | None:
+    """A coordinates file (path or bytes, any format) the kernel serves by frame, read with
+    MDAnalysis, when it has more frames than ``budget`` or is over ``viewerSourceBytes``; else
+    ``None`` (sent whole, as before).
+
+    Without MDAnalysis, ``None``: the whole file goes to the page, and one over
+    ``viewerSourceBytes`` is the whole-file path's ``TOO_LARGE``, whose fix says
+    ``pip install MDAnalysis``.
 
     Raises
     ------
     StructureSourceError
-        ``VALIDATION_FAILED`` at ``coordinates`` for such a DCD the kernel cannot serve (see
-        :class:`DcdFrames`); a path outside the working directory as the whole-file path does.
+        ``VALIDATION_FAILED`` at ``coordinates`` for a file over ``viewerSourceBytes`` that
+        MDAnalysis cannot read (see :class:`FileFrames`; under it the page's reader says what is
+        wrong, as before); ``FORBIDDEN`` for a path outside the working directory, as the
+        whole-file path; ``UNSUPPORTED_FORMAT`` for an unknown format.
     """
     from .source import (
         MAX_STRUCTURE_BYTES,
@@ -315,17 +368,16 @@ def served_coordinates(
         _shown,
     )
 
+    data: bytes | Path
     if isinstance(coordinates, (bytes, bytearray, memoryview)):
-        if _coordinates_format(None, coordinates_format, "bytes") != "dcd" or not coordinates:
-            return None
-        data: bytes | Path = bytes(coordinates)
+        fmt = _coordinates_format(None, coordinates_format, "bytes")
+        data = bytes(coordinates)
         name = "bytes"
-        size = len(coordinates)
+        size = len(data)
     elif isinstance(coordinates, (str, Path)) or hasattr(coordinates, "__fspath__"):
         path = Path(coordinates)
         name = _shown(path)
-        if _coordinates_format(path, coordinates_format, name) != "dcd":
-            return None
+        fmt = _coordinates_format(path, coordinates_format, name)
         resolved = _resolve_under_cwd(
             path,
             name,
@@ -341,14 +393,15 @@ def served_coordinates(
         data = resolved
     else:
         return None
-    if size < 104:
-        return None  # the page says what is wrong with it, as before
+    if size == 0 or not mdanalysis_available():
+        return None
     try:
-        source = DcdFrames.of(data, name, "coordinates")
+        source = FileFrames(data, fmt, name, "coordinates")
     except StructureSourceError:
         if size > MAX_STRUCTURE_BYTES:
             raise
         return None  # sent whole: the page's reader says what is wrong with it, as before
     if source.frames > budget or size > MAX_STRUCTURE_BYTES:
         return source
+    source.close()
     return None

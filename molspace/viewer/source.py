@@ -505,6 +505,14 @@ def _coordinates_format(path: Path | None, given: str | None, where: str) -> str
     return COORDINATES_EXTENSIONS[ext]
 
 
+#: A trajectory over ``viewerSourceBytes`` reaches the whole-file path only without MDAnalysis
+#: (with it, the kernel serves the frames on demand: :mod:`molspace.viewer.frames`).
+_LARGE_COORDINATES_FIX = (
+    "pip install MDAnalysis in the kernel's environment, so the kernel serves the frames on demand; "
+    "or pass fewer frames (e.g. every 10th, written with MDAnalysis or gmx trjconv -skip)."
+)
+
+
 def normalize_coordinates_source(
     coordinates: Any, coordinates_format: str | None = None
 ) -> CoordinatesSource:
@@ -544,7 +552,7 @@ def normalize_coordinates_source(
             resolved,
             where,
             "coordinates",
-            "Pass fewer frames (e.g. every 10th frame, written with MDAnalysis or gmx trjconv -skip).",
+            _LARGE_COORDINATES_FIX,
         )
     else:
         raise StructureSourceError(
@@ -559,7 +567,7 @@ def normalize_coordinates_source(
             "TOO_LARGE",
             f"the coordinates from {where} are {len(data)} bytes; the limit is {MAX_STRUCTURE_BYTES} bytes",
             "coordinates",
-            "Pass fewer frames (e.g. every 10th frame).",
+            _LARGE_COORDINATES_FIX,
             {"bytes": len(data), "limit": MAX_STRUCTURE_BYTES},
         )
     if not data:

@@ -25,6 +25,7 @@ from .agent_tokens import AgentTokenStore
 from .bridge_frames import BridgeFrames
 from .connect_hint import ConnectHint
 from .embed_handler import EMBED_PATH, Embed3dHandler
+from .frames_handler import FRAMES_PATH, FramesHandler, OpenTrajectories
 from .handlers import BridgeHandler, McpHandler
 from .manifest import Manifest
 from .origin import OriginPolicy
@@ -164,6 +165,8 @@ class MolspaceGateway(ExtensionApp):
         # Static fallbacks of saved notebooks (docs/architecture.md, "Static fallback in saved notebooks").
         self.fallbacks = FallbackStore()
         self.serverapp.contents_manager.register_pre_save_hook(FallbackSaveHook(self.fallbacks))
+        # Trajectory files whose frames the page fetches (agent-opened Viewers, frames on demand).
+        self.trajectories = OpenTrajectories()
 
     def initialize_handlers(self) -> None:
         """Register the MCP endpoint, the page bridge and the page's 3D endpoint (base_url is prepended by ExtensionApp)."""
@@ -186,6 +189,7 @@ class MolspaceGateway(ExtensionApp):
                     {"pages": self.pages, "frames": self.frames, "fallbacks": self.fallbacks},
                 ),
                 (EMBED_PATH, Embed3dHandler),
+                (FRAMES_PATH, FramesHandler, {"trajectories": self.trajectories}),
             ]
         )
 
@@ -196,4 +200,5 @@ class MolspaceGateway(ExtensionApp):
     async def stop_extension(self) -> None:
         """Fail pending page calls and close the session manager (server shutdown)."""
         self.pages.close_all()
+        self.trajectories.close_all()
         await self.session_host.stop()

@@ -18,6 +18,7 @@ export const openPlugin: JupyterFrontEndPlugin<void> = {
         const load = () => import('../viewer/dockedViewer').then(({ dockedViewerOpener }) => dockedViewerOpener(app, page));
         page.dispatcher.openers.structure = {
           read: (path, where) => load().then(o => o.read(path, where)),
+          readCoordinates: (path, format, where) => load().then(o => o.readCoordinates(path, format, where)),
           open: source => load().then(o => o.open(source))
         };
       },

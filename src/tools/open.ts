@@ -6,11 +6,18 @@
  * lists and `act` drives like any other. A `.mvsj`/`.mvsx` path is a Story:
  * docked as `story_create {open: true}` docks one, driven by `story_control`.
  */
-import { LIMITS, MolspaceError, OPEN_TOOL, type CoordinatesFormat } from '../contract';
+import { LIMITS, MolspaceError, OPEN_TOOL } from '../contract';
 import type { WidgetRegistry } from '../dispatcher/registry';
 import { checkStoryPath } from '../resources/workspaceFiles';
 import { storyOpener } from '../story/storyOpener';
-import { checkRootPath, coordinatesFormatOfPath, formatOfPath, isStoryPath, structureOpener } from '../viewer/structureOpener';
+import {
+  checkRootPath,
+  coordinatesFormatOfPath,
+  formatOfPath,
+  isStoryPath,
+  structureOpener,
+  type OpenedCoordinates
+} from '../viewer/structureOpener';
 import type { ViewerTarget } from '../viewer/viewerTarget';
 import { readyDeadline, whenReady } from '../dispatcher/whenReady';
 import { checkPlacement } from '../dockPlacement';
@@ -114,7 +121,7 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, openers, file
   let format;
   let what: string;
   let title = args.title;
-  let coordinates: { bytes: Uint8Array; format: CoordinatesFormat; name: string } | undefined;
+  let coordinates: OpenedCoordinates | undefined;
   if (args.coordinates !== undefined && args.path === undefined) {
     throw new MolspaceError(
       'INVALID_INPUT',
@@ -146,7 +153,7 @@ export const open = defineTool(OPEN_TOOL, async ({ args, registry, openers, file
     if (args.coordinates !== undefined) {
       checkRootPath(args.coordinates, '/coordinates');
       const cformat = coordinatesFormatOfPath(args.coordinates);
-      coordinates = { bytes: await opener.read(args.coordinates, '/coordinates'), format: cformat, name: args.coordinates };
+      coordinates = await opener.readCoordinates(args.coordinates, cformat, '/coordinates');
       what = `${args.path} with ${args.coordinates}`;
     }
   } else {

@@ -14,6 +14,7 @@ import {
 } from '../contract';
 import type { DockPlacement } from '../contract/toolArgs';
 import type { ViewerTarget } from './viewerTarget';
+import type { ServedFrames } from './serverFrames';
 import type { OpenerSlots } from '../dispatcher/pageOpeners';
 
 export interface StructureOpener {
@@ -28,8 +29,8 @@ export interface StructureOpener {
     title: string;
     mvs?: Record<string, unknown>;
     placement?: DockPlacement;
-    /** A trajectory's coordinates (`bytes` is its topology). */
-    coordinates?: { bytes: Uint8Array; format: CoordinatesFormat; name: string };
+    /** A trajectory's coordinates (`bytes` is its topology); `served`: the server serves its frames. */
+    coordinates?: OpenedCoordinates;
   }): Promise<ViewerTarget>;
   /**
    * The bytes of a file under the Jupyter root.
@@ -38,6 +39,22 @@ export interface StructureOpener {
    * @throws MolspaceError `NOT_FOUND`, `FORBIDDEN`, `TOO_LARGE` at `where`.
    */
   read(path: string, where?: string): Promise<Uint8Array>;
+  /**
+   * A trajectory file under the Jupyter root: its bytes, or, past the page's frame budget or
+   * `viewerSourceBytes`, the server's description of it (its frames are then fetched on demand).
+   *
+   * @throws MolspaceError `NOT_FOUND`, `FORBIDDEN`, `VALIDATION_FAILED` (a file the server cannot
+   *   read), `TOO_LARGE` (over `viewerSourceBytes` where the server cannot serve frames) at `where`.
+   */
+  readCoordinates(path: string, format: CoordinatesFormat, where?: string): Promise<OpenedCoordinates>;
+}
+
+/** A trajectory's coordinates for `open`: the whole file, or (empty `bytes`) served by the server. */
+export interface OpenedCoordinates {
+  bytes: Uint8Array;
+  format: CoordinatesFormat;
+  name: string;
+  served?: ServedFrames;
 }
 
 /** @throws MolspaceError `INTERNAL` when this page cannot dock Viewers. */

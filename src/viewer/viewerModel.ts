@@ -92,6 +92,8 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
   /** Frame blocks asked of the kernel and not answered yet, by request id. */
   declare private _frameRequests: Map<string, { resolve: (data: ArrayBuffer | ArrayBufferView) => void; reject: (e: unknown) => void }>;
   declare private _frameRequestCount: number;
+  /** Where a page-owned Viewer's frames come from instead of a kernel (the server, `./serverFrames.ts`). */
+  declare private _frameSource: ((start: number, count: number) => Promise<ArrayBuffer | ArrayBufferView>) | undefined;
 
   get kind(): 'viewer' {
     return 'viewer';
@@ -196,8 +198,19 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
     waiting.resolve(data);
   }
 
-  /** Ask the kernel for `count` frames from `start` (`molspace/viewer/frames.py`). */
+  /**
+   * Serve this Viewer's on-demand frames with `fetch` instead of a kernel: a page-owned Viewer an
+   * agent opened, whose frames the server reads (`./dockedViewer.ts`). Call before it loads.
+   */
+  serveFramesWith(fetch: (start: number, count: number) => Promise<ArrayBuffer | ArrayBufferView>): void {
+    this._frameSource = fetch;
+  }
+
+  /** Ask the kernel (or the page-owned Viewer's source) for `count` frames from `start` (`molspace/viewer/frames.py`). */
   private _fetchFrames(start: number, count: number): Promise<ArrayBuffer | ArrayBufferView> {
+    if (this._frameSource) {
+      return this._frameSource(start, count);
+    }
     if (!this.comm_live) {
       return Promise.reject(
         new MolspaceError(

@@ -6,12 +6,18 @@
  * viewer_observe, steps with act and is refused a frame out of range, located. With a frame budget
  * of 5 the same PSF + DCD plays from frames the kernel serves on demand: slider, a cell, an agent's
  * act and playback each draw the frame (atom 0 as MDAnalysis reads it), the page holding at most 5.
+ * With the page's frame budget set to 3, an agent's GRO + XTC (10 frames) stays on the server, which
+ * serves the frames the page steps to (molspace/gateway/frames_handler.py, read with MDAnalysis).
  */
+import * as fs from 'fs';
 import * as path from 'path';
+import * as galata from '@jupyterlab/galata';
 import { expect, test } from '@jupyterlab/galata';
 import { ROOT, call, mcpClient, runCell, stillPicture } from './helpers';
 
 const DATA = path.join(ROOT, 'tests', 'data', 'trajectories');
+/** MDAnalysis's reading of the test trajectories (tests/data/trajectories/README.md). */
+const REFERENCE = JSON.parse(fs.readFileSync(path.join(DATA, 'reference.json'), 'utf8'));
 
 test('a cell plays a PSF + DCD: slider, play, pause; the kernel follows the frames', async ({ page, tmpPath }) => {
   for (const name of ['adk.psf', 'adk_dims.dcd']) {
@@ -184,6 +190,49 @@ test('an agent opens a GRO + XTC under the root, reads frames and time, steps th
   } finally {
     await client.close();
   }
+});
+
+test.describe('the page holds 3 frames (trajectoryFrameBudget)', () => {
+  test.use({ mockSettings: { ...galata.DEFAULT_SETTINGS, 'molspace:plugin': { trajectoryFrameBudget: 3 } } });
+
+  test("an agent's GRO + XTC of 10 frames plays from frames the server serves; atom 0 as MDAnalysis reads it", async ({
+    page,
+    tmpPath
+  }) => {
+    for (const name of ['adk_oplsaa.gro', 'adk_oplsaa.xtc']) {
+      await page.contents.uploadFile(path.join(DATA, name), `${tmpPath}/${name}`);
+    }
+    const ref = REFERENCE['adk_oplsaa.xtc'];
+    const atom0 = (i: number) =>
+      (ref.frames.find((f: { frame: number }) => f.frame === i).positions['0'] as number[]).map(v => v.toFixed(3)).join(',');
+    const client = await mcpClient();
+    try {
+      const [opened, openError] = await call(client, 'open', {
+        path: `${tmpPath}/adk_oplsaa.gro`,
+        coordinates: `${tmpPath}/adk_oplsaa.xtc`
+      });
+      expect(openError).toBe(false);
+      expect(opened.composition.trajectory).toEqual({ frames: 10, coordinates: 'xtc', timePs: { start: 0, step: 100 } });
+      expect(opened.composition.atoms).toBe(47681);
+      const target = opened.viewer.target;
+      const host = page.locator('.molspace-docked-viewer [data-molspace-frames-held]');
+      await expect(host).toHaveAttribute('data-molspace-atom0', atom0(0));
+      for (const frame of [9, 1]) {
+        const [stepped, stepError] = await call(client, 'act', { target, actions: [{ op: 'goto_frame', frame }] });
+        expect(stepError).toBe(false);
+        expect(stepped.view.frame).toBe(frame);
+        expect(await host.getAttribute('data-molspace-atom0')).toBe(atom0(frame));
+        expect(Number(await host.getAttribute('data-molspace-frames-held'))).toBeLessThanOrEqual(3);
+      }
+      expect(Number(await host.getAttribute('data-molspace-frame-requests'))).toBeGreaterThanOrEqual(2);
+      // a frame out of range: refused located, nothing asked of the server
+      const [out, outError] = await call(client, 'act', { target, actions: [{ op: 'goto_frame', frame: 10 }] });
+      expect(outError).toBe(true);
+      expect(out).toMatchObject({ code: 'VALIDATION_FAILED', where: '/actions/0/frame' });
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 test("a Story's steps draw frames of a trajectory (MVS coordinates node: AMBER prmtop + NetCDF in an .mvsx)", async ({ page, tmpPath }) => {

@@ -38,6 +38,7 @@ class KernelAsPage:
         self.use_subshell = True
         self.comms: dict[str, dict[str, Any]] = {}  # comm_id -> comm_open data
         self.controls: list[tuple[str, dict[str, Any]]] = []  # (comm_id, control message)
+        self.archive_requests: list[tuple[str, dict[str, Any]]] = []  # (comm_id, to_mvsx's request)
         self.outputs: list[tuple[str, str]] = []  # (msg_id of the cell, text)
 
     def close(self) -> None:
@@ -66,6 +67,8 @@ class KernelAsPage:
                 data = content["data"]
                 if data.get("method") == "custom" and data["content"].get("type") == "control":
                     self.controls.append((content["comm_id"], data["content"]))
+                elif data.get("method") == "custom" and data["content"].get("type") == "mvsx":
+                    self.archive_requests.append((content["comm_id"], data["content"]))
             elif kind == "stream":
                 self.outputs.append((parent, content["text"]))
             elif kind == "error":
@@ -86,18 +89,21 @@ class KernelAsPage:
             c for c, d in self.comms.items() if d["state"].get("_model_name") == "ViewerModel"
         )
 
-    def send(self, comm_id: str, data: dict[str, Any]) -> str:
+    def send(self, comm_id: str, data: dict[str, Any], buffers: list[bytes] | None = None) -> str:
         msg = self.kc.session.msg("comm_msg", {"comm_id": comm_id, "data": data})
         if self.use_subshell:
             msg["header"]["subshell_id"] = self.subshell
-        self.kc.shell_channel.send(msg)
+        # as the page's widget manager sends binary buffers: after the message's frames
+        self.kc.session.send(self.kc.shell_channel.socket, msg, buffers=buffers or [])
         return msg["header"]["msg_id"]
 
     def update(self, comm_id: str, state: dict[str, Any]) -> str:
         return self.send(comm_id, {"method": "update", "state": state, "buffer_paths": []})
 
-    def answer(self, comm_id: str, content: dict[str, Any]) -> None:
-        self.send(comm_id, {"method": "custom", "content": content})
+    def answer(
+        self, comm_id: str, content: dict[str, Any], buffers: list[bytes] | None = None
+    ) -> None:
+        self.send(comm_id, {"method": "custom", "content": content}, buffers)
 
     def text_of(self, msg_id: str) -> str:
         return "".join(t for p, t in self.outputs if p == msg_id and t != "<idle>")
@@ -212,6 +218,107 @@ def test_save_png_writes_the_screenshot_the_page_answers_and_refuses_bad_paths_u
         page.pump(lambda cell=cell: page.finished(cell))
         assert "INVALID_INPUT" in page.text_of(cell) and said in page.text_of(cell)
     assert len(page.controls) == sent
+
+
+def test_to_mvsx_asks_the_page_for_the_archive_and_writes_the_bytes_it_answers(page, tmp_path):
+    comm = page.viewer_comm()
+    archive = b"PK\x03\x04 an .mvsx from the page \x00\xff"
+    out = tmp_path / "view.mvsx"
+    before = len(page.archive_requests)
+    cell = page.run(f"print('SAVED', v.to_mvsx({str(out)!r}, timeout=30))")
+    page.pump(lambda: len(page.archive_requests) > before)
+    asked_on, request = page.archive_requests[-1]
+    assert asked_on == comm and set(request) == {"type", "id"}
+    # An answer to a request the kernel did not make changes nothing.
+    page.answer(comm, {"type": "mvsx", "id": "not-asked"}, [b"other"])
+    page.drain(0.3)
+    assert not out.exists() and page.text_of(cell) == ""
+    page.answer(comm, {"type": "mvsx", "id": request["id"], "bytes": len(archive)}, [archive])
+    # A second page's answer to the same request is dropped: the first one is written.
+    page.answer(comm, {"type": "mvsx", "id": request["id"], "bytes": 5}, [b"later"])
+    page.pump(lambda: page.finished(cell))
+    assert page.text_of(cell) == f"SAVED {len(archive)}\n"
+    assert out.read_bytes() == archive
+
+
+def test_to_mvsx_raises_the_pages_refusal_located_and_refuses_bad_paths_unsent(page, tmp_path):
+    comm = page.viewer_comm()
+    out = tmp_path / "broken.mvsx"
+    before = len(page.archive_requests)
+    cell = page.run(f"v.to_mvsx({str(out)!r}, timeout=30)")
+    page.pump(lambda: len(page.archive_requests) > before)
+    _, request = page.archive_requests[-1]
+    error = {
+        "code": "VALIDATION_FAILED",
+        "message": 'Viewer "m1" shows no structure to export (VALIDATION_FAILED: Mol* could not parse it).',
+        "where": "/target",
+        "fix": "Export a Viewer that shows its structure.",
+        "details": {},
+    }
+    page.answer(comm, {"type": "mvsx", "id": request["id"], "error": error})
+    page.pump(lambda: page.finished(cell))
+    text = page.text_of(cell)
+    assert text.startswith(
+        'ViewerControlError: VALIDATION_FAILED: Viewer "m1" shows no structure'
+    ), text
+    assert "(at Viewer.to_mvsx)" in text and not out.exists()
+
+    sent = len(page.archive_requests)
+    for bad, said in [
+        (tmp_path / "view.mvsj", "does not end in .mvsx"),
+        (tmp_path / "missing" / "view.mvsx", "does not exist"),
+        (tmp_path, "does not end in .mvsx"),
+    ]:
+        cell = page.run(f"v.to_mvsx({str(bad)!r})")
+        page.pump(lambda cell=cell: page.finished(cell))
+        assert "INVALID_INPUT" in page.text_of(cell) and said in page.text_of(cell)
+        assert "(at Viewer.to_mvsx)" in page.text_of(cell)
+    folder = tmp_path / "a.mvsx"
+    folder.mkdir()
+    cell = page.run(f"v.to_mvsx({str(folder)!r})")
+    page.pump(lambda: page.finished(cell))
+    assert "INVALID_INPUT" in page.text_of(cell) and "is a folder" in page.text_of(cell)
+    cell = page.run(f"v.to_mvsx({str(out)!r}, timeout=0)")
+    page.pump(lambda: page.finished(cell))
+    assert page.text_of(cell).startswith("PageWaitError: INVALID_INPUT")
+    page.drain(0.3)
+    assert len(page.archive_requests) == sent
+
+
+def test_to_mvsx_with_no_page_answering_is_a_located_timeout_and_a_late_answer_is_dropped(
+    page, tmp_path
+):
+    comm = page.viewer_comm()
+    out = tmp_path / "late.mvsx"
+    before = len(page.archive_requests)
+    cell = page.run(f"v.to_mvsx({str(out)!r}, timeout=0.5)")
+    page.pump(lambda: page.finished(cell))
+    text = page.text_of(cell)
+    assert text.startswith(
+        "PageWaitError: TIMEOUT: the page's .mvsx archive did not come within 0.5 s"
+    ), text
+    assert "(at molspace.Viewer 'AKI'.to_mvsx)" in text
+    _, request = page.archive_requests[before]
+    page.answer(comm, {"type": "mvsx", "id": request["id"], "bytes": 4}, [b"late"])
+    cell = page.run("print(v._archives)")
+    page.pump(lambda: page.finished(cell))
+    assert page.text_of(cell) == "{}\n" and not out.exists()
+
+
+def test_to_mvsx_of_frames_on_demand_is_too_large_unsent(tmp_path):
+    from molspace.viewer.frames import FrameSource
+
+    class Served(FrameSource):
+        frames, atoms, format, name = 5000, 10, "dcd", "run.dcd"
+
+    v = Viewer(STRUCTURE, title="AKI")
+    v._served = Served()
+    sent: list[Any] = []
+    v.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+    with pytest.raises(Exception) as e:
+        v.to_mvsx(tmp_path / "md.mvsx")
+    assert (e.value.code, e.value.where) == ("TOO_LARGE", "Viewer.to_mvsx")  # type: ignore[attr-defined]
+    assert e.value.details == {"frames": 5000} and sent == []  # type: ignore[attr-defined]
 
 
 def test_wait_ready_returns_once_the_page_reports_ready_and_raises_its_error(page):

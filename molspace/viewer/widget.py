@@ -25,6 +25,7 @@ from traitlets import Bool, Bytes, Dict, Int, Unicode
 from .._version import MODULE_NAME, MODULE_VERSION_RANGE
 from ..errors import MolspaceError, StructureSourceError, ViewerControlError
 from ..page_request import PageRequest
+from ..page_wait import check_timeout, wait_for_page
 from ..page_widget import PageWidget
 from .frames import DEFAULT_FRAME_BUDGET, FrameSource, frame_reply, served_coordinates
 from .source import TOPOLOGY, mvs_state_of, normalize_coordinates_source, normalize_structure_source
@@ -306,6 +307,8 @@ class Viewer(PageWidget):
                 {"format": normalized.format},
             )
         self.last_screenshot: bytes | None = None
+        # to_mvsx's requests waiting for the page: id -> None, then the page's answer
+        self._archives: dict[str, dict[str, Any] | None] = {}
         self._change_callbacks = CallbackDispatcher()
         self._served = served
         super().__init__(
@@ -527,6 +530,99 @@ class Viewer(PageWidget):
         target.write_bytes(shot)
         return len(shot)
 
+    def to_mvsx(self, path: str | os.PathLike[str], timeout: float = 30.0) -> int:
+        """Write the current view as a MolViewSpec archive (``.mvsx``), made by the page, waited for in the cell.
+
+        The archive is the one an agent's ``export`` to ``.mvsx`` writes: ``index.mvsj`` (the MVS
+        state the Viewer draws: layers, colours, transparency, labels, measurements, focus,
+        frame) and the structure file (with a trajectory's coordinates) beside it, the state's
+        URLs naming them. A Viewer of an MVS state stores its state only; its data stays at its
+        URLs. The page builds it (``src/tools/viewerArchive.ts``) and sends the bytes to the
+        kernel, which writes the file; it opens in Mol*, MolViewSpec viewers and
+        ``molspace.Story``.
+
+        Parameters
+        ----------
+        path : str or PathLike
+            A file ending in ``.mvsx`` in an existing folder; replaced whole.
+        timeout : float
+            Seconds to wait for the page, in (0, 600].
+
+        Returns
+        -------
+        int
+            The file's size, bytes (at most 8 MiB: one message from the page to the kernel).
+
+        Raises
+        ------
+        MolspaceError
+            ``INVALID_INPUT`` at ``Viewer.to_mvsx`` (not ``.mvsx``, a folder, a missing folder);
+            ``TOO_LARGE`` at ``Viewer.to_mvsx`` for frames served on demand (the archive would
+            carry every frame) or an archive over 8 MiB; the page's refusal as a
+            ``ViewerControlError`` at ``Viewer.to_mvsx`` (e.g. ``VALIDATION_FAILED``: the
+            Viewer failed to load), its ``details["page_where"]`` where the page located it.
+        PageWaitError
+            ``TIMEOUT`` if no page answered within ``timeout`` (the Viewer is not shown in an
+            open JupyterLab page); ``NO_PAGE`` outside a Jupyter kernel; ``INVALID_INPUT`` for a
+            bad ``timeout``.
+        """
+        import uuid
+        from pathlib import Path
+
+        where = "Viewer.to_mvsx"
+        target = Path(path).expanduser()
+        bad = (
+            f"{str(path)!r} does not end in .mvsx."
+            if target.suffix.lower() != ".mvsx"
+            else f"{str(path)!r} is a folder."
+            if target.is_dir()
+            else f"The folder of {str(path)!r} does not exist."
+            if not target.parent.is_dir()
+            else None
+        )
+        if bad is not None:
+            raise MolspaceError(
+                "INVALID_INPUT",
+                bad,
+                where,
+                "Pass a file name ending in .mvsx in an existing folder (e.g. 'view.mvsx').",
+                {"path": str(path)},
+            )
+        if self._served is not None:
+            raise MolspaceError(
+                "TOO_LARGE",
+                f"This Viewer's {self._served.frames} frames stay in the kernel (served on demand): "
+                "an archive would carry them all.",
+                where,
+                "Show fewer frames in the cell (frames=slice(0, None, 10)) so they are sent whole, "
+                "then export that Viewer.",
+                {"frames": self._served.frames},
+            )
+        check_timeout(timeout, f"{self._label()}.to_mvsx")
+        request_id = uuid.uuid4().hex
+        self._archives[request_id] = None
+        try:
+            self.send({"type": "mvsx", "id": request_id})
+            wait_for_page(
+                lambda: self._archives.get(request_id) is not None,
+                timeout=timeout,
+                what="the page's .mvsx archive",
+                where=f"{self._label()}.to_mvsx",
+                fix="Show the Viewer in an open JupyterLab page (make it a cell's last line, or "
+                "display(viewer)), wait for it to load, or pass a longer timeout",
+            )
+            answer = self._archives[request_id] or {}
+        finally:
+            self._archives.pop(request_id, None)
+        if "data" not in answer:
+            e = MolspaceError.from_dict(answer.get("error"), where_default=where)
+            raise ViewerControlError(
+                e.code, e.message, where, e.fix, {**e.details, "page_where": e.where}
+            )
+        data: bytes = answer["data"]
+        target.write_bytes(data)
+        return len(data)
+
     def set_transparency(self, selector: Any, value: float) -> PageRequest:
         """Make ``selector`` transparent in every layer: ``value`` 0 (opaque) .. 1 (invisible)."""
         return self.act([{"op": "set_transparency", "selector": selector, "value": float(value)}])
@@ -583,7 +679,36 @@ class Viewer(PageWidget):
                 answer, data = frame_reply(self._served, content)
                 self.send(answer, data)
             return
+        if isinstance(content, dict) and content.get("type") == "mvsx":
+            self._archive_answer(content, buffers)
+            return
         super()._handle_page_message(_widget, content, buffers)
+
+    def _archive_answer(self, content: dict[str, Any], buffers: list[Any]) -> None:
+        """Keep a page's answer to :meth:`to_mvsx`'s request: the first one (an ok one replaces a refusal)."""
+        request_id = content.get("id")
+        if not isinstance(request_id, str) or request_id not in self._archives:
+            return  # not asked, or asked and given up on (timed out)
+        kept = self._archives[request_id]
+        if kept is not None and "data" in kept:
+            return  # a second page's answer
+        error = content.get("error")
+        if error is not None:
+            if kept is None:
+                self._archives[request_id] = {"error": error}
+            return
+        if not buffers:
+            self._archives[request_id] = kept or {
+                "error": {
+                    "code": "VALIDATION_FAILED",
+                    "message": "The page answered the .mvsx request with no archive.",
+                    "where": "Viewer.to_mvsx",
+                    "fix": _RELOAD_FIX,
+                    "details": {},
+                }
+            }
+            return
+        self._archives[request_id] = {"data": bytes(buffers[0])}
 
     def _on_result(self, content: dict[str, Any]) -> None:
         """Keep a screenshot's image (the last one) as :attr:`last_screenshot`.
@@ -749,6 +874,10 @@ class Viewer(PageWidget):
         if not self.composition:
             return f"<molspace.Viewer {self.title!r} ({self.format}): not shown yet (display it; the page reads it)>"
         return f"<molspace.Viewer {self.summary}, revision {self.revision}>"
+
+
+#: What fixes a page answer the kernel cannot read: the page and kernel of one version.
+_RELOAD_FIX = "Reload the JupyterLab page so it runs the same molspace version as the kernel."
 
 
 def _bad_images(where: str, what: str) -> ViewerControlError:

@@ -7,7 +7,6 @@
  * saves `.molx` sessions with) and read back by the same validation that
  * plays it.
  */
-import { Zip } from 'molstar/lib/mol-util/zip/zip';
 
 import { MolspaceError } from '../contract/errors';
 import { LIMITS } from '../contract/limits';
@@ -178,13 +177,5 @@ export async function readAssets(
   return { files, sizes };
 }
 
-/** A zip of `index.mvsj` (the MVS JSON) and the asset files, by Mol*'s zip writer. */
-export async function zipStory(mvs: Record<string, unknown>, files: Record<string, Uint8Array>): Promise<Uint8Array> {
-  const entries: Record<string, Uint8Array<ArrayBuffer>> = {
-    [MVSX_MAIN_FILE]: new TextEncoder().encode(JSON.stringify(mvs, null, 2) + '\n') as Uint8Array<ArrayBuffer>
-  };
-  for (const [name, bytes] of Object.entries(files)) {
-    entries[name] = bytes as Uint8Array<ArrayBuffer>;
-  }
-  return new Uint8Array(await Zip(entries).run());
-}
+/** A zip of `index.mvsj` and the asset files (written beside the reader, `../molstar/mvsxArchive.ts`). */
+export { zipStory } from '../molstar/mvsxArchive';

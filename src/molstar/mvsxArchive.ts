@@ -1,9 +1,10 @@
 /**
  * MVSX archives (a zip holding `index.mvsj` plus the files it references),
  * read with Mol*'s zip reader within the Story size limit, and archive paths
- * resolved as Mol*'s `loadMVSX` resolves them.
+ * resolved as Mol*'s `loadMVSX` resolves them; written with Mol*'s zip writer
+ * (`zipStory`: `story_create`'s Story archives, a Viewer's `.mvsx`).
  */
-import { Unzip } from 'molstar/lib/mol-util/zip/zip';
+import { Unzip, Zip } from 'molstar/lib/mol-util/zip/zip';
 
 import { MolspaceError } from '../contract/errors';
 import { LIMITS } from '../contract/limits';
@@ -139,4 +140,15 @@ export async function readArchive(bytes: Uint8Array): Promise<Map<string, Uint8A
 export function normalizeArchivePath(uri: string): { path: string; url: string } {
   const url = new URL(uri, ARCHIVE_BASE + MVSX_MAIN_FILE).href;
   return { path: url.slice(ARCHIVE_BASE.length), url };
+}
+
+/** A zip of `index.mvsj` (the MVS JSON) and the files beside it, by Mol*'s zip writer. */
+export async function zipStory(mvs: Record<string, unknown>, files: Record<string, Uint8Array>): Promise<Uint8Array> {
+  const entries: Record<string, Uint8Array<ArrayBuffer>> = {
+    [MVSX_MAIN_FILE]: new TextEncoder().encode(JSON.stringify(mvs, null, 2) + '\n') as Uint8Array<ArrayBuffer>
+  };
+  for (const [name, bytes] of Object.entries(files)) {
+    entries[name] = bytes as Uint8Array<ArrayBuffer>;
+  }
+  return new Uint8Array(await Zip(entries).run());
 }

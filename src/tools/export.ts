@@ -11,7 +11,7 @@
  *   (`molspace/gateway/server.py`, `ToolRoutes.export_html`). Only a call the gateway relays
  *   for that (`context.writesHtml`) is answered so; a Viewer of an MVS state has no file
  *   (UNSUPPORTED_FORMAT, as `Viewer.to_html`); data over a bridge frame is TOO_LARGE.
- * - A Viewer to `.mvsx` (`./viewerArchive.ts`: `index.mvsj` and the structure file; a
+ * - A Viewer to `.mvsx` (`../viewer/viewerArchive.ts`: `index.mvsj` and the structure file; a
  *   Viewer of an MVS state: its state only, its data left at its URLs, which the answer names) or
  *   `.png` (its current frame, `screenshot` at the view's own size), written here as bytes.
  */
@@ -197,7 +197,7 @@ async function viewerFileAnswer(target: ViewerTarget, path: string, overwrite: b
     what = `${shot.width}x${shot.height} PNG`;
   } else {
     // Loaded on use: the archive needs Mol*'s zip writer and MVS code, which JupyterLab's start must not load.
-    const { viewerArchive } = await import('./viewerArchive');
+    const { viewerArchive } = await import('../viewer/viewerArchive');
     const archive = await viewerArchive(target);
     content = archive.bytes;
     what = archive.remote.length

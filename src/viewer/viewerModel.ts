@@ -39,6 +39,8 @@ import type { ShotOptions } from './screenshot';
 import type { ViewerSourceFile, ViewerTarget } from './viewerTarget';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
 import { viewerSummary } from './viewerText';
+import { answerArchiveRequest, isArchiveRequest, type ArchiveRequest } from './archiveRequest';
+import { toJSONValue } from '../kernel/json';
 import { PAGE_INSTANCE_ID } from '../widget/pageInstance';
 import { TrajectoryPlayback } from './trajectoryPlayback';
 import { initialView } from './initialView';
@@ -165,7 +167,28 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
     super.initialize(attributes, options);
     this.on('change:view change:_play_owner change:composition', () => this._playback.update());
     this.on('msg:custom', (content: unknown, buffers?: (ArrayBuffer | ArrayBufferView)[]) => this._framesAnswer(content, buffers));
+    this.on('msg:custom', (content: unknown) => {
+      if (isArchiveRequest(content)) {
+        void this._answerArchive(content);
+      }
+    });
     void this.structureData().catch(() => undefined);
+  }
+
+  /** A cell's `to_mvsx`: the archive `export` writes, sent to the kernel (`./archiveRequest.ts`). */
+  private async _answerArchive(request: ArchiveRequest): Promise<void> {
+    await answerArchiveRequest(
+      request,
+      async () => {
+        // the state updates that came before the request first (as the kernel channel's requests)
+        await (this.state_change ?? Promise.resolve()).catch(() => undefined);
+        await this.whenLoaded();
+        // Loaded on use: the archive needs Mol*'s zip writer and MVS code, which JupyterLab's start must not load.
+        const { viewerArchive } = await import('./viewerArchive');
+        return viewerArchive(this);
+      },
+      (content, buffers) => this.send(toJSONValue(content), {}, buffers)
+    );
   }
 
   /** The kernel's answer to a frame block this page asked for (other pages' answers are skipped). */

@@ -3,7 +3,8 @@
  * a MolViewSpec archive (`.mvsx`) and a PNG of its frame, written under the root by the page: the
  * archive holds `index.mvsj` (with the colour) and the structure file, and opens in Mol*'s own MVS
  * loader as a Story (`open {path}`) that draws; the PNG decodes at the Viewer's canvas size and is
- * not blank. Bad inputs are refused, located, and nothing is written for them.
+ * not blank. Bad inputs are refused, located, and nothing is written for them. A cell's
+ * `Viewer.to_mvsx` writes the same archive, built by the page and sent to the kernel.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -102,4 +103,35 @@ test('an agent exports a Viewer a cell showed (coloured by act) as .mvsx that op
   } finally {
     await client.close();
   }
+});
+
+test("a cell's Viewer.to_mvsx writes the page's archive beside the notebook: index.mvsj with the colour and the structure; it opens as a Story", async ({
+  page,
+  tmpPath
+}) => {
+  await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), `${tmpPath}/1cbs.cif`);
+  await page.notebook.createNew('toMvsx.ipynb');
+  await page.notebook.setCell(0, 'code', 'import molspace\nv = molspace.Viewer("1cbs.cif", title="RBP")\nv');
+  await page.notebook.runCell(0, true);
+  await expect(page.locator('.molspace-viewer').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+  const root = await page.evaluate(() => JSON.parse(document.getElementById('jupyter-config-data')!.textContent!).serverRoot as string);
+
+  // The kernel asks the page for the archive over the widget's comm and writes the bytes it answers.
+  const size = await runCell(page, "v.set_color({'auth_asym_id': 'A'}, '#e4007c').wait()\nprint(v.to_mvsx('rbp.mvsx'))");
+  const onDisk = path.join(root, tmpPath, 'rbp.mvsx');
+  expect(Number(size)).toBe(fs.statSync(onDisk).size);
+  const { names, index } = archive(onDisk);
+  expect(names).toEqual(['1cbs.cif', 'index.mvsj']);
+  expect(JSON.parse(index).root.children.find((c: { kind: string }) => c.kind === 'download').params.url).toBe('1cbs.cif');
+  expect(index).toContain('#e4007c');
+
+  // Bad paths are refused in the cell, located, before the page is asked.
+  expect(await runCell(page, "v.to_mvsx('missing/rbp.mvsx')")).toContain('INVALID_INPUT');
+
+  // Mol*'s own MVS loader plays it: a Story of the archive draws.
+  await runCell(page, "s = molspace.Story('rbp.mvsx')\ns");
+  const story = page.locator('.molspace-story').first();
+  await story.scrollIntoViewIfNeeded(); // a Story out of view is not drawn
+  await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
+  await expect.poll(() => foregroundFraction(story.locator('canvas').first()), { timeout: 60_000 }).toBeGreaterThan(0.02);
 });

@@ -1,17 +1,17 @@
 /**
- * A Viewer's current view as one MolViewSpec archive (`export` to `.mvsx`, docs/architecture.md,
- * "Viewer"): `index.mvsj` is the MVS state the Viewer draws (`viewToMvs`), its structure's URL
+ * A Viewer's current view as one MolViewSpec archive (`export` to `.mvsx`, a cell's
+ * `Viewer.to_mvsx` through `./archiveRequest.ts`; docs/architecture.md, "Viewer"): `index.mvsj` is the MVS state the Viewer draws (`viewToMvs`), its structure's URL
  * (and a trajectory's coordinates URL) replaced by the archive-relative name of the file stored
  * beside it. A Viewer of an MVS state has no file of its own: its state is stored as it is, and
  * its `download` URLs stay remote (opening the archive downloads them); `remote` lists them.
  * Zipped by Mol*'s zip writer (`zipStory`), as `story_create` writes Story archives.
  */
 import { MolspaceError, type CoordinatesFormat, type StructureFormat } from '../contract';
-import { zipStory } from '../authoring/storyArchive';
+import { zipStory } from '../molstar/mvsxArchive';
 import { MVSX_MAIN_FILE } from '../molstar/storySource';
 import { LIGHT_BACKGROUND } from '../molstar/molstarPlugin';
-import { viewToMvs } from '../viewer/viewerMvs';
-import type { ViewerTarget } from '../viewer/viewerTarget';
+import { viewToMvs } from './viewerMvs';
+import type { ViewerTarget } from './viewerTarget';
 
 /** A plain archive file name: no folders, nothing but letters, digits, `.`, `_`, `-`. */
 function archiveName(name: string, fallback: string): string {

@@ -25,6 +25,7 @@ from .agent_tokens import AgentTokenStore
 from .bridge_frames import BridgeFrames
 from .connect_hint import ConnectHint
 from .embed_handler import EMBED_PATH, Embed3dHandler
+from .export_handler import EXPORT_HTML_PATH, ExportHtmlHandler
 from .frames_handler import FRAMES_PATH, FramesHandler, OpenTrajectories
 from .handlers import BridgeHandler, McpHandler
 from .manifest import Manifest
@@ -169,7 +170,7 @@ class MolspaceGateway(ExtensionApp):
         self.trajectories = OpenTrajectories()
 
     def initialize_handlers(self) -> None:
-        """Register the MCP endpoint, the page bridge and the page's 3D endpoint (base_url is prepended by ExtensionApp)."""
+        """Register the MCP endpoint, the page bridge, the page's 3D and HTML-export endpoints (base_url is prepended by ExtensionApp)."""
         self.handlers.extend(
             [
                 (
@@ -189,6 +190,7 @@ class MolspaceGateway(ExtensionApp):
                     {"pages": self.pages, "frames": self.frames, "fallbacks": self.fallbacks},
                 ),
                 (EMBED_PATH, Embed3dHandler),
+                (EXPORT_HTML_PATH, ExportHtmlHandler),
                 (FRAMES_PATH, FramesHandler, {"trajectories": self.trajectories}),
             ]
         )

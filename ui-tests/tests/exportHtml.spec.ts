@@ -4,7 +4,8 @@
  * stays text. The files are written by the kernel-side API (`molspace.Viewer(...).to_html`,
  * `molspace.Story(...).to_html`) in a Python process, as a cell would; and by an agent (official
  * MCP client) with `export` to `.html` of the widgets a cell showed in JupyterLab: the page
- * answers their App data, the gateway writes the file under the root.
+ * answers their App data, the gateway writes the file under the root; and by a person, with a
+ * docked panel's Export… to `.html` (the server's `molspace/export-html` writes it).
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -269,6 +270,57 @@ labTest(
         await shownPanel.close();
       }
     } finally {
+      await client.close();
+    }
+  }
+);
+
+labTest(
+  "a docked panel's Export… writes one .html file under the root (the server writes it) that opens offline; replace asked, a path outside the root located",
+  async ({ page, tmpPath, browser }) => {
+    const root = await page.evaluate(() => JSON.parse(document.getElementById('jupyter-config-data')!.textContent!).serverRoot as string);
+    const client = await mcpClient();
+    let shown: Awaited<ReturnType<typeof openOffline>> | null = null;
+    try {
+      await expect.poll(async () => (await call(client, 'status'))[0].pageConnected, { timeout: 60_000 }).toBe(true);
+      const table = { type: 'table', columns: [{ name: 'ligand' }, { name: 'score', type: 'number' }], rows: [['L1 </script><b>x</b>', -7.5], ['L2', null]] };
+      const [rendered, failed] = await call(client, 'render_panel', { panelId: 'scores', title: 'Docking scores', content: table });
+      expect(failed, JSON.stringify(rendered)).toBe(false);
+      const docked = page.locator('.molspace-docked-panel').filter({ has: page.locator('.molspace-panel[data-molspace-panel-id="scores"]') });
+      await page.locator('.lm-TabBar-tab', { hasText: 'Docking scores' }).first().click();
+      const status = docked.locator('.molspace-panel-export-status');
+      const exportAs = async (file: string) => {
+        await docked.locator('.molspace-panel-export').click();
+        const dialog = page.locator('.jp-Dialog');
+        await expect(dialog).toContainText('.html: one file that opens offline');
+        await dialog.locator('input').fill(file);
+        await dialog.locator('.jp-mod-accept').click();
+      };
+      const file = `${tmpPath}/ui/scores.html`;
+      await exportAs(file);
+      await expect(status).toHaveText(`Exported to ${file}`, { timeout: 60_000 });
+      const onDisk = path.join(root, file);
+      const first = fs.statSync(onDisk);
+      expect(first.size).toBeGreaterThan(1000);
+      // Again: the server refuses to replace it unless the person says so.
+      await exportAs(file);
+      await expect(page.locator('.jp-Dialog')).toContainText('Replace it with this panel?');
+      await page.locator('.jp-Dialog .jp-mod-accept').click();
+      await expect(status).toHaveText(`Exported to ${file}`, { timeout: 60_000 });
+      await exportAs('../escape.html');
+      await expect(status).toContainText('FORBIDDEN at /path');
+      expect(fs.existsSync(path.join(root, '..', 'escape.html'))).toBe(false);
+      expect(fs.readdirSync(path.join(root, tmpPath, 'ui'))).toEqual(['scores.html']);
+
+      shown = await openOffline(browser, onDisk);
+      expect(await settled(shown.page)).toBe('drawn');
+      expect(await shown.page.title()).toBe('Docking scores');
+      const cells = shown.page.locator('.molspace-panel-table td');
+      await expect(cells.first()).toHaveText('L1 </script><b>x</b>');
+      expect(await shown.page.locator('.molspace-panel-table b').count()).toBe(0);
+      expect(shown.leaks).toEqual([]);
+    } finally {
+      await shown?.close();
       await client.close();
     }
   }

@@ -113,6 +113,10 @@ class TestAgentTokenOnTheServer:
             assert r.status_code == 403
             r = await http.post(server_root + "molspace/export-html", json={"path": "a.html"})
             assert r.status_code == 403
+            r = await http.get(
+                server_root + "molspace/frames", params={"path": "a.dcd", "start": 0, "count": 1}
+            )
+            assert r.status_code == 403
 
     async def test_an_agent_reads_why_its_token_was_refused(
         self, token_file: Path, mcp_url: str, jp_http_port: int

@@ -1,6 +1,7 @@
 /**
  * Frames of an on-demand trajectory (docs/architecture.md, "Viewer", Trajectories): the kernel
- * keeps the coordinates (`molspace/viewer/frames.py`); the page holds at most `budget` frames,
+ * keeps the coordinates (`molspace/viewer/frames.py`), or for a Viewer an agent opened the Jupyter
+ * server does (`./serverFrames.ts`; the cache's `source`, which its errors name); the page holds at most `budget` frames,
  * least recently used out first, and asks for a frame it lacks with a block of the frames after
  * it (read-ahead for playback), each frame as Mol*'s `Frame` (x, y, z float32 arrays).
  *
@@ -11,8 +12,11 @@
 import type { Frame } from 'molstar/lib/mol-model/structure/coordinates/coordinates';
 
 import { MolspaceError } from '../contract/errors';
+import { FRAME_SOURCE_TEXT, type FrameSource } from './frameSource';
 
-/** Frames per request unless the budget is smaller (the kernel serves at most 64). */
+export type { FrameSource } from './frameSource';
+
+/** Frames per request unless the budget is smaller (the kernel and the server serve at most 64). */
 export const READ_AHEAD = 16;
 /** Time a block may take to arrive, ms. */
 export const FRAME_FETCH_MS = 30_000;
@@ -26,7 +30,9 @@ export interface FrameCacheOptions {
   timeOf?(i: number): number;
   readAhead?: number;
   timeoutMs?: number;
-  /** The kernel's block: `count` frames from `start`, each x, y, z float32 blocks of `atoms`. */
+  /** Who serves the frames, named by the errors (default the kernel). */
+  source?: FrameSource;
+  /** The source's block: `count` frames from `start`, each x, y, z float32 blocks of `atoms`. */
   fetch(start: number, count: number): Promise<ArrayBuffer | ArrayBufferView>;
 }
 
@@ -34,6 +40,7 @@ export class FrameCache {
   readonly frames: number;
   readonly atoms: number;
   readonly budget: number;
+  readonly source: FrameSource;
   private readonly _options: FrameCacheOptions;
   /** Held frames, least recently used first (a Map keeps insertion order). */
   private readonly _held = new Map<number, Frame>();
@@ -45,6 +52,7 @@ export class FrameCache {
     this.frames = options.frames;
     this.atoms = options.atoms;
     this.budget = Math.max(2, Math.floor(options.budget));
+    this.source = options.source ?? 'kernel';
   }
 
   /** Frames held now (never more than {@link budget}). */
@@ -67,10 +75,11 @@ export class FrameCache {
   }
 
   /**
-   * Frame `i`, from the cache or the kernel.
+   * Frame `i`, from the cache or its source (the kernel or the Jupyter server).
    *
    * @throws MolspaceError `VALIDATION_FAILED` at `/frames/<i>` out of range or for a malformed
-   *   block; `TIMEOUT` there when the block takes longer than `timeoutMs`; the kernel's refusal.
+   *   block; `TIMEOUT` there when the block takes longer than `timeoutMs`; the source's refusal. Each
+   *   names the source and a fix that fits it.
    */
   frame(i: number): Promise<Frame> {
     const held = this._held.get(i);
@@ -129,6 +138,7 @@ export class FrameCache {
     this._requests += 1;
     const where = `/frames/${start}`;
     const ms = this._options.timeoutMs ?? FRAME_FETCH_MS;
+    const text = FRAME_SOURCE_TEXT[this.source];
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -136,10 +146,10 @@ export class FrameCache {
           reject(
             new MolspaceError(
               'TIMEOUT',
-              `Frames ${start}–${start + count - 1} did not arrive from the kernel within ${ms / 1000} s.`,
+              `Frames ${start}–${start + count - 1} did not arrive from ${text.name} within ${ms / 1000} s.`,
               where,
-              'Check the kernel is running and idle (a long cell holds the frames back), then step again.',
-              { start, count }
+              text.late,
+              { start, count, source: this.source }
             )
           ),
         ms
@@ -158,10 +168,10 @@ export class FrameCache {
     if (bytes.byteLength !== count * 3 * n * 4) {
       throw new MolspaceError(
         'VALIDATION_FAILED',
-        `The kernel sent ${bytes.byteLength} bytes for frames ${start}–${start + count - 1}; ${count} frames of ${n} atoms are ${count * 3 * n * 4}.`,
+        `${text.name[0].toUpperCase()}${text.name.slice(1)} sent ${bytes.byteLength} bytes for frames ${start}–${start + count - 1}; ${count} frames of ${n} atoms are ${count * 3 * n * 4}.`,
         where,
-        'Restart the kernel and run the cell again (the kernel and the page may run different molspace versions).',
-        { start, count, bytes: bytes.byteLength }
+        text.malformed,
+        { start, count, bytes: bytes.byteLength, source: this.source }
       );
     }
     // one copy, float32-aligned and little-endian as sent; each frame its own arrays (evicted alone)

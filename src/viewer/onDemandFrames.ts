@@ -25,7 +25,10 @@ let keys = 0;
 
 export const OnDemandFrames = PluginStateTransform.BuiltIn({
   name: 'molspace-on-demand-frames',
-  display: { name: 'Frames on demand', description: 'Frames of this trajectory are fetched from the kernel when drawn.' },
+  display: {
+    name: 'Frames on demand',
+    description: 'Frames of this trajectory are fetched when drawn, from the kernel or the Jupyter server.'
+  },
   from: SO.Molecule.Trajectory,
   to: SO.Molecule.Trajectory,
   params: { key: PD.Text('', { isHidden: true }) }

@@ -1,5 +1,5 @@
 /**
- * A trajectory whose frames the kernel serves on demand, as Mol* lets one be: a `Trajectory`
+ * A trajectory whose frames the kernel (or the Jupyter server) serves on demand, as Mol* lets one be: a `Trajectory`
  * whose `getFrameAtIndex` returns a `Task` (Mol*'s `ModelFromTrajectory` awaits it), each frame a
  * model of the topology with that frame's conformation, made as Mol*'s own
  * `trajectoryFromModelAndCoordinates` makes its frames. The frames come from a {@link FrameCache}.
@@ -16,12 +16,12 @@ import { UUID } from 'molstar/lib/mol-util/uuid';
 import type { CoordinatesFormat, ViewerTrajectory } from '../contract';
 import type { FrameCache } from './frameCache';
 
-/** A trajectory the kernel serves by frame (the synced `_frames_on_demand`), with the page's cache. */
+/** A trajectory the kernel (or, opened by an agent, the Jupyter server) serves by frame (the synced `_frames_on_demand`), with the page's cache. */
 export interface OnDemandSource {
   cache: FrameCache;
   format: CoordinatesFormat;
   timePs: ViewerTrajectory['timePs'];
-  /** What the kernel read differently from the file's header, for `composition.dropped`. */
+  /** What the kernel or server read differently from the file's header, for `composition.dropped`. */
   notes: string[];
 }
 

@@ -35,6 +35,7 @@ import { CHANGE_WAIT_MS, DrawWaiters } from '../widget/drawWaiters';
 import { PageWidgetModel, boundModelClass, type KernelTools } from '../widget/pageWidgetModel';
 import type { CoordinatesSource, StructureData } from './structureData';
 import type { FrameCache } from './frameCache';
+import { onDemandExportRefusal } from './frameSource';
 import type { ShotOptions } from './screenshot';
 import type { ViewerSourceFile, ViewerTarget } from './viewerTarget';
 import type { HistoryStep, ViewerHistory } from './viewerActions';
@@ -295,6 +296,7 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
               atoms,
               budget,
               timeOf: i => (timePs ? timePs.start + i * timePs.step : i),
+              source: this._frameSource ? 'server' : 'kernel',
               fetch: (start, count) => this._fetchFrames(start, count)
             })
         );
@@ -341,12 +343,12 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
     }
     const onDemand = this.get('_frames_on_demand') as { frames?: unknown } | null | undefined;
     if (onDemand) {
-      throw new MolspaceError(
-        'TOO_LARGE',
-        `This Viewer's ${String(onDemand.frames ?? 'many')} frames stay in the kernel (frames on demand): one file would carry every frame.`,
-        '/target',
-        'Show fewer frames in the cell (frames= a slice) so they are sent whole, then export that Viewer.',
-        { target: this.model_id, frames: onDemand.frames ?? null }
+      // a kernel's Viewer is fixed in its cell; an agent's (frames from the Jupyter server) has none
+      throw onDemandExportRefusal(
+        this._frameSource ? 'server' : 'kernel',
+        this.model_id,
+        onDemand.frames,
+        this.services.viewerBudget.frameBudget
       );
     }
     const format = String(this.get('format'));

@@ -132,6 +132,53 @@ describe('FrameCache', () => {
   });
 });
 
+describe('errors name the source of the frames and a fix that fits it', () => {
+  const late = async (source?: 'kernel' | 'server') => {
+    jest.useFakeTimers();
+    try {
+      const never = new FrameCache({ frames: 10, atoms: 2, budget: 4, timeoutMs: 1000, source, fetch: () => new Promise(() => undefined) });
+      const failed = expectFailure(never.frame(2));
+      await jest.advanceTimersByTimeAsync(1000);
+      return (await failed).toJSON();
+    } finally {
+      jest.useRealTimers();
+    }
+  };
+  const malformed = async (source?: 'kernel' | 'server') =>
+    (
+      await expectFailure(
+        new FrameCache({ frames: 10, atoms: 2, budget: 4, source, fetch: () => Promise.resolve(new ArrayBuffer(8)) }).frame(1)
+      )
+    ).toJSON();
+
+  it("a cell's Viewer (the default): the kernel, fixed in the kernel and its cell", async () => {
+    for (const source of [undefined, 'kernel'] as const) {
+      const t = await late(source);
+      expect(t).toMatchObject({ code: 'TIMEOUT', where: '/frames/2', details: { source: 'kernel' } });
+      expect(t.message).toBe('Frames 2–5 did not arrive from the kernel within 1 s.');
+      expect(t.fix).toMatch(/kernel is running and idle/);
+      const m = await malformed(source);
+      expect(m).toMatchObject({ code: 'VALIDATION_FAILED', where: '/frames/1', details: { bytes: 8, source: 'kernel' } });
+      expect(m.message).toMatch(/^The kernel sent 8 bytes for frames 1–4/);
+      expect(m.fix).toMatch(/Restart the kernel and run the cell again/);
+    }
+  });
+
+  it("an agent's Viewer: the Jupyter server, never a kernel or a cell it does not have", async () => {
+    const t = await late('server');
+    expect(t).toMatchObject({ code: 'TIMEOUT', where: '/frames/2', details: { source: 'server' } });
+    expect(t.message).toBe('Frames 2–5 did not arrive from the Jupyter server within 1 s.');
+    expect(t.fix).toMatch(/Jupyter server is running and reachable/);
+    const m = await malformed('server');
+    expect(m).toMatchObject({ code: 'VALIDATION_FAILED', where: '/frames/1', details: { bytes: 8, source: 'server' } });
+    expect(m.message).toMatch(/^The Jupyter server sent 8 bytes for frames 1–4/);
+    expect(m.fix).toMatch(/coordinates file was not changed while open.*restart the server/);
+    for (const e of [t, m]) {
+      expect(`${e.message} ${e.fix}`).not.toMatch(/kernel|cell/i);
+    }
+  });
+});
+
 describe('a PSF topology with frames on demand', () => {
   it("reads MDAnalysis's positions in far frames, holding at most the budget", async () => {
     const whole = await readCoordinates(file('adk_dims.dcd'), 'dcd', 'adk_dims.dcd');

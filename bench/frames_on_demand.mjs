@@ -11,6 +11,12 @@
  * - MOLSPACE_BENCH_FRAMES_OVER (3,000) frames: 120.4 MB, over the old bound (the whole-file path
  *   refuses it, TOO_LARGE): on demand with the default budget (1,000 frames).
  * and a baseline: the notebook with `import molspace` run and no Viewer.
+ * Then the server path (an agent's `open {path: "adk.psf", coordinates}` over MCP: a docked Viewer
+ * whose frames the Jupyter server serves, GET {base_url}molspace/frames, molspace/gateway/
+ * frames_handler.py), on the same UNDER-frame DCD: whole (page setting `trajectoryFrameBudget`
+ * above its frames) and on demand (`trajectoryFrameBudget` MOLSPACE_BENCH_FRAMES_BUDGET), the
+ * setting PUT through the server's settings API before the case's browser starts; stepped with
+ * `act {op: "goto_frame"}` (each answers once drawn) to the same 12 frames.
  *
  * Each case in a NEW browser (Debian's Chromium) with its own notebook and kernel (shut down after it,
  * so no later page restores its widgets): open the notebook, `import molspace`, measure;
@@ -29,8 +35,11 @@ import * as path from 'node:path';
 import {
   PORTS,
   ROOT,
+  TOKEN,
+  callTool,
   execCell,
   launchBrowser,
+  mcpClient,
   loadAvg,
   log,
   newContext,
@@ -78,6 +87,16 @@ async function pageMemory(page, browser) {
   }
 }
 
+/** The page setting `trajectoryFrameBudget`, PUT through the server's settings API (read by the next page). */
+async function setFrameBudget(server, frames) {
+  const r = await fetch(`${server.url}/lab/api/settings/molspace:plugin`, {
+    method: 'PUT',
+    headers: { Authorization: `token ${TOKEN}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ raw: JSON.stringify({ trajectoryFrameBudget: frames }) })
+  });
+  if (!r.ok) throw new Error(`settings PUT ${r.status}: ${await r.text()}`);
+}
+
 async function measure(server, c) {
   const browser = await launchBrowser();
   const out = { ...c, load: loadAvg().one };
@@ -88,7 +107,29 @@ async function measure(server, c) {
     const setup = await execCell(page, 0, 'import molspace');
     if (/Error/.test(setup)) throw new Error(setup);
     out.before = await pageMemory(page, browser);
-    if (c.dcd) {
+    if (c.agent) {
+      const client = await mcpClient(server);
+      try {
+        const t0 = Date.now();
+        const opened = await callTool(client, 'open', { path: 'adk.psf', coordinates: c.dcd });
+        if (opened.composition?.trajectory?.frames !== c.frames) throw new Error(`open: ${JSON.stringify(opened.composition)}`);
+        out.openMs = Date.now() - t0;
+        const target = opened.viewer.target;
+        const host = '.molspace-docked-viewer [data-molspace-frames-held]';
+        out.onDemand = (await page.locator(host).count()) > 0 && Number(await page.getAttribute(host, 'data-molspace-frames-held')) < c.frames;
+        const s0 = Date.now();
+        for (let i = 1; i <= STEPS; i++) {
+          const k = Math.floor((i * (c.frames - 1)) / STEPS);
+          const r = await callTool(client, 'act', { target, actions: [{ op: 'goto_frame', frame: k }] });
+          if (r.view?.frame !== k) throw new Error(`goto_frame(${k}): ${JSON.stringify(r).slice(0, 500)}`);
+        }
+        out.stepMs = (Date.now() - s0) / STEPS;
+        out.held = out.onDemand ? await page.getAttribute(host, 'data-molspace-frames-held') : null;
+        out.requests = out.onDemand ? await page.getAttribute(host, 'data-molspace-frame-requests') : null;
+      } finally {
+        await client.close();
+      }
+    } else if (c.dcd) {
       const t0 = Date.now();
       const shown = await execCell(
         page,
@@ -127,7 +168,8 @@ const servers = [];
 stopOnExit(servers);
 const mb = b => (b == null ? 'n/a' : `${(b / 1048576).toFixed(1)} MB`);
 try {
-  const server = await startServer({ port: PORTS.a, name: 'frames' });
+  // an agent's open of the whole 100 MB file reads it through the contents API: longer than the default 30 s
+  const server = await startServer({ port: PORTS.a, name: 'frames', config: ['c.MolspaceGateway.call_timeout = 300'] });
   servers.push(server);
   fs.copyFileSync(path.join(DATA, 'adk.psf'), path.join(server.root, 'adk.psf'));
   const under = `adk_${UNDER}.dcd`;
@@ -138,16 +180,22 @@ try {
     { name: 'baseline (import molspace)' },
     { name: `whole file, ${UNDER} frames`, dcd: under, frames: UNDER, budget: UNDER + 1 },
     { name: `on demand, ${UNDER} frames, budget ${BUDGET}`, dcd: under, frames: UNDER, budget: BUDGET },
-    { name: `on demand, ${OVER} frames (over the old bound), default budget`, dcd: over, frames: OVER, budget: null }
+    { name: `on demand, ${OVER} frames (over the old bound), default budget`, dcd: over, frames: OVER, budget: null },
+    { name: `agent open (server), whole file, ${UNDER} frames`, agent: true, dcd: under, frames: UNDER, pageBudget: UNDER + 1 },
+    { name: `agent open (server frames), ${UNDER} frames, trajectoryFrameBudget ${BUDGET}`, agent: true, dcd: under, frames: UNDER, pageBudget: BUDGET }
   ];
+  const only = process.env.MOLSPACE_BENCH_FRAMES_CASES?.split(',').map(Number);
   const results = [];
   for (const [i, c] of cases.entries()) {
+    if (only && !only.includes(i)) continue;
+    if (c.pageBudget) await setFrameBudget(server, c.pageBudget);
     c.notebook = `frames-${i}.ipynb`;
     writeNotebook(server.root, c.notebook, []);
     results.push(await measure(server, c));
   }
   const base = results[0].after;
-  log('case | open ms | step ms | frames held | V8 heap (+ vs baseline) | ArrayBuffers (+) | renderer RSS (+)');
+  const whole = { kernel: results.find(r => r.dcd && !r.agent && !r.error && !r.onDemand), agent: results.find(r => r.agent && !r.error && !r.onDemand) };
+  log('case | open ms | step ms | frames held | V8 heap (+ vs baseline) | ArrayBuffers (+) | renderer RSS (+) | ratios vs the kernel whole file (ArrayBuffers, RSS, step)');
   for (const r of results) {
     if (r.error) {
       log(`${r.name} | FAILED`);
@@ -157,7 +205,11 @@ try {
     log(
       `${r.name} | ${r.openMs ?? '-'} | ${r.stepMs?.toFixed(0) ?? '-'} | ${r.held ?? (r.dcd ? 'all' : '-')} | ` +
         `${mb(r.after.heapUsed)} (+${mb(d('heapUsed'))}) | ${mb(r.after.arrayBuffers)} (+${mb(d('arrayBuffers'))}) | ` +
-        `${mb(r.after.rendererRss)} (+${mb(d('rendererRss'))})`
+        `${mb(r.after.rendererRss)} (+${mb(d('rendererRss'))})` +
+        (whole.kernel && r.dcd
+          ? ` | ${(d('arrayBuffers') / (whole.kernel.after.arrayBuffers - base.arrayBuffers)).toFixed(3)}x, ` +
+            `${(d('rendererRss') / (whole.kernel.after.rendererRss - base.rendererRss)).toFixed(3)}x, ${(r.stepMs / whole.kernel.stepMs).toFixed(2)}x`
+          : '')
     );
   }
   writeResult('frames_on_demand', { date: new Date().toISOString(), sizes, results });

@@ -157,7 +157,11 @@ def test_over_the_budget_the_kernel_serves_frames_as_mdanalysis_reads_them(
         "atoms": ATOMS,
         "format": "dcd",
         "timePs": {"start": 1.0, "step": 1.0},
-        "notes": [],  # MDAnalysis counts the frames from the size; the header's 500 is not read
+        # the header announces 500 frames: noted, in the page's words (trajectoryData.ts checkDcd)
+        "notes": [
+            "DCD header frame count 500; the file holds 98 whole frames "
+            "(counted from its size, as MDAnalysis does)"
+        ],
     }
     for ref in REFERENCE["frames"]:
         start = max(0, ref["frame"] - 2)
@@ -234,10 +238,9 @@ def test_a_cut_or_unreadable_file_over_the_size_bound(tmp_path, monkeypatch):
     (tmp_path / "cut.dcd").write_bytes(data[:-100])
     (tmp_path / "junk.dcd").write_bytes(b"not a dcd" * 250_000)  # 2.25 MB
     monkeypatch.chdir(tmp_path)
-    # MDAnalysis serves the whole frames (it counts them from the size, as the page does)
-    assert (
-        Viewer("adk.psf", coordinates="cut.dcd", frame_budget=5)._frames_on_demand["frames"] == 97
-    )
+    # cut inside a frame: under the size bound it goes whole (the page's reader names the last
+    # whole frame, as below); over it, refused below
+    assert Viewer("adk.psf", coordinates="cut.dcd", frame_budget=5)._frames_on_demand is None
     # a file MDAnalysis cannot read: under the size bound it goes whole (the page's reader says why)
     assert Viewer("adk.psf", coordinates="junk.dcd", frame_budget=5)._frames_on_demand is None
     monkeypatch.setattr(source_module, "MAX_STRUCTURE_BYTES", 2_000_000)  # the PSF under it
@@ -246,6 +249,96 @@ def test_a_cut_or_unreadable_file_over_the_size_bound(tmp_path, monkeypatch):
     err = e.value.to_dict()
     assert (err["code"], err["where"]) == ("VALIDATION_FAILED", "coordinates")
     assert "MDAnalysis could not read the dcd coordinates from junk.dcd" in err["message"]
+    with pytest.raises(StructureSourceError) as e:
+        Viewer("adk.psf", coordinates="cut.dcd")
+    err = e.value.to_dict()
+    assert (err["code"], err["where"], err["details"]["lastGoodFrame"]) == (
+        "VALIDATION_FAILED",
+        "coordinates",
+        96,
+    )
+
+
+#: Bytes of one adk_dims.dcd frame (3 axes of 3341 float32 and their record markers).
+DCD_FRAME = 3 * (ATOMS * 4 + 8)
+
+
+def xtc_offsets() -> list[int]:
+    """Where each frame of adk_oplsaa.xtc starts (MDAnalysis's offsets of it)."""
+    from MDAnalysis.lib.formats.libmdaxdr import XTCFile
+
+    with XTCFile(str(DATA / "adk_oplsaa.xtc")) as f:
+        return [int(o) for o in f.offsets]
+
+
+def test_a_dcd_cut_at_open_names_the_last_whole_frame_or_notes_the_header(tmp_path):
+    """As the page's whole-file reader (trajectoryData.ts checkDcd): cut inside a frame, refused
+    naming the last whole frame and the count the header announces; cut between frames, served
+    with a note of both counts."""
+    data = (DATA / "adk_dims.dcd").read_bytes()
+    with pytest.raises(StructureSourceError) as e:
+        FileFrames(data[: -DCD_FRAME // 2], "dcd", "cut.dcd", "coordinates")
+    err = e.value.to_dict()
+    assert (err["code"], err["where"]) == ("VALIDATION_FAILED", "coordinates")
+    assert err["message"] == (
+        "The dcd coordinates end inside frame 97 (0-based); the last whole frame is 96 "
+        "of 500 announced."
+    )
+    assert err["details"] == {
+        "format": "dcd",
+        "truncated": True,
+        "lastGoodFrame": 96,
+        "frames": 97,
+        "announced": 500,
+        "name": "cut.dcd",
+    }
+    assert "0–96" in err["fix"]
+    whole = FileFrames(data[: -3 * DCD_FRAME], "dcd", "cut.dcd", "coordinates")
+    assert (whole.frames, whole.describe()["notes"]) == (
+        95,
+        [
+            "DCD header frame count 500; the file holds 95 whole frames "
+            "(counted from its size, as MDAnalysis does)"
+        ],
+    )
+    whole.close()
+
+
+@pytest.mark.parametrize("cut", ["inside its coordinates", "inside its header"])
+def test_an_xtc_cut_at_open_names_the_last_whole_frame(tmp_path, monkeypatch, cut):
+    """MDAnalysis counts a frame cut after its header (reading it fails) and drops one cut inside
+    its header: both are refused when the file is opened, naming frame 8 of 10."""
+    data = (DATA / "adk_oplsaa.xtc").read_bytes()
+    last = xtc_offsets()[-1]
+    cut_data = data[:-100] if cut == "inside its coordinates" else data[: last + 20]
+    (tmp_path / "cut.xtc").write_bytes(cut_data)
+    with pytest.raises(StructureSourceError) as e:
+        FileFrames(tmp_path / "cut.xtc", "xtc", "cut.xtc", "coordinates")
+    err = e.value.to_dict()
+    assert err["message"] == (
+        "The xtc coordinates end inside frame 9 (0-based); the last whole frame is 8."
+    )
+    assert (err["code"], err["details"]["lastGoodFrame"], err["details"]["truncated"]) == (
+        "VALIDATION_FAILED",
+        8,
+        True,
+    )
+    # a Viewer: under the size bound the file goes whole (the page's scanXtc refuses it the same
+    # way); over it, refused in the cell
+    shutil.copy(DATA / "adk_oplsaa.gro", tmp_path / "adk_oplsaa.gro")
+    monkeypatch.chdir(tmp_path)
+    assert Viewer("adk_oplsaa.gro", coordinates="cut.xtc", frame_budget=2)._frames_on_demand is None
+    monkeypatch.setattr(source_module, "MAX_STRUCTURE_BYTES", len(cut_data) - 1)
+    with pytest.raises(StructureSourceError) as e:
+        frames_module.served_coordinates("cut.xtc", None, 2)  # the GRO itself is over that bound
+    assert (e.value.where, e.value.details["lastGoodFrame"]) == ("coordinates", 8)
+
+
+def test_a_cut_trr_at_open_names_the_last_whole_frame():
+    data = (DATA / "adk_ca.trr").read_bytes()
+    with pytest.raises(StructureSourceError) as e:
+        FileFrames(data[:-100], "trr", "cut.trr", "coordinates")
+    assert e.value.details["lastGoodFrame"] == 8 and "frame 9" in e.value.message
 
 
 def test_under_the_budget_other_formats_go_whole_and_other_messages_pass(in_data, monkeypatch):

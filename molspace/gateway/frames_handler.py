@@ -11,7 +11,10 @@ Requests (query arguments; answers are not cached by the browser):
 - ``?path=P``: ``{"frames", "atoms", "format", "timePs", "notes", "bytes"}`` (JSON);
 - ``?path=P&start=i&count=k``: ``k`` frames from ``i`` as float32 x, then y, then z blocks of
   ``atoms`` per frame, little-endian, Å (``application/octet-stream``);
-- refused: 4xx/501 ``{"error": LocatedError}``.
+- refused: 4xx/501 ``{"error": LocatedError}``; a file cut inside a frame is refused at the
+  description (``VALIDATION_FAILED`` at ``/coordinates``, ``details.lastGoodFrame``), and a DCD
+  whose header announces another frame count is described with a note (``notes``), both in the
+  words of the page's whole-file reader (:meth:`molspace.viewer.frames.FileFrames._check_whole`).
 
 The path policy is ``open``'s: a path relative to the root that does not climb above it
 (``FORBIDDEN`` at ``/coordinates``), a coordinates extension (``UNSUPPORTED_FORMAT``), and a file

@@ -107,7 +107,11 @@ class FileFrames(FrameSource):
     ------
     StructureSourceError
         ``VALIDATION_FAILED`` at ``where`` for a file MDAnalysis cannot read as ``fmt`` (cut,
-        another format, no frames), naming MDAnalysis's reason.
+        another format, no frames), naming MDAnalysis's reason; for a file cut inside a frame
+        (:meth:`_check_whole`: the last frame read at open, a DCD's size, an XTC/TRR's end), in
+        the page's words, ``details.truncated`` and ``lastGoodFrame`` (and a DCD header's
+        ``announced`` count). A DCD cut between frames is served with a note of both counts
+        (``notes``, which the page shows as the whole-file path's).
     """
 
     def __init__(self, path: Path | bytes, fmt: str, name: str, where: str):
@@ -163,6 +167,67 @@ class FileFrames(FrameSource):
         self.frames = frames
         self.atoms = atoms
         self.time_ps = times
+        try:
+            self.notes = self._check_whole(link, fmt, name, where)
+        except StructureSourceError:
+            self.close()
+            raise
+
+    def _check_whole(self, link: Path, fmt: str, name: str, where: str) -> tuple[str, ...]:
+        """Refuse a file cut inside a frame, naming the last whole frame; note a DCD whose header
+        announces another frame count than its whole frames (the page's ``checkDcd`` and
+        ``truncated`` in ``src/viewer/trajectoryData.ts``, in the same words).
+
+        MDAnalysis counts a DCD's frames from its size (a cut frame dropped), an XTC/TRR's from its
+        frame headers (a frame cut after its header counted, one cut inside it dropped): so the
+        DCD's frame sizes, the last frame read and, for XTC/TRR, where it ends tell a cut file.
+        """
+        import os
+
+        size = os.path.getsize(link)
+        frames = self.frames
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if fmt == "dcd":
+                dcd = getattr(self._reader, "_file", None)
+                # MDAnalysis's DCDFile: the header's, frame 0's and each later frame's bytes
+                sizes = [
+                    getattr(dcd, a, None) for a in ("_header_size", "_firstframesize", "_framesize")
+                ]
+                announced = _dcd_announced(link)
+                header, first, each = (v if isinstance(v, int) else 0 for v in sizes)
+                if each > 0 and header > 0 and first > 0:
+                    if (size - header - first) % each != 0:
+                        raise _truncated(fmt, where, name, frames, announced)
+                if announced is not None and announced != frames:
+                    return (
+                        f"DCD header frame count {announced}; the file holds {frames} whole frames "
+                        "(counted from its size, as MDAnalysis does)",
+                    )
+                return ()
+            try:
+                self._reader[frames - 1]
+            except Exception as e:  # noqa: BLE001 - the last frame MDAnalysis counted is cut
+                try:
+                    if frames < 2:
+                        raise e
+                    self._reader[frames - 2]
+                except Exception as before:  # noqa: BLE001 - no whole frame before it either
+                    raise StructureSourceError(
+                        "VALIDATION_FAILED",
+                        f"MDAnalysis could not read the {fmt} coordinates from {name}: "
+                        f"{type(before).__name__}: {before}"[:300],
+                        where,
+                        f"Pass a whole {fmt} file (it may be cut short or another format).",
+                        {"format": fmt, "frames": frames, "name": name},
+                    ) from None
+                raise _truncated(fmt, where, name, frames - 1, None) from None
+            xdr = getattr(self._reader, "_xdr", None)
+            if fmt in ("xtc", "trr") and xdr is not None:
+                end = int(xdr._bytes_tell())
+                if end < size:  # bytes after the last whole frame: a frame cut in its header
+                    raise _truncated(fmt, where, name, frames, None)
+        return ()
 
     def read(self, start: int, count: int) -> bytes:
         with self._lock, warnings.catch_warnings():
@@ -181,6 +246,46 @@ class FileFrames(FrameSource):
             except Exception:  # noqa: BLE001 - closing is best effort
                 pass
         self._finalizer()
+
+
+def _dcd_announced(path: Path) -> int | None:
+    """The frame count a DCD's header announces (NSET, the third 4-byte word, after the 84-byte
+    record's length), or ``None`` where it announces none; MDAnalysis's ``DCDFile.header`` leaves
+    it out (it counts frames from the file's size)."""
+    import struct
+
+    with open(path, "rb") as f:
+        head = f.read(12)
+    if len(head) < 12:
+        return None
+    for order in ("<", ">"):
+        marker, _, nset = struct.unpack(f"{order}iii", head)
+        if marker == 84:
+            return nset if nset > 0 else None
+    return None
+
+
+def _truncated(
+    fmt: str, where: str, name: str, frames: int, announced: int | None
+) -> StructureSourceError:
+    """A file that ends inside frame ``frames`` (0-based): the page's ``truncated`` error, in its words."""
+    of = f" of {announced} announced" if announced else ""
+    return StructureSourceError(
+        "VALIDATION_FAILED",
+        f"The {fmt} coordinates end inside frame {frames} (0-based); the last whole frame is "
+        f"{frames - 1}{of}.",
+        where,
+        "Pass the whole file: it looks truncated (cut while copying, or while the simulation was "
+        f"still writing); or cut it to frames 0–{frames - 1}.",
+        {
+            "format": fmt,
+            "truncated": True,
+            "lastGoodFrame": frames - 1,
+            "frames": frames,
+            **({"announced": announced} if announced else {}),
+            "name": name,
+        },
+    )
 
 
 def _remove_folder(folder: str) -> None:

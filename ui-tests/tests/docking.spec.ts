@@ -7,7 +7,7 @@
  * parked by the viewer budget (in a hidden tab) draws it first.
  */
 import * as galata from '@jupyterlab/galata';
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import { call, mcpClient } from './helpers';
 

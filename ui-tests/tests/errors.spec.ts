@@ -3,7 +3,7 @@
  * widget, and the kernel's `story.error` says the same.
  */
 import * as path from 'path';
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import { ROOT, runCell } from './helpers';
 
 test('an unreachable download URL gives a located error in the page and the kernel', async ({ page, tmpPath }) => {

@@ -12,7 +12,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { test as labTest } from '@jupyterlab/galata';
+import { test as labTest } from './sharedLab';
 
 import { ROOT, call, foregroundFraction, mcpClient, runCell } from './helpers';
 

@@ -9,7 +9,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import { PNG } from 'pngjs';
 
 import { ROOT, call, foregroundFraction, mcpClient, runCell } from './helpers';

@@ -8,7 +8,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { Frame, Locator } from '@playwright/test';
 import { ROOT, call, dominantColour, mcpClient, newNotebookRun, runCell } from './helpers';
@@ -280,6 +280,10 @@ test('the dark theme keeps the editor readable: status text contrasts, the drawi
   expect(inFrame.bond, JSON.stringify(inFrame)).not.toBeNull();
   expect(contrast(inFrame.bond!, inFrame.canvasBackground), JSON.stringify(inFrame)).toBeGreaterThanOrEqual(4.5);
   expect(contrast(inFrame.label!, inFrame.labelBackground), JSON.stringify(inFrame)).toBeGreaterThanOrEqual(4.5);
+  // the tests after this one share the page (./sharedLab.ts): give them the light theme back
+  await page.evaluate(() => (window as any).jupyterapp.commands.execute('apputils:change-theme', { theme: 'JupyterLab Light' }));
+  await expect(page.locator('body')).toHaveAttribute('data-jp-theme-light', 'true', { timeout: 30_000 });
+  await expect(page.locator('#jupyterlab-splash')).toHaveCount(0);
 });
 
 test('dragging the editor taller resizes its frame and Ketcher canvas', async ({ page }) => {

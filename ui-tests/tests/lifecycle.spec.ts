@@ -3,7 +3,7 @@
  * old Story out of `observe`, a call naming it gets STALE_TARGET saying why,
  * and the default target is the newest displayed Story.
  */
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import { call, mcpClient } from './helpers';
 
 /** A two-step Story with empty scenes: it draws at once and downloads nothing. */

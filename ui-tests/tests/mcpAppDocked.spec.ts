@@ -9,7 +9,7 @@
  * following, located, and the App goes on by itself.
  */
 import * as path from 'path';
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import type { Client } from '@modelcontextprotocol/client';
 import { type AppHost, connectAppHostClient, openAppHost, toolResourceUri } from './appHost';
 import type { Locator } from '@playwright/test';

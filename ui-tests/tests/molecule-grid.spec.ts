@@ -7,7 +7,7 @@
  * context) before any Indigo depiction; a SMILES Indigo cannot read shows a note in its
  * cell; hostile names and properties are text; over a bound: TOO_LARGE.
  */
-import { expect, test } from '@jupyterlab/galata';
+import { NEW_PAGE, expect, test } from './sharedLab';
 import type { Page } from '@playwright/test';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -40,7 +40,7 @@ function svgOf(src: string): string {
 }
 
 test.describe('molecule grid panels', () => {
-  test('an agent docks a paged grid of depictions; bad SMILES and hostile text stay in their cells', async ({ page }) => {
+  test('an agent docks a paged grid of depictions; bad SMILES and hostile text stay in their cells', { tag: NEW_PAGE }, async ({ page }) => {
     const dialogs: string[] = [];
     page.on('dialog', d => {
       dialogs.push(d.message());
@@ -115,7 +115,7 @@ test.describe('molecule grid panels', () => {
     }
   });
 
-  test("an agent's grid shows the gateway's RDKit pictures of its first page before any Indigo depiction is made", async ({ page }) => {
+  test("an agent's grid shows the gateway's RDKit pictures of its first page before any Indigo depiction is made", { tag: NEW_PAGE }, async ({ page }) => {
     const client = await mcpClient();
     try {
       await expect.poll(async () => (await call(client, 'status'))[0].pageConnected, { timeout: 60_000 }).toBe(true);
@@ -204,7 +204,7 @@ test.describe('molecule grid panels', () => {
     expect(await runCell(page, 'print(grid.ready, grid.content["type"], bool(grid.error))')).toBe('True molecules False');
   });
 
-  test("a cell's grid shows the kernel's RDKit depictions of its first page, without the Indigo frame; Indigo draws the next", async ({ page }) => {
+  test("a cell's grid shows the kernel's RDKit depictions of its first page, without the Indigo frame; Indigo draws the next", { tag: NEW_PAGE }, async ({ page }) => {
     await page.notebook.createNew('kernel-depictions.ipynb');
     await page.notebook.setCell(
       0,

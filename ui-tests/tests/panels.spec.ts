@@ -5,7 +5,7 @@
  * panel id; bounds, stale revisions and Vega-Lite errors come back located;
  * hostile markdown runs no script, navigates nowhere and stays in its box.
  */
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import type { Page } from '@playwright/test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, mcpClient, runCell } from './helpers';

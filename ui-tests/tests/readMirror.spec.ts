@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import { ROOT, call, mcpClient, runCell, uploadDemo } from './helpers';
 
@@ -21,11 +21,15 @@ const MIRRORED: { name: string; inputSchema: { properties: Record<string, unknow
 async function countCalls(page: IJupyterLabPageFixture): Promise<void> {
   await page.waitForFunction(() => !!window.molspace?.dispatcher);
   await page.evaluate(() => {
-    const w = window as unknown as { molspaceCalls: Record<string, number> };
+    const w = window as unknown as { molspaceCalls: Record<string, number>; molspaceCounting?: boolean };
     w.molspaceCalls = {};
-    window.molspace!.dispatcher!.executed.connect((_, r) => {
-      w.molspaceCalls[r.tool] = (w.molspaceCalls[r.tool] ?? 0) + 1;
-    });
+    // once per page: the tests of this file share it (./sharedLab.ts)
+    if (!w.molspaceCounting) {
+      w.molspaceCounting = true;
+      window.molspace!.dispatcher!.executed.connect((_, r) => {
+        w.molspaceCalls[r.tool] = (w.molspaceCalls[r.tool] ?? 0) + 1;
+      });
+    }
   });
 }
 

@@ -9,7 +9,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { IJupyterLabPageFixture, expect, test } from '@jupyterlab/galata';
+import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import type { Locator } from '@playwright/test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ROOT, call, foregroundFraction, mcpClient } from './helpers';

@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import type { Page, Route } from '@playwright/test';
 import { ROOT, call, foregroundFraction, mcpClient, runCell, runNotebook, stillPicture, uploadDemo } from './helpers';
 

@@ -12,7 +12,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as galata from '@jupyterlab/galata';
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import { ROOT, call, mcpClient, runCell, stillPicture } from './helpers';
 
 const DATA = path.join(ROOT, 'tests', 'data', 'trajectories');

@@ -5,7 +5,7 @@
  * a located error instead of a blank canvas.
  */
 import * as path from 'path';
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import { PNG } from 'pngjs';
 import { ROOT, call, foregroundFraction, mcpClient, runCell } from './helpers';

@@ -9,7 +9,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import { ROOT, call, mcpClient, runCell } from './helpers';
 

@@ -4,7 +4,7 @@
  * to a 3D Viewer, and a report panel, all listed by an agent's observe.
  */
 import * as path from 'path';
-import { expect, test } from '@jupyterlab/galata';
+import { expect, test } from './sharedLab';
 import { ROOT, call, mcpClient } from './helpers';
 
 test('the workspace notebook shows a Viewer, a Ketcher editor, its 3D copy and a panel; an agent observes them', async ({ page, tmpPath }) => {

@@ -35,7 +35,9 @@ class AppFile:
     data: bytes
 
 
-def _climbs(path: str) -> bool:
+def climbs_above_root(path: str) -> bool:
+    """Whether the root-relative ``path`` climbs above the root (as ``checkRootPath`` in
+    ``src/viewer/structureOpener.ts``): ``a/../..`` does, ``a/../b`` does not."""
     depth = 0
     for part in path.split("/"):
         if part == "..":
@@ -71,7 +73,7 @@ class AppFiles:
             at ``where``: ``FORBIDDEN`` (climbs above the root, or Jupyter refuses it),
             ``NOT_FOUND`` (no such file, or a folder), ``TOO_LARGE`` (over ``limit_bytes``).
         """
-        if _climbs(path) or path.startswith("/"):
+        if climbs_above_root(path) or path.startswith("/"):
             raise MolspaceError(
                 "FORBIDDEN",
                 f"{path!r} is not under the Jupyter root.",

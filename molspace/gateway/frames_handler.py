@@ -40,6 +40,7 @@ from jupyter_core.utils import ensure_async
 from jupyter_server.base.handlers import JupyterHandler
 from tornado import web
 
+from ..app.structure import climbs_above_root
 from ..errors import MolspaceError, StructureSourceError
 from ..viewer.frames import (
     INSTALL_FIX,
@@ -58,19 +59,6 @@ MAX_OPEN_FILES = 8
 _STATUS = {"NOT_FOUND": 404, "FORBIDDEN": 403, "UNSUPPORTED_FORMAT": 501, "INTERNAL": 500}
 
 WHERE = "/coordinates"
-
-
-def _climbs(path: str) -> bool:
-    """Whether ``path`` climbs above the root (as ``checkRootPath`` in ``structureOpener.ts``)."""
-    depth = 0
-    for part in path.split("/"):
-        if part == "..":
-            depth -= 1
-        elif part not in ("", "."):
-            depth += 1
-        if depth < 0:
-            return True
-    return False
 
 
 class OpenTrajectories:
@@ -199,7 +187,13 @@ class FramesHandler(JupyterHandler):
 
     async def _resolve(self, path: str) -> tuple[str, str]:
         """The file's OS path and coordinates format, by ``open``'s path policy (module docstring)."""
-        if not path or path.startswith("/") or "\\" in path or "\0" in path or _climbs(path):
+        if (
+            not path
+            or path.startswith("/")
+            or "\\" in path
+            or "\0" in path
+            or climbs_above_root(path)
+        ):
             raise MolspaceError(
                 "FORBIDDEN",
                 f"{path!r} is not a path under the Jupyter root.",

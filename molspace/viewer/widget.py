@@ -16,6 +16,7 @@ import base64
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import traitlets
@@ -498,26 +499,8 @@ class Viewer(PageWidget):
             the screenshot's refusal (``ViewerControlError``) or a wait's ``PageWaitError``.
         """
         import time
-        from pathlib import Path
 
-        target = Path(path).expanduser()
-        bad = (
-            f"{str(path)!r} does not end in .png."
-            if target.suffix.lower() != ".png"
-            else f"{str(path)!r} is a folder."
-            if target.is_dir()
-            else f"The folder of {str(path)!r} does not exist."
-            if not target.parent.is_dir()
-            else None
-        )
-        if bad is not None:
-            raise MolspaceError(
-                "INVALID_INPUT",
-                bad,
-                "Viewer.save_png",
-                "Pass a file name ending in .png in an existing folder (e.g. 'frame.png').",
-                {"path": str(path)},
-            )
+        target = _file_to_write(path, ".png", "Viewer.save_png", "frame.png")
         before = self.last_screenshot
         self.screenshot(width, height, format="png").wait(timeout)
         # the answer is marked before its image is kept (_on_result): bounded, short polls
@@ -567,27 +550,9 @@ class Viewer(PageWidget):
             bad ``timeout``.
         """
         import uuid
-        from pathlib import Path
 
         where = "Viewer.to_mvsx"
-        target = Path(path).expanduser()
-        bad = (
-            f"{str(path)!r} does not end in .mvsx."
-            if target.suffix.lower() != ".mvsx"
-            else f"{str(path)!r} is a folder."
-            if target.is_dir()
-            else f"The folder of {str(path)!r} does not exist."
-            if not target.parent.is_dir()
-            else None
-        )
-        if bad is not None:
-            raise MolspaceError(
-                "INVALID_INPUT",
-                bad,
-                where,
-                "Pass a file name ending in .mvsx in an existing folder (e.g. 'view.mvsx').",
-                {"path": str(path)},
-            )
+        target = _file_to_write(path, ".mvsx", where, "view.mvsx")
         if self._served is not None:
             raise MolspaceError(
                 "TOO_LARGE",
@@ -878,6 +843,35 @@ class Viewer(PageWidget):
 
 #: What fixes a page answer the kernel cannot read: the page and kernel of one version.
 _RELOAD_FIX = "Reload the JupyterLab page so it runs the same molspace version as the kernel."
+
+
+def _file_to_write(path: str | os.PathLike[str], suffix: str, where: str, example: str) -> Path:
+    """``path`` as a file a cell may write: ending in ``suffix``, not a folder, in an existing folder.
+
+    Raises
+    ------
+    MolspaceError
+        ``INVALID_INPUT`` at ``where``, naming what is wrong and an ``example`` name.
+    """
+    target = Path(path).expanduser()
+    bad = (
+        f"{str(path)!r} does not end in {suffix}."
+        if target.suffix.lower() != suffix
+        else f"{str(path)!r} is a folder."
+        if target.is_dir()
+        else f"The folder of {str(path)!r} does not exist."
+        if not target.parent.is_dir()
+        else None
+    )
+    if bad is not None:
+        raise MolspaceError(
+            "INVALID_INPUT",
+            bad,
+            where,
+            f"Pass a file name ending in {suffix} in an existing folder (e.g. '{example}').",
+            {"path": str(path)},
+        )
+    return target
 
 
 def _bad_images(where: str, what: str) -> ViewerControlError:

@@ -25,6 +25,7 @@ from tornado import web
 
 from ..errors import MolspaceError
 from ..ketcher.embedding import embed_3d
+from .located_handler import LocatedErrorHandler
 
 #: Path under base_url.
 EMBED_PATH = "molspace/embed3d"
@@ -32,23 +33,17 @@ EMBED_PATH = "molspace/embed3d"
 #: Largest request body, in bytes: twice the editor's inline bound (a Molfile of a 64 KiB drawing, JSON-escaped).
 MAX_BODY_BYTES = 128 * 1024
 
-_STATUS = {"TOO_LARGE": 413, "UNSUPPORTED_FORMAT": 501}
 
-
-class Embed3dHandler(APIHandler):
+class Embed3dHandler(LocatedErrorHandler, APIHandler):
     """Embed the posted molecule in 3D with RDKit; answer one SDF record."""
 
     auth_resource = "molspace"
-
-    def _fail(self, error: MolspaceError) -> None:
-        self.set_status(_STATUS.get(error.code, 400))
-        self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps({"error": error.to_dict()}))
+    status_by_code = {"TOO_LARGE": 413, "UNSUPPORTED_FORMAT": 501}
 
     @web.authenticated
     async def post(self) -> None:
         """Answer ``{sdf, atoms, optimized}`` or ``{error}`` (see the module docstring)."""
-        if not await self._authorized():
+        if not await self._allowed("execute"):
             raise web.HTTPError(403, "not authorized to use molspace")
         body = self.request.body or b""
         if len(body) > MAX_BODY_BYTES:
@@ -88,16 +83,5 @@ class Embed3dHandler(APIHandler):
         self.finish(
             json.dumps(
                 {"sdf": embedded.sdf, "atoms": embedded.atoms, "optimized": embedded.optimized}
-            )
-        )
-
-    async def _authorized(self) -> bool:
-        from jupyter_core.utils import ensure_async
-
-        return bool(
-            await ensure_async(
-                self.authorizer.is_authorized(
-                    self, self.current_user, "execute", self.auth_resource
-                )
             )
         )

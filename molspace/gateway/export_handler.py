@@ -29,6 +29,7 @@ from ..app import AppFiles
 from ..app.export import html_export_answer
 from ..contract import LIMITS, manifest
 from ..errors import MolspaceError
+from .located_handler import LocatedErrorHandler
 
 #: Path under base_url.
 EXPORT_HTML_PATH = "molspace/export-html"
@@ -36,23 +37,17 @@ EXPORT_HTML_PATH = "molspace/export-html"
 #: Largest request body, bytes: the page sends its answer in at most one bridge frame's size.
 MAX_BODY_BYTES: int = LIMITS["bridgeFrameBytes"]
 
-_STATUS = {"FORBIDDEN": 403, "TOO_LARGE": 413, "INTERNAL": 500}
 
-
-class ExportHtmlHandler(APIHandler):
+class ExportHtmlHandler(LocatedErrorHandler, APIHandler):
     """Write the posted ``export`` answer as one offline HTML file under the Jupyter root."""
 
     auth_resource = "contents"
-
-    def _fail(self, error: MolspaceError) -> None:
-        self.set_status(_STATUS.get(error.code, 400))
-        self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps({"error": error.to_dict()}))
+    status_by_code = {"FORBIDDEN": 403, "TOO_LARGE": 413, "INTERNAL": 500}
 
     @web.authenticated
     async def post(self) -> None:
         """Answer ``{structuredContent, text}`` or ``{error}`` (see the module docstring)."""
-        if not await self._authorized():
+        if not await self._allowed("write"):
             raise web.HTTPError(403, "not authorized to write files")
         body = self.request.body or b""
         if len(body) > MAX_BODY_BYTES:
@@ -98,12 +93,3 @@ class ExportHtmlHandler(APIHandler):
             return
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"structuredContent": structured, "text": text}))
-
-    async def _authorized(self) -> bool:
-        from jupyter_core.utils import ensure_async
-
-        return bool(
-            await ensure_async(
-                self.authorizer.is_authorized(self, self.current_user, "write", self.auth_resource)
-            )
-        )

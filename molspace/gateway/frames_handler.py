@@ -37,7 +37,6 @@ from collections import OrderedDict
 from typing import Any
 
 from jupyter_core.utils import ensure_async
-from jupyter_server.base.handlers import JupyterHandler
 from tornado import web
 
 from ..app.structure import climbs_above_root
@@ -49,14 +48,13 @@ from ..viewer.frames import (
     mdanalysis_available,
 )
 from ..viewer.source import COORDINATES_EXTENSIONS
+from .located_handler import LocatedErrorHandler
 
 #: Path under base_url.
 FRAMES_PATH = "molspace/frames"
 
 #: Trajectory files held open at once (each an MDAnalysis reader).
 MAX_OPEN_FILES = 8
-
-_STATUS = {"NOT_FOUND": 404, "FORBIDDEN": 403, "UNSUPPORTED_FORMAT": 501, "INTERNAL": 500}
 
 WHERE = "/coordinates"
 
@@ -97,28 +95,29 @@ class OpenTrajectories:
             self._held.clear()
 
 
-class FramesHandler(JupyterHandler):
+class FramesHandler(LocatedErrorHandler):
     """Describe a trajectory file under the root, or answer a block of its frames."""
 
     auth_resource = "contents"
+    status_by_code = {
+        "NOT_FOUND": 404,
+        "FORBIDDEN": 403,
+        "UNSUPPORTED_FORMAT": 501,
+        "INTERNAL": 500,
+    }
 
     def initialize(self, trajectories: OpenTrajectories) -> None:
         self.trajectories = trajectories
 
     def _fail(self, error: MolspaceError) -> None:
-        self.set_status(_STATUS.get(error.code, 400))
-        self.set_header("Content-Type", "application/json")
         self.set_header("Cache-Control", "no-store")
-        self.finish(json.dumps({"error": error.to_dict()}))
+        super()._fail(error)
 
     async def get(self) -> None:
         """Answer the description, a block, or ``{error}`` (see the module docstring)."""
         if self.current_user is None:  # an API: 403, not the login page's redirect
             raise web.HTTPError(403, "not authenticated")
-        allowed = await ensure_async(
-            self.authorizer.is_authorized(self, self.current_user, "read", self.auth_resource)
-        )
-        if not allowed:
+        if not await self._allowed("read"):
             raise web.HTTPError(403, "not authorized to read contents")
         try:
             await self._answer()

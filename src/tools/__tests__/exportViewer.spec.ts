@@ -81,6 +81,10 @@ describe('export a Viewer to .mvsx and .png', () => {
     throw new Error('expected a refusal');
   };
 
+  // export loads the archive code (Mol*'s zip writer, MVS) on use: its first, cold import under
+  // ts-jest outlasts a test's 5 s on a fresh clone, so it is loaded here once, before the tests
+  beforeAll(() => import('../../viewer/viewerArchive'), 120_000);
+
   beforeEach(async () => {
     contents = new MemoryContents();
     registry = new WidgetRegistry();

@@ -21,10 +21,8 @@ npx jest --ci
 # and result come after it. The JupyterLite test waits for the artefacts ($artefacts_rc).
 FRESH_ENV_TESTS=(tests/test_release.py tests/test_binder.py)
 
-# Two pytest workers (pytest-xdist): most of these tests wait on a Jupyter server or kernel they
-# started, so a second worker uses what the first leaves idle on the 2 cores CI has.
-phase 'pytest (server extension, MCP gateway, kernel-side Story; 2 workers)'
-python -m pytest -q -n 2 "${FRESH_ENV_TESTS[@]/#/--ignore=}"
+phase 'pytest (server extension, MCP gateway, kernel-side Story)'
+python -m pytest -q "${FRESH_ENV_TESTS[@]/#/--ignore=}"
 
 phase 'test artefacts, then the release and Binder tests (started beside Galata, niced; reported after it)'
 fresh_log="$(mktemp)"

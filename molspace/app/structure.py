@@ -49,6 +49,41 @@ def climbs_above_root(path: str) -> bool:
     return False
 
 
+def _refusal(e: HTTPError, path: str, where: str) -> MolspaceError:
+    """The contents manager's refusal to read the file ``path``, located at ``where``: a missing
+    file (or a folder) is ``NOT_FOUND``; anything else it refuses (e.g. a hidden file) ``FORBIDDEN``."""
+    if e.status_code in (400, 404):
+        return MolspaceError(
+            "NOT_FOUND",
+            f"There is no file {path!r} under the Jupyter root.",
+            where,
+            "Pass the path of a file as the file browser shows it (relative to the root).",
+            {"path": path},
+        )
+    return MolspaceError(
+        "FORBIDDEN",
+        f"Jupyter refused to read {path!r}: {e.log_message or e.reason or e.status_code}.",
+        where,
+        "Pass a file Jupyter serves (not hidden, under the root).",
+        {"path": path, "status": e.status_code},
+    )
+
+
+async def file_model(contents_manager: Any, path: str, where: str) -> dict[str, Any]:
+    """The contents model (no content) of the file at the root-relative ``path``, as the contents
+    API would read it.
+
+    Raises
+    ------
+    MolspaceError
+        at ``where``: ``NOT_FOUND`` (no such file, or a folder), ``FORBIDDEN`` (Jupyter refuses it).
+    """
+    try:
+        return dict(await ensure_async(contents_manager.get(path, content=False, type="file")))
+    except HTTPError as e:
+        raise _refusal(e, path, where) from None
+
+
 class AppFiles:
     """Files under the Jupyter root, read through the server's contents manager.
 
@@ -81,30 +116,16 @@ class AppFiles:
                 "Pass a path under the Jupyter root, relative to it (as the file browser shows it).",
                 {"path": path},
             )
+        model = await file_model(self.cm, path, where)
+        size = model.get("size")
+        if isinstance(size, int) and size > self.limit_bytes:
+            raise self._too_large(path, size, where)
         try:
-            model = await ensure_async(self.cm.get(path, content=False, type="file"))
-            size = model.get("size")
-            if isinstance(size, int) and size > self.limit_bytes:
-                raise self._too_large(path, size, where)
             model = await ensure_async(
                 self.cm.get(path, content=True, type="file", format="base64")
             )
         except HTTPError as e:
-            if e.status_code == 404 or e.status_code == 400:
-                raise MolspaceError(
-                    "NOT_FOUND",
-                    f"There is no file {path!r} under the Jupyter root.",
-                    where,
-                    "Pass the path of a file as the file browser shows it (relative to the root).",
-                    {"path": path},
-                ) from None
-            raise MolspaceError(
-                "FORBIDDEN",
-                f"Jupyter refused to read {path!r}: {e.log_message or e.reason or e.status_code}.",
-                where,
-                "Pass a file Jupyter serves (not hidden, under the root).",
-                {"path": path, "status": e.status_code},
-            ) from None
+            raise _refusal(e, path, where) from None
         data = base64.b64decode(model.get("content") or "")
         if len(data) > self.limit_bytes:
             raise self._too_large(path, len(data), where)

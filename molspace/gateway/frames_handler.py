@@ -36,10 +36,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from jupyter_core.utils import ensure_async
 from tornado import web
 
-from ..app.structure import climbs_above_root
+from ..app.structure import climbs_above_root, file_model
 from ..errors import MolspaceError, StructureSourceError
 from ..viewer.frames import (
     INSTALL_FIX,
@@ -216,24 +215,7 @@ class FramesHandler(LocatedErrorHandler):
                 {"path": path, "extension": ext[:20] or None},
             )
         cm = self.contents_manager
-        try:
-            model = await ensure_async(cm.get(path, content=False, type="file"))
-        except web.HTTPError as e:
-            if e.status_code in (400, 404):
-                raise MolspaceError(
-                    "NOT_FOUND",
-                    f"There is no file {path!r} under the Jupyter root.",
-                    WHERE,
-                    "Pass the path of a file as the file browser shows it (relative to the root).",
-                    {"path": path},
-                ) from None
-            raise MolspaceError(
-                "FORBIDDEN",
-                f"Jupyter refused to read {path!r}: {e.log_message or e.reason or e.status_code}.",
-                WHERE,
-                "Pass a file Jupyter serves (not hidden, under the root).",
-                {"path": path, "status": e.status_code},
-            ) from None
+        model = await file_model(cm, path, WHERE)
         os_path_of = getattr(cm, "_get_os_path", None)
         if model.get("type") != "file" or os_path_of is None:
             raise MolspaceError(

@@ -520,7 +520,7 @@ class Viewer(PageWidget):
         state the Viewer draws: layers, colours, transparency, labels, measurements, focus,
         frame) and the structure file (with a trajectory's coordinates) beside it, the state's
         URLs naming them. A Viewer of an MVS state stores its state only; its data stays at its
-        URLs. The page builds it (``src/tools/viewerArchive.ts``) and sends the bytes to the
+        URLs. The page builds it (``src/viewer/viewerArchive.ts``) and sends the bytes to the
         kernel, which writes the file; it opens in Mol*, MolViewSpec viewers and
         ``molspace.Story``.
 

@@ -9,7 +9,7 @@
  *   the path and size only. So only a call relayed by the gateway (`CallContext.writesHtml`)
  *   exports `.html`; a cell has `to_html`.
  * - `.mvsx`, `.png`, a Viewer: its view as a MolViewSpec archive (`index.mvsj` and its structure
- *   file, `src/tools/viewerArchive.ts`), its current frame as a PNG (`act`'s screenshot), written
+ *   file, `src/viewer/viewerArchive.ts`), its current frame as a PNG (`act`'s screenshot), written
  *   by the page through JupyterLab's contents manager.
  * - a panel's content as the page writes it through JupyterLab's contents manager: markdown →
  *   `.md`, table → `.csv`, Vega-Lite chart → `.vl.json`, molecule grid → `.csv` (name, smiles,

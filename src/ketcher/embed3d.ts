@@ -5,9 +5,8 @@
  * record (docs/architecture.md, "Ketcher"). The request carries the page's
  * own Jupyter credentials (cookie and XSRF token); agent tokens do not open it.
  */
-import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
-import { LocatedError, MolspaceError } from '../contract';
+import { endpointRefusal, endpointUrl, notAnAnswer, requestEndpoint } from '../resources/serverEndpoint';
 
 /** What the server answers. */
 export interface Embedded {
@@ -29,35 +28,11 @@ export interface Embedded {
  *   something else.
  */
 export async function embed3d(molfile: string, where: string, settings = ServerConnection.makeSettings()): Promise<Embedded> {
-  const url = URLExt.join(settings.baseUrl, 'molspace/embed3d');
-  let response: Response;
-  try {
-    response = await ServerConnection.makeRequest(url, { method: 'POST', body: JSON.stringify({ molfile }) }, settings);
-  } catch (e) {
-    throw new MolspaceError(
-      'INTERNAL',
-      `The server's 3D endpoint could not be reached: ${String(e)}.`,
-      where,
-      'Check that the Jupyter server is running, then retry.',
-      {
-        url
-      }
-    );
-  }
+  const url = endpointUrl(settings, 'molspace/embed3d');
+  const response = await requestEndpoint(url, { method: 'POST', body: JSON.stringify({ molfile }) }, '3D endpoint', where, settings);
   const body: unknown = await response.json().catch(() => null);
   if (response.ok && body && typeof (body as Embedded).sdf === 'string') {
     return body as Embedded;
   }
-  const parsed = LocatedError.safeParse((body as { error?: unknown } | null)?.error);
-  if (parsed.success) {
-    const e = parsed.data;
-    throw new MolspaceError(e.code, e.message, where, e.fix, { ...e.details, status: response.status });
-  }
-  throw new MolspaceError(
-    'INTERNAL',
-    `The server's 3D endpoint answered HTTP ${response.status} without a molspace answer.`,
-    where,
-    'Check that the molspace server extension is enabled (jupyter server extension list).',
-    { url, status: response.status }
-  );
+  throw endpointRefusal(body, response.status, () => where) ?? notAnAnswer('3D endpoint', response.status, where, { url });
 }

@@ -6,9 +6,8 @@
  * (`molspace/gateway/export_handler.py`). The request carries the page's own Jupyter credentials
  * (cookie and XSRF token).
  */
-import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
-import { LocatedError, MolspaceError } from '../contract';
+import { endpointRefusal, endpointUrl, notAnAnswer, requestEndpoint } from '../resources/serverEndpoint';
 
 /** Path of the server's endpoint under `base_url`. */
 export const EXPORT_HTML_ENDPOINT = 'molspace/export-html';
@@ -33,34 +32,13 @@ export async function writeHtmlExport(
   answer: Record<string, unknown>,
   settings: ServerConnection.ISettings = ServerConnection.makeSettings()
 ): Promise<WrittenHtml> {
-  const url = URLExt.join(settings.baseUrl, EXPORT_HTML_ENDPOINT);
-  let response: Response;
-  try {
-    response = await ServerConnection.makeRequest(url, { method: 'POST', body: JSON.stringify({ path, overwrite, answer }) }, settings);
-  } catch (e) {
-    throw new MolspaceError(
-      'INTERNAL',
-      `The server's export endpoint could not be reached: ${String(e)}.`,
-      '/path',
-      'Check that the Jupyter server is running, then retry.',
-      { url }
-    );
-  }
+  const url = endpointUrl(settings, EXPORT_HTML_ENDPOINT);
+  const init = { method: 'POST', body: JSON.stringify({ path, overwrite, answer }) };
+  const response = await requestEndpoint(url, init, 'export endpoint', '/path', settings);
   const body: unknown = await response.json().catch(() => null);
   const written = body as Partial<WrittenHtml> | null;
   if (response.ok && written && typeof written.structuredContent?.path === 'string' && typeof written.text === 'string') {
     return written as WrittenHtml;
   }
-  const parsed = LocatedError.safeParse((body as { error?: unknown } | null)?.error);
-  if (parsed.success) {
-    const e = parsed.data;
-    throw new MolspaceError(e.code, e.message, e.where, e.fix, { ...e.details, status: response.status });
-  }
-  throw new MolspaceError(
-    'INTERNAL',
-    `The server's export endpoint answered HTTP ${response.status} without a molspace answer.`,
-    '/path',
-    'Check that the molspace server extension is enabled (jupyter server extension list).',
-    { url, status: response.status }
-  );
+  throw endpointRefusal(body, response.status) ?? notAnAnswer('export endpoint', response.status, '/path', { url });
 }

@@ -7,7 +7,7 @@
  *     page -> kernel  {"type": "mvsx", "id", "bytes"}  + the archive as one binary buffer
  *     page -> kernel  {"type": "mvsx", "id", "error": {code, message, where, fix, details}}
  *
- * The archive is the one `export` writes (`../tools/viewerArchive.ts`, loaded on use by the
+ * The archive is the one `export` writes (`./viewerArchive.ts`, loaded on use by the
  * caller: it needs Mol*'s zip writer). Every page that shows the Viewer answers; the kernel keeps
  * the first archive. This module loads no Mol* code.
  */

@@ -7,10 +7,10 @@
  * a kernel's frames on demand. The requests carry the page's Jupyter credentials
  * (`ServerConnection`); the server applies `open`'s path policy and reads with MDAnalysis.
  */
-import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 
-import { CoordinatesFormat, LocatedError, MolspaceError, type ViewerTrajectory } from '../contract';
+import { CoordinatesFormat, MolspaceError, type ViewerTrajectory } from '../contract';
+import { endpointRefusal, endpointUrl, requestEndpoint } from '../resources/serverEndpoint';
 
 /** What the server says of a trajectory file before the first frame (as a kernel's `_frames_on_demand`). */
 export interface ServedFrames {
@@ -25,40 +25,23 @@ export interface ServedFrames {
 
 const ENDPOINT = 'molspace/frames';
 
-function urlOf(settings: ServerConnection.ISettings, query: Record<string, string | number>): string {
-  const search = Object.entries(query)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-    .join('&');
-  return `${URLExt.join(settings.baseUrl, ENDPOINT)}?${search}`;
-}
-
-async function request(url: string, where: string, settings: ServerConnection.ISettings): Promise<Response> {
-  try {
-    return await ServerConnection.makeRequest(url, { method: 'GET', cache: 'no-store' }, settings);
-  } catch (e) {
-    throw new MolspaceError(
-      'INTERNAL',
-      `The server's frames endpoint could not be reached: ${String(e)}.`,
-      where,
-      'Check that the Jupyter server is running, then step again.',
-      { url }
-    );
-  }
+function request(settings: ServerConnection.ISettings, query: Record<string, string | number>, where: string): Promise<Response> {
+  const url = endpointUrl(settings, ENDPOINT, query);
+  return requestEndpoint(
+    url,
+    { method: 'GET', cache: 'no-store' },
+    'frames endpoint',
+    where,
+    settings,
+    'Check that the Jupyter server is running, then step again.'
+  );
 }
 
 /** The server's located refusal in `response`, or null when it answered something else. */
 async function refusal(response: Response, where: string): Promise<MolspaceError | null> {
   const body: unknown = await response.json().catch(() => null);
-  const parsed = LocatedError.safeParse((body as { error?: unknown } | null)?.error);
-  if (!parsed.success) {
-    return null;
-  }
-  const e = parsed.data;
   // a path problem is the argument's; a range problem keeps the server's /frames/<i>
-  return new MolspaceError(e.code, e.message, e.where === '/coordinates' ? where : e.where, e.fix, {
-    ...e.details,
-    status: response.status
-  });
+  return endpointRefusal(body, response.status, w => (w === '/coordinates' ? where : w));
 }
 
 /**
@@ -76,7 +59,7 @@ export async function describeServerFrames(
   where: string,
   settings = ServerConnection.makeSettings()
 ): Promise<ServedFrames | null> {
-  const response = await request(urlOf(settings, { path }), where, settings);
+  const response = await request(settings, { path }, where);
   if (response.ok) {
     const body = (await response.json().catch(() => null)) as Partial<ServedFrames> | null;
     const format = CoordinatesFormat.safeParse(body?.format);
@@ -114,7 +97,7 @@ export async function fetchServerFrames(
   settings = ServerConnection.makeSettings()
 ): Promise<ArrayBuffer> {
   const where = `/frames/${start}`;
-  const response = await request(urlOf(settings, { path, start, count }), where, settings);
+  const response = await request(settings, { path, start, count }, where);
   if (response.ok && (response.headers.get('Content-Type') ?? '').startsWith('application/octet-stream')) {
     return response.arrayBuffer();
   }

@@ -10,7 +10,7 @@
 import * as path from 'path';
 import { expect, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
-import { ROOT, call, mcpClient, runCell, runNotebook, uploadDemo } from './helpers';
+import { ROOT, call, mcpClient, runCell, runNotebook, uploadDemo, setCode } from './helpers';
 
 /** Open the activity side panel; its entries, newest first. */
 async function openActivity(page: IJupyterLabPageFixture) {
@@ -218,7 +218,7 @@ test.describe('activity panel and WebMCP', () => {
   }) => {
     await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1hpv.pdb'), `${tmpPath}/1hpv.pdb`);
     await page.notebook.createNew('activity.ipynb');
-    await page.notebook.setCell(0, 'code', 'import molspace\nv = molspace.Viewer("1hpv.pdb")\nv');
+    await setCode(page, 0, 'import molspace\nv = molspace.Viewer("1hpv.pdb")\nv');
     await page.notebook.runCell(0, true);
     const viewer = page.locator('.molspace-viewer').first();
     await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });

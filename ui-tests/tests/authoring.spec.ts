@@ -13,7 +13,7 @@ import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import { expect, test } from './sharedLab';
 import type { Locator } from '@playwright/test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ROOT, call, foregroundFraction, mcpClient } from './helpers';
+import { ROOT, call, foregroundFraction, mcpClient, setCode, addCode } from './helpers';
 
 const STRUCTURE_URL = 'https://files.rcsb.org/molspace-test/1hpv.pdb';
 
@@ -95,7 +95,7 @@ test.beforeEach(async ({ page }) => {
 /** Show a Story file in a new notebook (in the test folder) and wait until it is ready. */
 async function showStory(page: IJupyterLabPageFixture, notebook: string, file: string): Promise<Locator> {
   await page.notebook.createNew(notebook);
-  await page.notebook.setCell(0, 'code', `import molspace\nstory = molspace.Story(${JSON.stringify(file)})\nstory`);
+  await setCode(page, 0, `import molspace\nstory = molspace.Story(${JSON.stringify(file)})\nstory`);
   await page.notebook.runCell(0, true);
   const story = page.locator('.molspace-story').first();
   await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
@@ -225,7 +225,7 @@ test('an agent edits a shown Story by key; the widget and the cell see the chang
     expect(edited).toMatchObject({ previousRevision: revision, story: { index: 1, key: 'binding-site', revision: revision + 1 } });
     await expect(story.locator('.molspace-story-title')).toHaveText('The inhibitor in the cleft');
     await drawnNonBlank(story, 'binding-site');
-    await page.notebook.addCell('code', 'print(story.snapshots[1]["title"], story.revision)');
+    await addCode(page, 'print(story.snapshots[1]["title"], story.revision)');
     await page.notebook.runCell(1, true);
     await expect
       .poll(async () => ((await page.notebook.getCellTextOutput(1)) ?? []).join('').trim())
@@ -256,8 +256,8 @@ test('a cell edits a shown Story with replace_step; the agent\'s story_observe s
     const target = before.story.target;
 
     // The cell replaces a step; the page validates and shows it; the agent observes it.
-    await page.notebook.addCell(
-      'code',
+    await addCode(
+      page,
       [
         'import json',
         `step = {"key": "binding-site", "title": "Edited in a cell", "description": "From replace_step.", "root": json.loads(story._mvsj)["snapshots"][1]["root"]}`,
@@ -274,9 +274,9 @@ test('a cell edits a shown Story with replace_step; the agent\'s story_observe s
     expect(activity.lastAction).toMatchObject({ tool: 'story_edit', source: 'kernel', target });
 
     // A refused edit from the cell comes back located, in last_result; nothing changes.
-    await page.notebook.addCell('code', 'story.insert_step({"key": "overview", "root": {"kind": "root"}})');
+    await addCode(page, 'story.insert_step({"key": "overview", "root": {"kind": "root"}})');
     await page.notebook.runCell(2, true);
-    await page.notebook.addCell('code', 'print(story.last_result["ok"], story.last_result["error"]["code"], story.last_result["error"]["where"], story.revision)');
+    await addCode(page, 'print(story.last_result["ok"], story.last_result["error"]["code"], story.last_result["error"]["where"], story.revision)');
     await expect
       .poll(async () => {
         await page.notebook.runCell(3, true);
@@ -293,7 +293,7 @@ test('a cell edits a shown Story with replace_step; the agent\'s story_observe s
       expectedRevision: revision + 1
     });
     expect(insertError, JSON.stringify(inserted)).toBe(false);
-    await page.notebook.addCell('code', 'print([s["key"] for s in story.snapshots], story.revision)');
+    await addCode(page, 'print([s["key"] for s in story.snapshots], story.revision)');
     await expect
       .poll(async () => {
         await page.notebook.runCell(4, true);

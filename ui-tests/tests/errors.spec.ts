@@ -4,14 +4,14 @@
  */
 import * as path from 'path';
 import { expect, test } from './sharedLab';
-import { ROOT, runCell } from './helpers';
+import { ROOT, runCell, setCode } from './helpers';
 
 test('an unreachable download URL gives a located error in the page and the kernel', async ({ page, tmpPath }) => {
   // The network is unreachable: refuse every request to the Story's structure host.
   await page.route('**/www.ebi.ac.uk/**', route => route.abort('internetdisconnected'));
   await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'kinase-story.mvsj'), `${tmpPath}/kinase-story.mvsj`);
   await page.notebook.createNew('kinase.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nstory = molspace.Story("kinase-story.mvsj")\nstory');
+  await setCode(page, 0, 'import molspace\nstory = molspace.Story("kinase-story.mvsj")\nstory');
   await page.notebook.runCell(0, true);
   const error = page.locator('.molspace-story .molspace-story-error');
   await expect(error).toBeVisible({ timeout: 60_000 });
@@ -37,7 +37,7 @@ test('a Story that does not validate shows every issue, located, in the page and
     '    "snapshots": [{"root": bad_node, "metadata": meta("a", 1000)}, {"root": root([]), "metadata": meta("a", -5)}]})',
     'story'
   ].join('\n');
-  await page.notebook.setCell(0, 'code', source);
+  await setCode(page, 0, source);
   await page.notebook.runCell(0, true);
   const error = page.locator('.molspace-story .molspace-story-error');
   await expect(error).toBeVisible({ timeout: 60_000 });
@@ -74,7 +74,7 @@ test('a Story that would fetch from this server or an unlisted host is FORBIDDEN
     `    "snapshots": [{"root": dl("${own}"), "metadata": meta("own")}, {"root": dl("https://example.org/x.cif"), "metadata": meta("other")}]})`,
     'story'
   ].join('\n');
-  await page.notebook.setCell(0, 'code', source);
+  await setCode(page, 0, source);
   await page.notebook.runCell(0, true);
   const error = page.locator('.molspace-story .molspace-story-error');
   await expect(error).toBeVisible({ timeout: 60_000 });
@@ -107,7 +107,7 @@ test('images in a Story description load only from the allowed hosts; others bec
     '    "snapshots": [{"root": {"kind": "root", "children": []}, "metadata": meta}]})',
     'story'
   ].join('\n');
-  await page.notebook.setCell(0, 'code', source);
+  await setCode(page, 0, source);
   await page.notebook.runCell(0, true);
   const shown = page.locator('.molspace-story .molspace-story-description');
   await expect(shown).toContainText('Pixel');
@@ -139,7 +139,7 @@ test('a resource that answers 404, or an HTML page, is named with its status or 
     'html = mk("https://files.rcsb.org/molspace-test/page.cif")',
     'display(missing, html)'
   ].join('\n');
-  await page.notebook.setCell(0, 'code', source);
+  await setCode(page, 0, source);
   await page.notebook.runCell(0, true);
   await expect(page.locator('.molspace-story .molspace-story-error')).toHaveCount(2, { timeout: 90_000 });
   const kernel = await runCell(

@@ -14,7 +14,7 @@ import * as path from 'path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { test as labTest } from './sharedLab';
 
-import { ROOT, call, foregroundFraction, mcpClient, runCell } from './helpers';
+import { ROOT, call, foregroundFraction, mcpClient, runCell, setCode } from './helpers';
 
 /** Run `code` in Python from the repository root (molspace importable); its stdout. */
 function python(code: string): string {
@@ -170,9 +170,9 @@ labTest(
   async ({ page, tmpPath, browser }) => {
     await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), `${tmpPath}/1cbs.cif`);
     await page.notebook.createNew('export.ipynb');
-    await page.notebook.setCell(
+    await setCode(
+      page,
       0,
-      'code',
       [
         // No indented blocks: the cell editor indents typed lines itself.
         'import io, json, zipfile, molspace',

@@ -12,7 +12,7 @@ import * as path from 'path';
 import { expect, test } from './sharedLab';
 import { PNG } from 'pngjs';
 
-import { ROOT, call, foregroundFraction, mcpClient, runCell } from './helpers';
+import { ROOT, call, foregroundFraction, mcpClient, runCell, setCode } from './helpers';
 
 /** The archive's entries and its `index.mvsj` text, read by Python's zipfile. */
 function archive(file: string): { names: string[]; index: string } {
@@ -37,7 +37,7 @@ test('an agent exports a Viewer a cell showed (coloured by act) as .mvsx that op
 }) => {
   await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), `${tmpPath}/1cbs.cif`);
   await page.notebook.createNew('exportViewer.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nv = molspace.Viewer("1cbs.cif", title="RBP")\nv');
+  await setCode(page, 0, 'import molspace\nv = molspace.Viewer("1cbs.cif", title="RBP")\nv');
   await page.notebook.runCell(0, true);
   const shown = page.locator('.molspace-viewer').first();
   await expect(shown).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
@@ -111,7 +111,7 @@ test("a cell's Viewer.to_mvsx writes the page's archive beside the notebook: ind
 }) => {
   await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), `${tmpPath}/1cbs.cif`);
   await page.notebook.createNew('toMvsx.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nv = molspace.Viewer("1cbs.cif", title="RBP")\nv');
+  await setCode(page, 0, 'import molspace\nv = molspace.Viewer("1cbs.cif", title="RBP")\nv');
   await page.notebook.runCell(0, true);
   await expect(page.locator('.molspace-viewer').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
   const root = await page.evaluate(() => JSON.parse(document.getElementById('jupyter-config-data')!.textContent!).serverRoot as string);

@@ -36,10 +36,59 @@ export async function runNotebook(page: IJupyterLabPageFixture, nbPath: string):
   return story;
 }
 
+/**
+ * Put `source` in code cell `index` of the current notebook through the notebook's model, as
+ * opening a file does. Galata's `setCell` and `addCell` type the source key by key, seconds a
+ * cell on these machines, and the cell editor is not what these tests test: the kernel and the
+ * widgets are. Galata's `runCell` then selects the cell (a click) and runs it with the keyboard,
+ * as a person does. Throws when the current widget is not a notebook or has no cell `index`.
+ */
+export async function setCode(page: IJupyterLabPageFixture, index: number, source: string): Promise<void> {
+  await putCode(page, index, source);
+}
+
+/** Append a code cell holding `source` to the current notebook (see setCode); returns its index. */
+export function addCode(page: IJupyterLabPageFixture, source: string): Promise<number> {
+  return putCode(page, -1, source);
+}
+
+/** setCode at `index`, or after the last cell when `index` is -1; returns the cell's index. */
+async function putCode(page: IJupyterLabPageFixture, index: number, source: string): Promise<number> {
+  const [at, problem] = await page.evaluate(
+    ([wanted, text]) => {
+      const notebook = (window as any).jupyterapp.shell.currentWidget?.content;
+      const shared = notebook?.model?.sharedModel;
+      if (!shared) {
+        return [wanted, 'the current widget is not a notebook'];
+      }
+      const count = shared.cells.length;
+      const cell = wanted === -1 ? count : wanted;
+      if (cell < 0 || cell >= count + (wanted === -1 ? 1 : 0)) {
+        return [cell, `the notebook has ${count} cells`];
+      }
+      if (cell < count && shared.getCell(cell).cell_type === 'code') {
+        shared.getCell(cell).setSource(text);
+      } else {
+        if (cell < count) {
+          shared.deleteCell(cell);
+        }
+        shared.insertCell(cell, { cell_type: 'code', source: text });
+      }
+      notebook.activeCellIndex = cell;
+      notebook.mode = 'command';
+      return [cell, null];
+    },
+    [index, source] as [number, string]
+  );
+  if (problem) {
+    throw new Error(`no code cell ${at} to set: ${problem}`);
+  }
+  return at as number;
+}
+
 /** Append a code cell, run it, and return its text output. */
 export async function runCell(page: IJupyterLabPageFixture, source: string): Promise<string> {
-  await page.notebook.addCell('code', source);
-  const index = (await page.notebook.getCellCount()) - 1;
+  const index = await addCode(page, source);
   await page.notebook.runCell(index, true);
   return ((await page.notebook.getCellTextOutput(index)) ?? []).join('').trim();
 }
@@ -85,7 +134,7 @@ export async function uploadStory(page: IJupyterLabPageFixture, tmpPath: string)
 /** Create a notebook `name` in the test folder, put `source` in its first cell and run it. */
 export async function newNotebookRun(page: IJupyterLabPageFixture, name: string, source: string): Promise<void> {
   await page.notebook.createNew(name);
-  await page.notebook.setCell(0, 'code', source);
+  await setCode(page, 0, source);
   await page.notebook.runCell(0, true);
 }
 

@@ -10,7 +10,7 @@ import * as path from 'path';
 import { expect, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { Frame, Locator, Request } from '@playwright/test';
-import { ROOT, call, mcpClient, runCell } from './helpers';
+import { ROOT, call, mcpClient, runCell, setCode, addCode } from './helpers';
 
 const MOLECULES = path.join(ROOT, 'tests', 'data', 'structures');
 
@@ -36,9 +36,9 @@ test('nothing of Ketcher loads at start; two editors: a cell, an agent and a per
   const requests: string[] = [];
   page.on('request', r => requests.push(r.url()));
   await page.notebook.createNew('ketcher.ipynb');
-  await page.notebook.setCell(
+  await setCode(
+    page,
     0,
-    'code',
     'import molspace, ipywidgets\nk1 = molspace.Ketcher("O=C(O)[C@@]([H])(N)C", title="first")\nk2 = molspace.Ketcher(title="second")\nipywidgets.HBox([k1, k2])'
   );
   await page.notebook.runCell(0, true);
@@ -149,7 +149,7 @@ test("a second editor takes the page's spare frame: ready with no request for Ke
   page
 }) => {
   await page.notebook.createNew('ketcher-spare.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nk1 = molspace.Ketcher("CCO", title="one")\nk1');
+  await setCode(page, 0, 'import molspace\nk1 = molspace.Ketcher("CCO", title="one")\nk1');
   await page.notebook.runCell(0, true);
   await ready(editor(page, 'one'));
   // Once an editor started, the page starts one spare frame out of sight (ketcherFrameHost.ts).
@@ -170,7 +170,7 @@ test("a second editor takes the page's spare frame: ready with no request for Ke
     requests.push({ url: r.url(), frame });
   };
   page.on('request', record);
-  await page.notebook.addCell('code', 'k2 = molspace.Ketcher("c1ccccc1O", title="two")\nk2');
+  await addCode(page, 'k2 = molspace.Ketcher("c1ccccc1O", title="two")\nk2');
   await page.notebook.runCell(1, true);
   const e2 = editor(page, 'two');
   await ready(e2);
@@ -199,7 +199,7 @@ test("a second editor takes the page's spare frame: ready with no request for Ke
 
 test('every typed failure of ketcher_control is located, and nothing is lost', async ({ page }) => {
   await page.notebook.createNew('ketcher-errors.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nk = molspace.Ketcher("CCO", title="errors")\nk');
+  await setCode(page, 0, 'import molspace\nk = molspace.Ketcher("CCO", title="errors")\nk');
   await page.notebook.runCell(0, true);
   const e = editor(page, 'errors');
   await ready(e);
@@ -322,7 +322,7 @@ test('round trips keep stereo, double-bond geometry, charges, isotopes and expli
     await page.contents.uploadFile(path.join(MOLECULES, name), `${tmpPath}/${name}`);
   }
   await page.notebook.createNew('ketcher-roundtrip.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nk = molspace.Ketcher(title="roundtrip")\nk');
+  await setCode(page, 0, 'import molspace\nk = molspace.Ketcher(title="roundtrip")\nk');
   await page.notebook.runCell(0, true);
   await ready(editor(page, 'roundtrip'));
   await runCell(

@@ -11,7 +11,7 @@ import * as path from 'path';
 import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { Frame, Locator } from '@playwright/test';
-import { ROOT, call, dominantColour, mcpClient, newNotebookRun, runCell } from './helpers';
+import { ROOT, call, dominantColour, mcpClient, newNotebookRun, runCell, setCode } from './helpers';
 
 // Tall enough that the editor can be dragged 200 px taller inside the window.
 test.use({ viewport: { width: 1280, height: 1200 }, actionTimeout: 60_000 });
@@ -127,10 +127,10 @@ function luminance([r, g, b]: [number, number, number]): number {
 
 test("Ketcher's CSS stays in its frame, macromolecules mode included", async ({ page }) => {
   await page.notebook.createNew('ketcher-css.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nk = molspace.Ketcher("c1ccccc1O", title="css")\n# the cell editor whose font is compared');
+  await setCode(page, 0, 'import molspace\nk = molspace.Ketcher("c1ccccc1O", title="css")\n# the cell editor whose font is compared');
   const { sheets: _unloaded, ...before } = await jupyterStyles(page);
   expect(before.ketcherRules).toBe(0);
-  await page.notebook.setCell(0, 'code', 'import molspace\nk = molspace.Ketcher("c1ccccc1O", title="css")\nk');
+  await setCode(page, 0, 'import molspace\nk = molspace.Ketcher("c1ccccc1O", title="css")\nk');
   await page.notebook.runCell(0, true);
   const e = editor(page, 'css');
   await ready(e);

@@ -4,7 +4,7 @@
  * and the default target is the newest displayed Story.
  */
 import { expect, test } from './sharedLab';
-import { call, mcpClient } from './helpers';
+import { call, mcpClient, setCode } from './helpers';
 
 /** A two-step Story with empty scenes: it draws at once and downloads nothing. */
 const EMPTY_STORY = [
@@ -25,7 +25,7 @@ test('a re-run cell replaces its Story: the old id is STALE_TARGET, the new one 
   page
 }) => {
   await page.notebook.createNew('rerun.ipynb');
-  await page.notebook.setCell(0, 'code', EMPTY_STORY);
+  await setCode(page, 0, EMPTY_STORY);
   await page.notebook.runCell(0, true);
   await expect(page.locator('.molspace-story').first()).toHaveAttribute('data-molspace-ready', 'true', {
     timeout: 90_000
@@ -60,7 +60,7 @@ test.describe('kernel restart', () => {
 
   test('a restarted kernel takes its Stories out of observe; calls naming them get STALE_TARGET', async ({ page }) => {
     await page.notebook.createNew('restart.ipynb');
-    await page.notebook.setCell(0, 'code', EMPTY_STORY);
+    await setCode(page, 0, EMPTY_STORY);
     await page.notebook.runCell(0, true);
     await expect(page.locator('.molspace-story').first()).toHaveAttribute('data-molspace-ready', 'true', {
       timeout: 90_000
@@ -104,7 +104,7 @@ test('a re-run cell replaces its Viewer and Panel too: the old ids leave observe
     'display(viewer, panel)'
   ].join('\n');
   await page.notebook.createNew('rerun-kinds.ipynb');
-  await page.notebook.setCell(0, 'code', source);
+  await setCode(page, 0, source);
   await page.notebook.runCell(0, true);
   const client = await mcpClient();
   try {

@@ -11,7 +11,7 @@ import { NEW_PAGE, expect, test } from './sharedLab';
 import type { Page } from '@playwright/test';
 import * as fs from 'fs';
 import * as path from 'path';
-import { call, mcpClient, ROOT, runCell } from './helpers';
+import { call, mcpClient, ROOT, runCell, setCode } from './helpers';
 
 const HOSTILE = '<img src=x onerror="window.__pwned=\'grid\';alert(1)">';
 const BAD_SMILES = 'C1CC(N';
@@ -179,9 +179,9 @@ test.describe('molecule grid panels', () => {
   test('a cell shows the first 60 molecules of cdk2.sdf read by RDKit as a grid inline', async ({ page, tmpPath }) => {
     await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', 'cdk2.sdf'), `${tmpPath}/cdk2.sdf`);
     await page.notebook.createNew('grid.ipynb');
-    await page.notebook.setCell(
+    await setCode(
+      page,
       0,
-      'code',
       [
         'import molspace',
         'from rdkit import Chem',
@@ -206,9 +206,9 @@ test.describe('molecule grid panels', () => {
 
   test("a cell's grid shows the kernel's RDKit depictions of its first page, without the Indigo frame; Indigo draws the next", { tag: NEW_PAGE }, async ({ page }) => {
     await page.notebook.createNew('kernel-depictions.ipynb');
-    await page.notebook.setCell(
+    await setCode(
+      page,
       0,
-      'code',
       ['import molspace', 'smiles = ["C" * (1 + i % 10) + h for i, h in enumerate(["O", "N", "Cl"] * 10)]', 'molspace.Panel(smiles, panel_id="rdkit", page_size=12)'].join('\n')
     );
     await page.notebook.runCell(0, true);
@@ -247,9 +247,9 @@ test.describe('molecule grid panels', () => {
       if (m.type() === 'warning') warnings.push(m.text());
     });
     await page.notebook.createNew('hostile-depictions.ipynb');
-    await page.notebook.setCell(
+    await setCode(
+      page,
       0,
-      'code',
       [
         'import molspace, molspace.panel.widget as w',
         'evil = (\'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" onload="window.top.__pwned=1">\'',

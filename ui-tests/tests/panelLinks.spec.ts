@@ -16,7 +16,7 @@ import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { Page } from '@playwright/test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ROOT, call, mcpClient, runCell } from './helpers';
+import { ROOT, call, mcpClient, runCell, setCode } from './helpers';
 
 const DATA = path.join(ROOT, 'tests', 'data', 'structures');
 const TRAJECTORIES = path.join(ROOT, 'tests', 'data', 'trajectories');
@@ -38,7 +38,7 @@ function panel(page: Page, panelId: string) {
 async function cellViewer(page: IJupyterLabPageFixture, tmpPath: string): Promise<string> {
   await page.contents.uploadFile(path.join(DATA, '1cbs.cif'), `${tmpPath}/1cbs.cif`);
   await page.notebook.createNew('links.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nv = molspace.Viewer("1cbs.cif")\nv');
+  await setCode(page, 0, 'import molspace\nv = molspace.Viewer("1cbs.cif")\nv');
   await page.notebook.runCell(0, true);
   await expect(page.locator('.molspace-viewer').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
   return (await runCell(page, 'print(v.model_id)')).trim();
@@ -361,7 +361,7 @@ test("a chart's points go to frames of a trajectory Viewer: an agent's chart and
     await page.contents.uploadFile(path.join(TRAJECTORIES, name), `${tmpPath}/${name}`);
   }
   await page.notebook.createNew('links.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nv = molspace.Viewer("adk.psf", coordinates="adk_dims.dcd")\nv');
+  await setCode(page, 0, 'import molspace\nv = molspace.Viewer("adk.psf", coordinates="adk_dims.dcd")\nv');
   await page.notebook.runCell(0, true);
   const viewerNode = page.locator('.molspace-viewer').first();
   await expect(viewerNode).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });

@@ -8,7 +8,7 @@
 import { expect, test } from './sharedLab';
 import type { Page } from '@playwright/test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, mcpClient, runCell } from './helpers';
+import { call, mcpClient, runCell, setCode, addCode } from './helpers';
 
 /** An MCP client, once this test's page is connected to the gateway. */
 async function agent(): Promise<Client> {
@@ -196,9 +196,9 @@ test.describe('report panels', () => {
 
   test('a cell shows markdown, a DataFrame and an Altair chart inline; the agent updates them by panel id', async ({ page, tmpPath }) => {
     await page.notebook.createNew('panels.ipynb');
-    await page.notebook.setCell(
+    await setCode(
+      page,
       0,
-      'code',
       [
         'import molspace, pandas as pd, altair as alt',
         'notes = molspace.Panel("A **finding** from the cell.", title="Notes", panel_id="cell-notes")',
@@ -216,7 +216,7 @@ test.describe('report panels', () => {
       'scores = molspace.Panel(df, title="Scores", panel_id="cell-scores", units={"score": "kcal/mol"})',
       'scores'
     ].join('\n');
-    await page.notebook.addCell('code', df);
+    await addCode(page, df);
     await page.notebook.runCell(1, true);
     const scores = panel(page, 'cell-scores');
     await expect(scores.locator('th button')).toHaveText(['ligand', 'score (kcal/mol)']);
@@ -227,12 +227,12 @@ test.describe('report panels', () => {
       'trace = pd.DataFrame({"step": range(5), "energy": [-100.0, -104.0, -106.5, -107.0, -107.2]})',
       'molspace.Panel(alt.Chart(trace).mark_line().encode(x="step", y="energy"), title="Energy", panel_id="cell-energy")'
     ].join('\n');
-    await page.notebook.addCell('code', chart);
+    await addCode(page, chart);
     await page.notebook.runCell(2, true);
     await expect(panel(page, 'cell-energy').locator('.jp-RenderedVegaLite canvas, .jp-RenderedVegaLite svg').first()).toBeVisible();
 
     // a bad Vega-Lite spec from Python: the panel shows the located error, the kernel has it
-    await page.notebook.addCell('code', 'bad = molspace.Panel({"mark": "barr", "data": {"values": []}}, panel_id="cell-bad")\nbad');
+    await addCode(page, 'bad = molspace.Panel({"mark": "barr", "data": {"values": []}}, panel_id="cell-bad")\nbad');
     await page.notebook.runCell(3, true);
     const bad = panel(page, 'cell-bad');
     await expect(bad.locator('.molspace-panel-error')).toContainText('VALIDATION_FAILED');
@@ -415,7 +415,7 @@ test.describe('report panels', () => {
     await page.notebook.createNew('hostile.ipynb');
     // The markdown reaches Python as JSON text, so no character of it is Python syntax.
     const source = `import json, molspace\nmolspace.Panel(json.loads(${JSON.stringify(JSON.stringify(HOSTILE))}), title="Hostile input", panel_id="hostile-cell")`;
-    await page.notebook.setCell(0, 'code', source);
+    await setCode(page, 0, source);
     await page.notebook.runCell(0, true);
     await expect(panel(page, 'hostile-cell')).toHaveAttribute('data-molspace-ready', 'true', { timeout: 60_000 });
     await expectHarmless(page, 'hostile-cell', seen);

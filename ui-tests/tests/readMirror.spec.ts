@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
-import { ROOT, call, mcpClient, runCell, uploadDemo } from './helpers';
+import { ROOT, call, mcpClient, runCell, uploadDemo, setCode } from './helpers';
 
 /** The manifest's mirrored read tools: a new one is covered here without a new test. */
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(ROOT, 'molspace', 'contract', 'manifest.json'), 'utf8'));
@@ -56,7 +56,7 @@ test('every mirrored read answers what the page answers, without a call into the
   await uploadDemo(page, tmpPath);
   await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), `${tmpPath}/1cbs.cif`);
   await page.notebook.createNew('mirror.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\ns = molspace.Story("data/1cbs-story.mvsx")\ns');
+  await setCode(page, 0, 'import molspace\ns = molspace.Story("data/1cbs-story.mvsx")\ns');
   await page.notebook.runCell(0, true);
   await expect(page.locator('.molspace-story').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
   await runCell(page, 'v = molspace.Viewer("1cbs.cif")\nv');
@@ -108,7 +108,7 @@ test('a write is read back at once; widgets added and removed are reflected', as
   await uploadDemo(page, tmpPath);
   await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), `${tmpPath}/1cbs.cif`);
   await page.notebook.createNew('mirror.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\ns = molspace.Story("data/1cbs-story.mvsx")\ns');
+  await setCode(page, 0, 'import molspace\ns = molspace.Story("data/1cbs-story.mvsx")\ns');
   await page.notebook.runCell(0, true);
   await expect(page.locator('.molspace-story').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
   await countCalls(page);

@@ -8,7 +8,7 @@
  */
 import { expect, galata, test } from '@jupyterlab/galata';
 import type { Page } from '@playwright/test';
-import { foregroundFraction, uploadStory } from './helpers';
+import { foregroundFraction, uploadStory, setCode, addCode } from './helpers';
 
 /** Page init script: count the WebGL contexts the page creates. */
 function countContexts(): void {
@@ -49,9 +49,9 @@ async function notebookOf(page: Page & { notebook: any }, name: string, sources:
   await page.notebook.createNew(name);
   for (let i = 0; i < sources.length; i++) {
     if (i > 0) {
-      await page.notebook.addCell('code', sources[i]);
+      await addCode(page, sources[i]);
     } else {
-      await page.notebook.setCell(0, 'code', sources[0]);
+      await setCode(page, 0, sources[0]);
     }
   }
   await page.notebook.run();

@@ -14,7 +14,7 @@ import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { APIRequestContext } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { ROOT, runCell, uploadStory } from './helpers';
+import { ROOT, runCell, uploadStory, setCode } from './helpers';
 
 const WIDGET_VIEW = 'application/vnd.jupyter.widget-view+json';
 const STATE = 'application/vnd.molspace.static+json';
@@ -103,7 +103,7 @@ test('each widget is saved with a PNG and summary that follow the view, and nbco
   await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), `${tmpPath}/1cbs.cif`);
   await uploadStory(page, tmpPath);
   await page.notebook.createNew('fallback.ipynb');
-  await page.notebook.setCell(0, 'code', SHOW_ALL);
+  await setCode(page, 0, SHOW_ALL);
   await page.notebook.runCell(0, true);
   const file = `${tmpPath}/fallback.ipynb`;
   await expect(page.locator('.molspace-viewer').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
@@ -200,7 +200,7 @@ test('a Ketcher editor is saved with a depiction of what it holds and its SMILES
   tmpPath
 }) => {
   await page.notebook.createNew('editor.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nk = molspace.Ketcher("OC(=O)c1ccccc1", title="benzoic acid")\nk');
+  await setCode(page, 0, 'import molspace\nk = molspace.Ketcher("OC(=O)c1ccccc1", title="benzoic acid")\nk');
   await page.notebook.runCell(0, true);
   const file = `${tmpPath}/editor.ipynb`;
   await expect(page.locator('.molspace-ketcher').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
@@ -236,7 +236,7 @@ test('a trajectory Viewer is saved at the frame it shows', async ({ page, reques
     await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'trajectories', name), `${tmpPath}/${name}`);
   }
   await page.notebook.createNew('trajectory.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nv = molspace.Viewer("adk.psf", coordinates="adk_dims.dcd", title="AdK")\nv');
+  await setCode(page, 0, 'import molspace\nv = molspace.Viewer("adk.psf", coordinates="adk_dims.dcd", title="AdK")\nv');
   await page.notebook.runCell(0, true);
   const file = `${tmpPath}/trajectory.ipynb`;
   await expect(page.locator('.molspace-viewer').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
@@ -266,9 +266,9 @@ test.describe('Reopened with saved widget state', () => {
     await page.contents.uploadFile(path.join(ROOT, 'tests', 'data', 'structures', '1cbs.cif'), `${tmpPath}/1cbs.cif`);
     await uploadStory(page, tmpPath);
     await page.notebook.createNew('reopen.ipynb');
-    await page.notebook.setCell(
+    await setCode(
+      page,
       0,
-      'code',
       'import molspace\ns = molspace.Story("data/1cbs-story.mvsx")\nv = molspace.Viewer("1cbs.cif")\ndisplay(s, v)'
     );
     await page.notebook.runCell(0, true);

@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { expect, test } from './sharedLab';
 import type { Page, Route } from '@playwright/test';
-import { ROOT, call, foregroundFraction, mcpClient, runCell, runNotebook, stillPicture, uploadDemo } from './helpers';
+import { ROOT, call, foregroundFraction, mcpClient, runCell, runNotebook, stillPicture, uploadDemo, setCode } from './helpers';
 
 test.describe('Story in the demo notebook', () => {
   test('renders the demo Story in Mol* with its controls', async ({ page, tmpPath }) => {
@@ -118,7 +118,7 @@ test('MVS markdown commands in a description move the Story through its controls
     'story'
   ].join('\n');
   await page.notebook.createNew('commands.ipynb');
-  await page.notebook.setCell(0, 'code', source);
+  await setCode(page, 0, source);
   await page.notebook.runCell(0, true);
   const story = page.locator('.molspace-story').first();
   await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
@@ -171,7 +171,7 @@ test('images in a description: the .mvsx archive\'s own files and MVS colour swa
     'story'
   ].join('\n');
   await page.notebook.createNew('images.ipynb');
-  await page.notebook.setCell(0, 'code', source);
+  await setCode(page, 0, source);
   await page.notebook.runCell(0, true);
   const story = page.locator('.molspace-story').first();
   await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
@@ -263,7 +263,7 @@ test('a call on a Story that is closed while its step is drawn fails with STALE_
     })
   );
   await page.notebook.createNew('stale.ipynb');
-  await page.notebook.setCell(0, 'code', TWO_STEP_STORY);
+  await setCode(page, 0, TWO_STEP_STORY);
   await page.notebook.runCell(0, true);
   const story = page.locator('.molspace-story').first();
   await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'net';
 import * as path from 'path';
 import { expect, galata, test } from '@jupyterlab/galata';
 import type { Page } from '@playwright/test';
-import { ROOT, call, foregroundFraction, mcpClient, runCell, uploadStory } from './helpers';
+import { ROOT, call, foregroundFraction, mcpClient, runCell, uploadStory, setCode } from './helpers';
 
 const CIF = fs.readFileSync(path.join(ROOT, 'examples', 'data', '1cbs.cif'));
 const CORS = { 'Access-Control-Allow-Origin': '*' };
@@ -57,9 +57,9 @@ test.describe('a parked Story', () => {
     await page.reload();
     await uploadStory(page, tmpPath);
     await page.notebook.createNew('parked.ipynb');
-    await page.notebook.setCell(
+    await setCode(
+      page,
       0,
-      'code',
       'import molspace\nfrom IPython.display import display\n' +
         'a = molspace.Story("data/1cbs-story.mvsx")\nb = molspace.Story("data/1cbs-story.mvsx")\ndisplay(a)\ndisplay(b)'
     );
@@ -110,7 +110,7 @@ test('a lost WebGL context is a located error with ready false; on restore the s
 }) => {
   await uploadStory(page, tmpPath);
   await page.notebook.createNew('lost.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nstory = molspace.Story("data/1cbs-story.mvsx")\nstory');
+  await setCode(page, 0, 'import molspace\nstory = molspace.Story("data/1cbs-story.mvsx")\nstory');
   await page.notebook.runCell(0, true);
   const story = page.locator('.molspace-story').first();
   await expect(story).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
@@ -187,7 +187,7 @@ test('a download redirected off the allowed hosts is FORBIDDEN, naming the URL, 
   const client = await mcpClient();
   try {
     await page.notebook.createNew('redirect.ipynb');
-    await page.notebook.setCell(0, 'code', source);
+    await setCode(page, 0, source);
     await page.notebook.runCell(0, true);
     const story = page.locator('.molspace-story').first();
     await expect(page.locator('.molspace-story[data-molspace-ready="true"], .molspace-story-has-error')).toHaveCount(1, {
@@ -248,9 +248,9 @@ test('a step applied in a hidden page is not ready: a located TIMEOUT saying no 
   await page.addInitScript(hideablePage);
   await page.reload();
   await page.notebook.createNew('hidden.ipynb');
-  await page.notebook.setCell(
+  await setCode(
+    page,
     0,
-    'code',
     [
       'import molspace',
       'empty = {"kind": "root", "children": []}',

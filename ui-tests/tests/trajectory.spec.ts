@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as galata from '@jupyterlab/galata';
 import { expect, test } from './sharedLab';
-import { ROOT, call, mcpClient, runCell, stillPicture } from './helpers';
+import { ROOT, call, mcpClient, runCell, stillPicture, setCode } from './helpers';
 
 const DATA = path.join(ROOT, 'tests', 'data', 'trajectories');
 /** MDAnalysis's reading of the test trajectories (tests/data/trajectories/README.md). */
@@ -24,9 +24,9 @@ test('a cell plays a PSF + DCD: slider, play, pause; the kernel follows the fram
     await page.contents.uploadFile(path.join(DATA, name), `${tmpPath}/${name}`);
   }
   await page.notebook.createNew('trajectory.ipynb');
-  await page.notebook.setCell(
+  await setCode(
+    page,
     0,
-    'code',
     'import molspace\nseen = []\nv = molspace.Viewer("adk.psf", coordinates="adk_dims.dcd")\nv.on_change(lambda c: seen.append((c.frame, c.source)))\nv'
   );
   await page.notebook.runCell(0, true);
@@ -94,9 +94,9 @@ test("frames on demand: a budget of 5 frames over a PSF + DCD of 98; slider, cel
     await page.contents.uploadFile(path.join(DATA, name), `${tmpPath}/${name}`);
   }
   await page.notebook.createNew('frames.ipynb');
-  await page.notebook.setCell(
+  await setCode(
+    page,
     0,
-    'code',
     'import warnings\nwarnings.simplefilter("ignore")\nimport molspace, MDAnalysis as mda\nu = mda.Universe("adk.psf", "adk_dims.dcd")\n' +
       'atom0 = lambda i: print(",".join(f"{c:.3f}" for c in u.trajectory[i].positions[0]))\n' +
       'v = molspace.Viewer("adk.psf", coordinates="adk_dims.dcd", frame_budget=5)\nv'
@@ -240,9 +240,9 @@ test("a Story's steps draw frames of a trajectory (MVS coordinates node: AMBER p
     await page.contents.uploadFile(path.join(DATA, name), `${tmpPath}/${name}`);
   }
   await page.notebook.createNew('trajectory-story.ipynb');
-  await page.notebook.setCell(
+  await setCode(
+    page,
     0,
-    'code',
     [
       'import io, json, zipfile, molspace',
       'rep = [{"kind": "component", "params": {"selector": "all"}, "children": [{"kind": "representation", "params": {"type": "ball_and_stick"}}]}]',

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import { PNG } from 'pngjs';
-import { ROOT, call, foregroundFraction, mcpClient, runCell } from './helpers';
+import { ROOT, call, foregroundFraction, mcpClient, runCell, setCode } from './helpers';
 
 const DATA = path.join(ROOT, 'tests', 'data', 'structures');
 
@@ -21,7 +21,7 @@ async function upload(page: IJupyterLabPageFixture, tmpPath: string, ...names: s
 /** Run `source` as the first cell of a new notebook; return the first Viewer once drawn. */
 async function showViewer(page: IJupyterLabPageFixture, source: string) {
   await page.notebook.createNew('viewer.ipynb');
-  await page.notebook.setCell(0, 'code', source);
+  await setCode(page, 0, source);
   await page.notebook.runCell(0, true);
   const viewer = page.locator('.molspace-viewer').first();
   await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
@@ -189,7 +189,7 @@ test('bad files give a located error in the cell or in the widget and the kernel
   await upload(page, tmpPath, '1cbs.cif');
   await page.notebook.createNew('bad.ipynb');
   // what the kernel can know: an unknown extension fails in the cell
-  await page.notebook.setCell(0, 'code', 'import molspace, pathlib\npathlib.Path("notes.txt").write_text("hello")\nmolspace.Viewer("notes.txt")');
+  await setCode(page, 0, 'import molspace, pathlib\npathlib.Path("notes.txt").write_text("hello")\nmolspace.Viewer("notes.txt")');
   await page.notebook.runCell(0, true);
   const cellError = (await page.notebook.getCellTextOutput(0))!.join('');
   expect(cellError).toContain('StructureSourceError');
@@ -323,9 +323,9 @@ test('undo and redo: one step per batch, from the widget, a cell and an agent', 
 test('ten Viewers stay within the live WebGL budget and all answer act', async ({ page, tmpPath }) => {
   await upload(page, tmpPath, '1pgp_lig.pdbqt', 'small01.mol');
   await page.notebook.createNew('many.ipynb');
-  await page.notebook.setCell(
+  await setCode(
+    page,
     0,
-    'code',
     'import molspace, ipywidgets\nvs = [molspace.Viewer("1pgp_lig.pdbqt" if i % 2 else "small01.mol", layout={"height": "220px"}) for i in range(10)]\nipywidgets.VBox(vs)'
   );
   await page.notebook.runCell(0, true);

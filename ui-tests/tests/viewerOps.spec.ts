@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
-import { ROOT, call, foregroundFraction, mcpClient, runCell } from './helpers';
+import { ROOT, call, foregroundFraction, mcpClient, runCell, setCode } from './helpers';
 
 const DATA = path.join(ROOT, 'tests', 'data');
 const REA = { auth_asym_id: 'A', auth_seq_id: 200 };
@@ -20,7 +20,7 @@ const C2 = { ...REA, auth_atom_id: 'C2' };
 async function showViewer(page: IJupyterLabPageFixture, tmpPath: string) {
   await page.contents.uploadFile(path.join(DATA, 'structures', '1cbs.cif'), `${tmpPath}/1cbs.cif`);
   await page.notebook.createNew('ops.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nv = molspace.Viewer("1cbs.cif")\nv');
+  await setCode(page, 0, 'import molspace\nv = molspace.Viewer("1cbs.cif")\nv');
   await page.notebook.runCell(0, true);
   const viewer = page.locator('.molspace-viewer').first();
   await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
@@ -200,7 +200,7 @@ test('BCIF, XYZ, extended XYZ and PDBQT load; what Mol* does not draw is named i
     await page.contents.uploadFile(path.join(DATA, 'structures', name), `${tmpPath}/${name}`);
   }
   await page.notebook.createNew('formats.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nb = molspace.Viewer("1cbs.bcif")\nb');
+  await setCode(page, 0, 'import molspace\nb = molspace.Viewer("1cbs.bcif")\nb');
   await page.notebook.runCell(0, true);
   await expect(page.locator('.molspace-viewer').first()).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });
   expect(

@@ -11,7 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { expect, test } from './sharedLab';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
-import { ROOT, call, mcpClient, runCell } from './helpers';
+import { ROOT, call, mcpClient, runCell, setCode } from './helpers';
 
 const DATA = path.join(ROOT, 'tests', 'data', 'structures');
 const HPV_URL = 'https://files.rcsb.org/molspace-test/1hpv.pdb';
@@ -58,9 +58,9 @@ async function serve(page: IJupyterLabPageFixture): Promise<string[]> {
 
 test('an RDKit Mol is a Viewer source: SDF read by Mol*, one model per conformer; without 3D coordinates embedded; located refusals', async ({ page }) => {
   await page.notebook.createNew('rdkit.ipynb');
-  await page.notebook.setCell(
+  await setCode(
+    page,
     0,
-    'code',
     [
       'import molspace',
       'from rdkit import Chem',
@@ -89,9 +89,9 @@ test('an MVS state is a Viewer source (a cell) and an open source (an agent); it
   const served = await serve(page);
   // an MVS state (a molviewspec builder): drawn; its structure, fetched by the page, is the Viewer's own
   await page.notebook.createNew('mvs.ipynb');
-  await page.notebook.setCell(
+  await setCode(
+    page,
     0,
-    'code',
     [
       'import molspace',
       'from molviewspec import create_builder',
@@ -156,7 +156,7 @@ test('after apply_mvs, selectors are checked against the structure it loads; cle
   await serve(page);
   await page.contents.uploadFile(path.join(DATA, '1cbs.cif'), `${tmpPath}/1cbs.cif`);
   await page.notebook.createNew('clear.ipynb');
-  await page.notebook.setCell(0, 'code', 'import molspace\nv = molspace.Viewer("1cbs.cif")\nv');
+  await setCode(page, 0, 'import molspace\nv = molspace.Viewer("1cbs.cif")\nv');
   await page.notebook.runCell(0, true);
   const viewer = page.locator('.molspace-viewer').first();
   await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 90_000 });

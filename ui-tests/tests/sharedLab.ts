@@ -73,18 +73,29 @@ async function putBack(page: IJupyterLabPageFixture): Promise<void> {
   for (const kernel of (await api('GET', 'kernels')) ?? []) {
     await api('DELETE', `kernels/${kernel.id}`);
   }
+  // Galata removes the test's folder after this: the file browser leaves it first, or its next
+  // refresh of a folder that is gone (a 404) shows JupyterLab's "Directory not found" dialog, which
+  // can land in the next test and close the menu that test opened.
+  await page.evaluate(() =>
+    (window as any).jupyterapp.commands.execute('filebrowser:go-to-path', { path: '/', dontShowBrowser: true })
+  );
+  await expect.poll(() => page.filebrowser.getCurrentDirectory(), { message: 'the file browser back at the root' }).toBe('');
+  // JupyterLab opens a Launcher once the main area is empty (a debounced layout change, then a
+  // command), as a fresh page has: the next test starts after it is there. It takes the focus, and
+  // a test's first menu opened while it arrives closes again (Galata's createNew then waits on its
+  // "New" item until the test times out).
   await expect
     .poll(
       () =>
         page.evaluate(() =>
-          // JupyterLab opens a Launcher again once the main area is empty, as a fresh page has
-          Array.from((window as any).jupyterapp.shell.widgets('main') as any[])
-            .filter(w => !w.id.startsWith('launcher'))
-            .map(w => `${w.id} "${w.title.label}"`)
+          Array.from((window as any).jupyterapp.shell.widgets('main') as any[]).map(w =>
+            w.id.startsWith('launcher') ? 'Launcher' : `${w.id} "${w.title.label}"`
+          )
         ),
-      { message: 'main-area tabs left after the test' }
+      { message: 'main-area tabs left after the test (a fresh page holds only the Launcher)' }
     )
-    .toEqual([]);
+    .toEqual(['Launcher']);
+  await page.waitForCondition(() => page.activity.isTabActive('Launcher'));
   await expect(page.locator('.molspace-viewer, .molspace-story, .molspace-ketcher, .molspace-panel, .jp-Notebook')).toHaveCount(0);
   expect(await api('GET', 'kernels'), 'kernels left after the test').toEqual([]);
 }

@@ -22,7 +22,7 @@ npx jest --ci
 FRESH_ENV_TESTS=(tests/test_release.py tests/test_binder.py)
 
 phase 'pytest (server extension, MCP gateway, kernel-side Story)'
-python -m pytest -q "${FRESH_ENV_TESTS[@]/#/--ignore=}"
+python -m pytest -q --durations=15 "${FRESH_ENV_TESTS[@]/#/--ignore=}"
 
 phase 'test artefacts, then the release and Binder tests (started beside Galata, niced; reported after it)'
 fresh_log="$(mktemp)"

@@ -190,16 +190,17 @@ export abstract class PanelModel extends PageWidgetModel implements PanelTarget 
     }
   }
 
-  protected left(): void {
+  protected left(reason: string): void {
     this._waiters.rejectAll(
       () =>
         new MolspaceError(
           'STALE_TARGET',
-          `Panel ${this.model_id} was closed before it rendered.`,
+          `Panel ${this.model_id} was closed before it rendered: ${reason}.`,
           '/target',
           'Call observe to list the widgets that exist now.',
           {
-            target: this.model_id
+            target: this.model_id,
+            reason
           }
         )
     );

@@ -351,16 +351,16 @@ export abstract class StoryModel extends PageWidgetModel implements StoryTarget 
   }
 
   /** Left the page for good (WidgetPresence): stop playing, fail what waits. */
-  protected left(): void {
+  protected left(reason: string): void {
     this._playback.dispose();
     this._waiters.rejectAll(
       () =>
         new MolspaceError(
           'STALE_TARGET',
-          `Story ${this.model_id} was closed before the step was drawn.`,
+          `Story ${this.model_id} was closed before the step was drawn: ${reason}.`,
           '/target',
           'Call observe to list the widgets that exist now.',
-          { target: this.model_id }
+          { target: this.model_id, reason }
         )
     );
   }

@@ -641,11 +641,20 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
     return this._views.size === 0 ? Promise.resolve() : this._waiters.wait(revision);
   }
 
-  protected left(): void {
+  protected left(reason: string): void {
     this._playback.dispose();
     for (const [, waiting] of this._frameRequests) {
       waiting.reject(
-        new MolspaceError('STALE_TARGET', `Viewer ${this.model_id} was closed before its frames arrived.`, '/frames', 'Run the cell again.')
+        new MolspaceError(
+          'STALE_TARGET',
+          `Viewer ${this.model_id} was closed before its frames arrived: ${reason}.`,
+          '/frames',
+          'Run the cell again.',
+          {
+            target: this.model_id,
+            reason
+          }
+        )
       );
     }
     this._frameRequests.clear();
@@ -653,10 +662,10 @@ export abstract class ViewerModel extends PageWidgetModel implements ViewerTarge
       () =>
         new MolspaceError(
           'STALE_TARGET',
-          `Viewer ${this.model_id} was closed before the change was drawn.`,
+          `Viewer ${this.model_id} was closed before the change was drawn: ${reason}.`,
           '/target',
           'Call observe to list the widgets that exist now.',
-          { target: this.model_id }
+          { target: this.model_id, reason }
         )
     );
   }

@@ -78,7 +78,7 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
       applied: new AppliedRequests(this),
       sync: () => this.sendState()
     });
-    this._presence = new WidgetPresence(this.services.registry, this, this, () => this._leave());
+    this._presence = new WidgetPresence(this.services.registry, this, this, reason => this._leave(reason));
     listenToKernel(this, this._kernel);
   }
 
@@ -87,8 +87,13 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
     // nothing by default
   }
 
-  /** The widget left the page for good (closed, kernel gone): fail or release what waits. Runs once. */
-  protected left(): void {
+  /**
+   * The widget left the page for good (closed, kernel gone): fail or release what waits. Runs once.
+   *
+   * @param _reason - why, as WidgetPresence words it (e.g. "its kernel restarted or shut down; run
+   *   its cell again"): what the located error of a call still waiting tells its caller.
+   */
+  protected left(_reason: string): void {
     // nothing by default
   }
 
@@ -160,12 +165,12 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
     }
   }
 
-  private _leave(): void {
+  private _leave(reason: string): void {
     if (this._disposed) {
       return;
     }
     this._disposed = true;
-    this.left();
+    this.left(reason);
   }
 }
 

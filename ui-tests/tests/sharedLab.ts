@@ -81,9 +81,7 @@ async function putBack(page: IJupyterLabPageFixture): Promise<void> {
   );
   await expect.poll(() => page.filebrowser.getCurrentDirectory(), { message: 'the file browser back at the root' }).toBe('');
   // JupyterLab opens a Launcher once the main area is empty (a debounced layout change, then a
-  // command), as a fresh page has: the next test starts after it is there. It takes the focus, and
-  // a test's first menu opened while it arrives closes again (Galata's createNew then waits on its
-  // "New" item until the test times out).
+  // command), as a fresh page has: the next test starts after it is there, not while it arrives.
   await expect
     .poll(
       () =>

@@ -21,23 +21,7 @@
  * changes no structure, revision or highlight; messages not from the frame's
  * own window and origin, and messages off the contract, change nothing.
  */
-jest.mock('@jupyter-widgets/base', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Backbone = require('backbone');
-  class DOMWidgetModel extends Backbone.Model {
-    static serializers = {};
-    defaults(): Record<string, unknown> {
-      return {};
-    }
-    initialize(_attributes: unknown, options: { model_id: string; widget_manager: unknown }): void {
-      Object.assign(this, { model_id: options.model_id, widget_manager: options.widget_manager, comm_live: false });
-    }
-    send(): void {
-      // no kernel
-    }
-  }
-  return { DOMWidgetModel, unpack_models: () => undefined };
-});
+jest.mock('@jupyter-widgets/base', () => jest.requireActual('../../__tests__/widgetsBaseStub'));
 
 import fc from 'fast-check';
 import { readFileSync } from 'fs';

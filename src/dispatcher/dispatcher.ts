@@ -131,7 +131,12 @@ export class Dispatcher {
   readonly resourcePolicy: ResourcePolicy;
   private readonly _contract: readonly ToolSpec[];
   private readonly _handlers = new Map<string, PageTool>();
-  private readonly _replays = new Map<string, Promise<DispatchResult>>();
+  /**
+   * Results by `tool:actionId`, as compact JSON text: an `act` result carries the Viewer's whole
+   * view, and 500 of them kept as objects were the page heap's growth in the soak
+   * (docs/benchmarks.md, "the soak, 10,000 calls").
+   */
+  private readonly _replays = new Map<string, Promise<string>>();
   private readonly _queues = new Map<string, Promise<unknown>>();
   private readonly _changeLog = new ChangeLog();
   private readonly _executed = new Signal<this, DispatchRecord>(this);
@@ -278,18 +283,23 @@ export class Dispatcher {
     const key = `${tool}:${actionId}`;
     const earlier = this._replays.get(key);
     if (earlier) {
-      return earlier.then(r => ({
-        ...r,
-        structuredContent: { ...r.structuredContent, replayed: true },
-        text: `${r.text} (replayed actionId ${actionId}: not applied again)`
-      }));
+      return earlier.then(json => {
+        const r = JSON.parse(json) as DispatchResult;
+        return {
+          ...r,
+          structuredContent: { ...r.structuredContent, replayed: true },
+          text: `${r.text} (replayed actionId ${actionId}: not applied again)`
+        };
+      });
     }
     const run = this._queued(handler.spec, call, options, binding);
-    this._replays.set(key, run);
+    const kept = run.then(r => JSON.stringify(r));
+    kept.catch(() => undefined);
+    this._replays.set(key, kept);
     // A failed call, or one still waiting for the person (`status: "pending"`),
     // may be retried with the same actionId: forget it.
     const forget = () => {
-      if (this._replays.get(key) === run) {
+      if (this._replays.get(key) === kept) {
         this._replays.delete(key);
       }
     };

@@ -149,6 +149,17 @@ describe('story_control', () => {
     expect(b.structuredContent).toMatchObject({ ...a.structuredContent, replayed: true });
   });
 
+  it('replays the answer as it was, kept apart from the objects the first caller holds', async () => {
+    // The record keeps each result as JSON text (an act result carries the whole view): a retry
+    // gets what was answered then, not what the first caller's objects became since.
+    const { dispatcher } = setup();
+    const a = await dispatcher.execute('story_control', { action: 'next', actionId: 'x2' }, { source: 'agent' });
+    const answered = JSON.parse(JSON.stringify(a.structuredContent));
+    (a.structuredContent.story as Record<string, unknown>).title = 'changed by the first caller';
+    const b = await dispatcher.execute('story_control', { action: 'next', actionId: 'x2' }, { source: 'agent' });
+    expect(b.structuredContent).toEqual({ ...answered, replayed: true });
+  });
+
   it('forgets a failed actionId so the retry can apply', async () => {
     const { dispatcher, story } = setup();
     story.failNext = new MolspaceError('NOT_FOUND', 'could not load x', '/snapshots/1', 'check url');

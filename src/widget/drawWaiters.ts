@@ -14,6 +14,8 @@ interface Waiter<K> {
   key: K;
   resolve: () => void;
   reject: (e: MolspaceError) => void;
+  /** The deadline's timer: cleared once the waiter is settled, dropped or released. */
+  timer: ReturnType<typeof setTimeout>;
 }
 
 /**
@@ -45,14 +47,13 @@ export class DrawWaiters<K> {
   /** A promise that settles when `key` is settled, or rejects with the timeout error after `ms`. */
   wait(key: K): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter<K> = { key, resolve, reject };
-      this._waiters.push(waiter);
-      setTimeout(() => {
-        if (this._waiters.includes(waiter)) {
-          this._waiters = this._waiters.filter(w => w !== waiter);
+      const timer = setTimeout(() => {
+        if (this._take(w => w === waiter).length > 0) {
           reject(this._timeout(key));
         }
       }, this._ms);
+      const waiter: Waiter<K> = { key, resolve, reject, timer };
+      this._waiters.push(waiter);
     });
   }
 
@@ -62,8 +63,7 @@ export class DrawWaiters<K> {
    * @returns how many calls were settled.
    */
   settle(key: K, error: MolspaceError | null): number {
-    const done = this._waiters.filter(w => w.key === key);
-    this._waiters = this._waiters.filter(w => w.key !== key);
+    const done = this._take(w => w.key === key);
     for (const w of done) {
       if (error) {
         w.reject(error);
@@ -76,20 +76,30 @@ export class DrawWaiters<K> {
 
   /** Stop waiting for `key` without settling (the change was refused before it was applied). */
   drop(key: K): void {
-    this._waiters = this._waiters.filter(w => w.key !== key);
+    this._take(w => w.key === key);
   }
 
   /** Release every waiting call: nothing is left to draw it (no live view). */
   resolveAll(): void {
-    for (const w of this._waiters.splice(0)) {
+    for (const w of this._take(() => true)) {
       w.resolve();
     }
   }
 
   /** Fail every waiting call with `error(key)`. */
   rejectAll(error: (key: K) => MolspaceError): void {
-    for (const w of this._waiters.splice(0)) {
+    for (const w of this._take(() => true)) {
       w.reject(error(w.key));
     }
+  }
+
+  /** Remove the waiters `which` picks, their deadline timers cleared, and return them. */
+  private _take(which: (w: Waiter<K>) => boolean): Waiter<K>[] {
+    const taken = this._waiters.filter(which);
+    this._waiters = this._waiters.filter(w => !which(w));
+    for (const w of taken) {
+      clearTimeout(w.timer);
+    }
+    return taken;
   }
 }

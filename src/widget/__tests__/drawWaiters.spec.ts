@@ -63,3 +63,17 @@ test('drop forgets a key without settling it; resolveAll and rejectAll empty the
   await expect(failed).rejects.toMatchObject({ code: 'STALE_TARGET', details: { key: 3 } });
   expect(w.size).toBe(0);
 });
+
+test('no deadline timer is left once every waiter is settled, dropped, released or failed', async () => {
+  const w = new DrawWaiters<number>(timeout);
+  const waiting = [w.wait(1), w.wait(2), w.wait(3), w.wait(4)].map(outcome);
+  expect(jest.getTimerCount()).toBe(4);
+  w.settle(1, null);
+  w.drop(2);
+  w.rejectAll(key => (key === 3 ? stale(key) : timeout(key)));
+  expect(jest.getTimerCount()).toBe(0);
+  const later = outcome(w.wait(5));
+  w.resolveAll();
+  expect(jest.getTimerCount()).toBe(0);
+  expect(await Promise.all([waiting[0], waiting[2], waiting[3], later])).toEqual(['ok', 'STALE_TARGET', 'TIMEOUT', 'ok']);
+});

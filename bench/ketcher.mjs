@@ -39,9 +39,11 @@
  *    labextension's `static/ketcher/`): raw and gzip -6 per file and per kind,
  *    and the bytes Chromium received for them in the cold editor load.
  *
- *    Each round twice, the page's spare editor frame off (localStorage
- *    `molspace.ketcherSpare` = "off": the "before") and on (the default), in
- *    alternating order; with it on, the second editor runs once the spare is
+ *    Each round once per mode of the page's spare editor frame (localStorage
+ *    `molspace.ketcherSpare`): "off" (no spare), "unwarmed" (a spare without
+ *    its warm-up) and "on" (the default: a spare that ran its warm-up), in an
+ *    order rotated every round (MOLSPACE_BENCH_KETCHER_MODES, default
+ *    "off,unwarmed,on"); with a spare, the second editor runs once the spare is
  *    ready (`spareReadyAfter`: ms from the first editor's ready until then).
  *    FLOOR: the same frame page (`static/ketcher/index.html`) as a plain page,
  *    no JupyterLab, kernel or widget: navigation → its `ready` message (the
@@ -83,6 +85,10 @@ import {
 const N = Number(process.env.MOLSPACE_BENCH_KETCHER_N || 5);
 const N_START = Number(process.env.MOLSPACE_BENCH_STARTUP_N || 5);
 const N_DISK = Number(process.env.MOLSPACE_BENCH_KETCHER_DISK_N || 3);
+/** Spare-frame modes each round runs (localStorage `molspace.ketcherSpare`; "on" is the default). */
+const MODES = (process.env.MOLSPACE_BENCH_KETCHER_MODES || 'off,unwarmed,on').split(',');
+const MODE_SUFFIX = { on: '', unwarmed: 'Unwarmed', off: 'NoSpare' };
+for (const m of MODES) if (!(m in MODE_SUFFIX)) throw new Error(`MOLSPACE_BENCH_KETCHER_MODES: unknown mode "${m}" (use off, unwarmed, on)`);
 const N_FLOOR = Number(process.env.MOLSPACE_BENCH_KETCHER_FLOOR_N || 5);
 const BUDGET_S = Number(process.env.MOLSPACE_BENCH_KETCHER_BUDGET_S || 900);
 const SMILES = 'CC(=O)Oc1ccccc1C(=O)O';
@@ -359,8 +365,9 @@ try {
   const label = {};
   let coldKetcherRequests = [];
   /** One round: a new context (`disk`: a persistent profile in a temp dir, its HTTP cache on disk). */
-  async function editorRound(i, disk, spare) {
-    const sfx = (disk ? 'Disk' : '') + (spare ? '' : 'NoSpare');
+  async function editorRound(i, disk, mode) {
+    const spare = mode !== 'off';
+    const sfx = (disk ? 'Disk' : '') + MODE_SUFFIX[mode];
     const push = (table, key, value) => (table[key + sfx] ??= []).push(value);
     const profile = disk ? fs.mkdtempSync(path.join(os.tmpdir(), 'molspace-bench-profile-')) : null;
     const context = disk
@@ -372,7 +379,7 @@ try {
           extraHTTPHeaders: { Authorization: `token ${TOKEN}` }
         })
       : await newContext(browser);
-    if (!spare) await context.addInitScript(() => window.localStorage.setItem('molspace.ketcherSpare', 'off'));
+    if (mode !== 'on') await context.addInitScript(m => window.localStorage.setItem('molspace.ketcherSpare', m), mode);
     try {
       const requests = recordRequests(context);
       const page = await context.newPage();
@@ -392,6 +399,16 @@ try {
       }
       before = requests.length;
       const second = await timeCell(page, CELL.editor2, `molspace.Ketcher(${JSON.stringify(SMILES)})`, 'ketcher');
+      // The frame's own user timing of its last `set` (frame/main.ts): check, load, snapshot, ms.
+      Object.assign(
+        second,
+        await page.evaluate(() => {
+          const frames = [...document.querySelectorAll('.molspace-ketcher iframe')];
+          const perf = frames.at(-1)?.contentWindow?.performance;
+          const ms = phase => perf?.getEntriesByName(`molspace.ketcher.set.${phase}`).at(-1)?.duration ?? NaN;
+          return { setCheck: ms('check'), setLoad: ms('load'), setSnapshot: ms('snapshot') };
+        })
+      );
       await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
       push(editor, 'second', addAssetMarks(second, requests, before));
       push(label, 'second', await timeCell(page, CELL.label2, `ipywidgets.Label("bench-label-${i}${sfx}-second")`, 'label'));
@@ -421,17 +438,19 @@ try {
     }
     const last = (t, k) => Math.round(t[k + sfx].at(-1).ms);
     log(
-      `round ${i + 1} (${disk ? 'on-disk profile' : 'new context'}, spare frame ${spare ? 'on' : 'off'}): editor cold ${last(editor, 'cold')}, second ${last(editor, 'second')}, after reload ${last(editor, 'reload')} ms ` +
+      `round ${i + 1} (${disk ? 'on-disk profile' : 'new context'}, spare frame ${mode}): editor cold ${last(editor, 'cold')}, second ${last(editor, 'second')}, after reload ${last(editor, 'reload')} ms ` +
         `(reload: ${(editor['reload' + sfx].at(-1).ketcherBytes / 1e6).toFixed(2)} MB of frame assets received); ` +
         `label cold ${last(label, 'cold')}, second ${last(label, 'second')}, after reload ${last(label, 'reload')} ms; load ${load()}`
     );
   }
-  // Before / after in one run: the page's spare editor frame off (localStorage["molspace.ketcherSpare"]) and on, alternating.
+  // Before / after in one run: the page's spare editor frame off, on without its warm-up
+  // (localStorage["molspace.ketcherSpare"]) and on, the order rotated every round.
+  const rotated = i => MODES.map((_, j) => MODES[(i + j) % MODES.length]);
   for (let i = 0; i < N; i++) {
-    for (const spare of i % 2 === 0 ? [false, true] : [true, false]) await editorRound(i, false, spare);
+    for (const mode of rotated(i)) await editorRound(i, false, mode);
   }
   for (let i = 0; i < N_DISK; i++) {
-    for (const spare of i % 2 === 0 ? [false, true] : [true, false]) await editorRound(i, true, spare);
+    for (const mode of rotated(i)) await editorRound(i, true, mode);
   }
   // FLOOR: the same frame page as a plain page (no JupyterLab, no kernel): navigation → its "ready" message. Cold: new context; warm: reloads.
   const floor = { cold: [], warm: [] };
@@ -478,6 +497,9 @@ try {
         wasm: pick(editor[k], 'wasm'),
         reply: pick(editor[k], 'reply'),
         spareReadyAfter: pick(editor[k], 'spareReadyAfter'),
+        setCheck: pick(editor[k], 'setCheck'),
+        setLoad: pick(editor[k], 'setLoad'),
+        setSnapshot: pick(editor[k], 'setSnapshot'),
         ketcherRequests: pick(editor[k], 'ketcherRequests'),
         ketcherBytes: pick(editor[k], 'ketcherBytes'),
         ketcherStatuses: [...new Set(editor[k].map(m => m.ketcherStatuses))]
@@ -544,7 +566,7 @@ try {
     ['secondDisk', 'second, disk profile'],
     ['reloadDisk', 'reload, disk profile']
   ]) {
-    rows.push([k, `${title}, spare on`], [`${k}NoSpare`, `${title}, spare off`]);
+    rows.push([k, `${title}, spare on`], [`${k}Unwarmed`, `${title}, spare unwarmed`], [`${k}NoSpare`, `${title}, spare off`]);
   }
   for (const [k, title] of rows) {
     if (!editorOut[k]) continue;
@@ -554,6 +576,9 @@ try {
     e.floorRatioP50 = e.ketcher.ready.p50 / f.p50;
     console.log(
       `${title.padEnd(36)} ${(e.floorRatioP50.toFixed(2) + '× floor').padStart(12)}${Number.isFinite(e.ketcher.spareReadyAfter.p50) ? ` (spare ready ${fmt(e.ketcher.spareReadyAfter.p50, 0)} ms after)` : ''} ${p(e.ketcher.ready).padStart(13)}   ${p(e.label.shown).padStart(11)}   ${e.ratioP50.toFixed(1).padStart(7)}×   [${fmt(e.ketcher.view.p50, 0)} / ${fmt(e.ketcher.frameJs.p50, 0)} / ${fmt(e.ketcher.frameLoad.p50, 0)} / ${fmt(e.ketcher.wasm.p50, 0)} / ${fmt(e.ketcher.reply.p50, 0)}]` +
+        (Number.isFinite(e.ketcher.setLoad.p50)
+          ? ` [set in the frame: check ${fmt(e.ketcher.setCheck.p50, 0)} / load ${fmt(e.ketcher.setLoad.p50, 0)} / snapshot ${fmt(e.ketcher.setSnapshot.p50, 0)}]`
+          : '') +
         ` ${fmt(e.ketcher.ketcherRequests.p50, 0)} frame requests, ${(e.ketcher.ketcherBytes.p50 / 1e6).toFixed(2)} MB body, status ${e.ketcher.ketcherStatuses.join(' ')}`
     );
   }

@@ -44,7 +44,9 @@ export const FrameRequest = z.discriminatedUnion('op', [
     op: z.literal('highlight'),
     atoms: z.array(z.number().int().min(0)),
     color: z.string()
-  })
+  }),
+  /** Run Indigo's and Ketcher's load and snapshot paths once on a sample, leaving the editor as it is (a spare frame, before an editor takes it). */
+  z.object({ tag: z.literal(FRAME_TAG), id: z.number(), op: z.literal('warm') })
 ]);
 export type FrameRequest = z.infer<typeof FrameRequest>;
 /** A request without its envelope, as the parent writes it. */
@@ -55,7 +57,8 @@ export const FrameValue = {
   set: EditorSnapshot,
   snapshot: EditorSnapshot,
   get: z.string(),
-  highlight: z.unknown()
+  highlight: z.unknown(),
+  warm: z.null()
 } as const satisfies Record<FrameRequest['op'], z.ZodType>;
 
 /**

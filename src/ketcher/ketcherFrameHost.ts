@@ -10,7 +10,9 @@
  * loaded), the page starts one more frame, out of sight, in idle time; the next editor takes it
  * (`takeKetcherFrame`) and moves it into its view with `moveBefore`, which keeps
  * a frame's document, so that editor is ready without loading Ketcher and
- * Indigo again (docs/architecture.md, "Ketcher"; docs/benchmarks.md).
+ * Indigo again (docs/architecture.md, "Ketcher"; docs/benchmarks.md). Once ready, the spare runs
+ * a warm-up (`warm`: Indigo's load and snapshot paths on a sample, the editor untouched), so the
+ * next editor's first structure does not pay for Indigo's first calls.
  */
 import type { z } from 'zod';
 import { MolspaceError } from '../contract';
@@ -256,11 +258,12 @@ export function releaseKetcherFrame(frame: KetcherFrame): void {
 /**
  * The editor of `frame` is ready: once no other editor of this page is starting, start a spare
  * frame in idle time (so it does not slow an editor's own start), unless one exists, this browser cannot move a frame without
- * reloading it, or `localStorage["molspace.ketcherSpare"]` is `"off"` (the benchmark's control, bench/ketcher.mjs).
+ * reloading it, or `localStorage["molspace.ketcherSpare"]` is `"off"` (the benchmark's control, bench/ketcher.mjs;
+ * `"unwarmed"`: a spare without its warm-up).
  */
 export function keepSpareFrame(frame: KetcherFrame): void {
   starting.delete(frame);
-  if (starting.size > 0 || spareWanted || hasSpareFrame() || !canMove(document.body) || spareOff()) {
+  if (starting.size > 0 || spareWanted || hasSpareFrame() || !canMove(document.body) || spareSetting() === 'off') {
     return;
   }
   spareWanted = true;
@@ -283,9 +286,13 @@ export function keepSpareFrame(frame: KetcherFrame): void {
     frame.node.tabIndex = -1;
     spare = frame;
     holder.dataset.molspaceReady = 'false';
-    frame.ready.then(
-      () => {
+    delete holder.dataset.molspaceWarm;
+    // Ready once its engine has run the load and snapshot paths once; the holder's
+    // `data-molspace-warm` says how the warm-up went.
+    warmUp(frame).then(
+      how => {
         if (spare === frame) {
+          holder.dataset.molspaceWarm = how;
           holder.dataset.molspaceReady = 'true';
         }
       },
@@ -304,11 +311,31 @@ export function keepSpareFrame(frame: KetcherFrame): void {
   }
 }
 
-function spareOff(): boolean {
+/**
+ * Once `frame` is ready, its warm-up (`warm`): "true" when it ran, "failed" when the frame refused
+ * it (the editor is still usable: the next editor's first load pays, as without it), "off" with
+ * `localStorage["molspace.ketcherSpare"] = "unwarmed"`. Rejects only when the frame fails to start.
+ */
+async function warmUp(frame: KetcherFrame): Promise<'true' | 'failed' | 'off'> {
+  await frame.ready;
+  if (spareSetting() === 'unwarmed') {
+    return 'off';
+  }
   try {
-    return window.localStorage?.getItem('molspace.ketcherSpare') === 'off';
+    await frame.request({ op: 'warm' }, 'ketcher');
+    return 'true';
+  } catch (e) {
+    console.warn('molspace: the spare Ketcher frame did not warm up; the next editor starts without it.', e);
+    return 'failed';
+  }
+}
+
+/** `localStorage["molspace.ketcherSpare"]`: "off" (no spare) and "unwarmed" (a spare, no warm-up) are the benchmark's controls. */
+function spareSetting(): string | null {
+  try {
+    return window.localStorage?.getItem('molspace.ketcherSpare') ?? null;
   } catch {
-    return false;
+    return null;
   }
 }
 

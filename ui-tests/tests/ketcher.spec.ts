@@ -155,7 +155,17 @@ test("a second editor takes the page's spare frame: ready with no request for Ke
   // Once an editor started, the page starts one spare frame out of sight (ketcherFrameHost.ts).
   const holder = page.locator('.molspace-ketcher-spare');
   await expect(holder).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+  // It ran its warm-up (Indigo's load and snapshot paths on a sample) and left its editor as it was:
+  // nothing drawn, no undo step.
+  await expect(holder).toHaveAttribute('data-molspace-warm', 'true');
   const spare = await (await holder.locator('iframe').elementHandle())!.contentFrame();
+  expect(
+    await spare!.evaluate(() => {
+      const editor = (window as unknown as { ketcher: { editor: { struct(): { atoms: { size: number } }; historyStack: unknown[] } } }).ketcher
+        .editor;
+      return [editor.struct().atoms.size, editor.historyStack.length];
+    })
+  ).toEqual([0, 0]);
   await spare!.evaluate(() => ((window as unknown as { spareMark: string }).spareMark = 'the spare document'));
 
   // Until the second editor is ready: every request, with its frame (a worker's has none).

@@ -198,7 +198,8 @@ const REQUEST_KEYS: Record<FrameRequest['op'], readonly string[]> = {
   set: ['tag', 'id', 'op', 'value', 'format'],
   get: ['tag', 'id', 'op', 'format'],
   snapshot: ['tag', 'id', 'op'],
-  highlight: ['tag', 'id', 'op', 'atoms', 'color']
+  highlight: ['tag', 'id', 'op', 'atoms', 'color'],
+  warm: ['tag', 'id', 'op']
 };
 
 describe('Ketcher frames: messages from the parent page (fuzz)', () => {

@@ -28,6 +28,10 @@
  * sends it SIGUSR1, which writes heap-<n>.json into <dir>: traced memory, the
  * top allocation sites, and the tracebacks and object types grown since the
  * first sample.
+ *
+ * With MOLSPACE_SOAK_PAGE_SNAPSHOTS=<dir>, each sample also writes the page's V8
+ * heap snapshot (CDP `HeapProfiler.takeHeapSnapshot`) as page-<call>.heapsnapshot,
+ * to compare what the page holds between two samples.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -96,6 +100,8 @@ function rss(pid) {
 }
 
 const HEAP_DIR = process.env.MOLSPACE_SOAK_HEAP_DIR;
+/** A folder: each memory sample also writes the page's V8 heap snapshot there (page-<call>.heapsnapshot). */
+const PAGE_SNAPSHOTS = process.env.MOLSPACE_SOAK_PAGE_SNAPSHOTS;
 const heapConfig = HEAP_DIR
   ? ['import sys', `sys.path.insert(0, ${JSON.stringify(BENCH)})`, 'c.ServerApp.jpserver_extensions = {"molspace": True, "soak_heap": True}']
   : [];
@@ -152,6 +158,15 @@ try {
   const sample = async i => {
     samples.push({ call: i, heapMB: +((await heap()) / 2 ** 20).toFixed(1), serverMB: +(rss(server.pid) / 2 ** 20).toFixed(1), kernelMB: +(rss(kernelPid) / 2 ** 20).toFixed(1) });
     if (HEAP_DIR) process.kill(server.pid, 'SIGUSR1');
+    if (PAGE_SNAPSHOTS) {
+      const chunks = [];
+      const onChunk = e => chunks.push(e.chunk);
+      cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+      await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+      cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+      fs.mkdirSync(PAGE_SNAPSHOTS, { recursive: true });
+      fs.writeFileSync(path.join(PAGE_SNAPSHOTS, `page-${i}.heapsnapshot`), chunks.join(''));
+    }
     log('sample', JSON.stringify(samples.at(-1)));
   };
   let made = 0;

@@ -226,7 +226,7 @@ export class Dispatcher {
         target: named ?? widget?.targetId ?? null,
         args: rawArgs,
         ok,
-        revision: widget ? widget.state().revision : null,
+        revision: bound.revision ?? (widget ? widget.state().revision : null),
         errorCode,
         summary,
         startedAt,
@@ -363,7 +363,18 @@ export class Dispatcher {
       })
       .catch(() => undefined);
     // A handler that waits for the person settles after the queue is released.
-    return run.then(r => (r.settle ? r.settle().then(final => resultOf(final)) : r.result));
+    const target = bound.target;
+    const answer = run.then(r =>
+      r.settle
+        ? r.settle().then(final => {
+            binding.revision = target?.state().revision;
+            return resultOf(final);
+          })
+        : r.result
+    );
+    // Answered only once the change has left for the kernel: a reload right after the answer
+    // must not lose a change the caller was told is applied (its retry would be replayed).
+    return target?.whenSent ? answer.then(result => target.whenSent!().then(() => result)) : answer;
   }
 
   private async _mutate(
@@ -388,6 +399,7 @@ export class Dispatcher {
     const result: ToolResult = await bound.run(this._env(options));
     if (target) {
       this._changeLog.record(target.targetId, result.changes);
+      binding.revision = target.state().revision;
     }
     binding.change = result.summary; // the record of this call becomes `lastAction`
     return { result: resultOf(result), settle: result.settle };
@@ -450,6 +462,11 @@ interface CallBinding {
   target: WidgetTarget | null;
   /** The applied change's summary (a mutating call that succeeded), else undefined. */
   change?: string;
+  /**
+   * The target's revision right after the change (a mutating call that succeeded): its record
+   * names it, though later calls on the target may run while the answer waits to be sent.
+   */
+  revision?: number;
 }
 
 /** The `target` argument of a call, if it names one. */

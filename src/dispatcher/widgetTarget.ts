@@ -29,6 +29,13 @@ export interface WidgetTarget {
   state(): WidgetState;
   /** One line: what the widget shows now (the `summary` of `observe`). */
   describe(): string;
+  /**
+   * Resolves once every change made so far has left the page for the kernel
+   * (ipywidgets holds a state update while an earlier one is unacknowledged);
+   * the Dispatcher answers a mutating call only then, so an answered change
+   * survives a page reload. Never rejects. Absent: nothing is held.
+   */
+  whenSent?(): Promise<void>;
 }
 
 /**

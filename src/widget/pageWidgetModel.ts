@@ -24,6 +24,13 @@ import type { IMolspacePage } from '../tokens';
 import { MODULE_NAME, MODULE_VERSION } from '../version';
 import { notebookPathOf } from '../widgetManager';
 
+/**
+ * The most a call's answer waits for its change to leave for the kernel (ms): a kernel
+ * that holds page messages behind a running cell (one without subshells) must not hold
+ * every agent's answer until the cell ends.
+ */
+export const SENT_WAIT_MS = 2_000;
+
 /** The tools a widget's kernel channel runs: `tool` by default, the others when a message names them. */
 export interface KernelTools {
   tool: string;
@@ -37,6 +44,11 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
   /** Whether the widget is in the page (its displayed views, its comm); see `WidgetPresence`. */
   declare private _presence: WidgetPresence;
   declare private _disposed: boolean;
+  /** How many times the state was saved, and how many of those saves have left for the kernel. */
+  declare private _saves: number;
+  declare private _sentSaves: number;
+  /** Who waits for saves up to `upTo` to leave (see {@link whenSent}). */
+  declare private _sentWaiters: Set<{ upTo: number; release: () => void }>;
   /** Every displayed view, live or not (parked, out of view, not started). */
   declare protected shownViews: Set<unknown>;
 
@@ -68,6 +80,9 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
   initialize(attributes: Backbone.ObjectHash, options: IBackboneModelOptions): void {
     super.initialize(attributes, options);
     this._disposed = false;
+    this._saves = 0;
+    this._sentSaves = 0;
+    this._sentWaiters = new Set();
     this.shownViews = new Set();
     this.setUp();
     this._kernel = new KernelChannel({
@@ -151,6 +166,43 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
   }
 
   /**
+   * Resolves once every state saved so far has left for the kernel, or after
+   * {@link SENT_WAIT_MS}; at once when nothing is held or there is no kernel.
+   * ipywidgets holds a save while an earlier one is unacknowledged and sends
+   * what it held when the kernel reports idle; a page reloaded meanwhile loses it.
+   */
+  whenSent(): Promise<void> {
+    const upTo = this._saves;
+    if (this._sentSaves >= upTo || this._disposed || !this.comm_live) {
+      return Promise.resolve();
+    }
+    return new Promise(resolve => {
+      const waiter = {
+        upTo,
+        release: () => {
+          clearTimeout(timer);
+          this._sentWaiters.delete(waiter);
+          resolve();
+        }
+      };
+      const timer = setTimeout(waiter.release, SENT_WAIT_MS);
+      this._sentWaiters.add(waiter);
+    });
+  }
+
+  /** ipywidgets sends a state update (everything saved so far, held or not): release who waited for it. */
+  send_sync_message(state: Record<string, unknown>, callbacks?: unknown): string {
+    const msgId = super.send_sync_message(state as never, callbacks);
+    this._sentSaves = this._saves ?? 0;
+    for (const waiter of [...(this._sentWaiters ?? [])]) {
+      if (waiter.upTo <= this._sentSaves) {
+        waiter.release();
+      }
+    }
+    return msgId;
+  }
+
+  /**
    * Send the state to the kernel when there is one (a restored or docked
    * widget has none; a closed one has none any more). Never throws.
    */
@@ -159,6 +211,7 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
       return;
     }
     try {
+      this._saves++;
       saveCurrentState(this);
     } catch (e) {
       console.warn(`molspace: ${this.label} ${this.model_id}: the kernel could not be sent the new state`, e);
@@ -170,6 +223,9 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
       return;
     }
     this._disposed = true;
+    for (const waiter of [...this._sentWaiters]) {
+      waiter.release(); // nothing more will be sent
+    }
     this.left(reason);
   }
 }

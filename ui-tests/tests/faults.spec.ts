@@ -421,6 +421,41 @@ test('the page reloaded during an agent\'s act and during Play: each call answer
   }
 });
 
+test('a change answered while ipywidgets still held it (the kernel slow over the one before) survives a reload: the retry is replayed and the kernel has both', async ({
+  page,
+  tmpPath
+}) => {
+  const ids = await showWorkspace(page, tmpPath, 'held.ipynb');
+  await page.notebook.save();
+  // The kernel takes 3 s over each page update of the Viewer's revision, so ipywidgets holds the
+  // page's next update (one in flight at a time) until the kernel reports idle.
+  const slow = await startCell(page, 'import time\nv.observe(lambda change: time.sleep(3), names=["revision"])\nprint("slow")');
+  await expect.poll(() => cellText(page, slow), { timeout: 60_000 }).toContain('slow');
+  const client = await mcpClient();
+  try {
+    const before = await viewerRevision(client, ids.viewer);
+    const [first, firstFailed] = await call(client, 'act', colour(ids.viewer, 1, 'held-1'));
+    expect(firstFailed, JSON.stringify(first)).toBe(false);
+    const [second, secondFailed] = await call(client, 'act', colour(ids.viewer, 2, 'held-2'));
+    expect(secondFailed, JSON.stringify(second)).toBe(false);
+    expect(second.viewer.revision).toBe(before + 2);
+    // Gone the moment the agent has its answer.
+    await (page as unknown as { reload(o: { waitForIsReady: boolean }): Promise<unknown> }).reload({ waitForIsReady: false });
+    const viewer = page.locator(`.molspace-viewer[data-molspace-model="${ids.viewer}"]`);
+    await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+    await page.waitForFunction(() => (window as any).molspace?.bridge.state === 'connected', null, { timeout: 60_000 });
+    // The agent lost the answer and retries: the gateway replays it, and the kernel had the change.
+    const [again, againFailed] = await call(client, 'act', colour(ids.viewer, 2, 'held-2'));
+    expect(againFailed, JSON.stringify(again)).toBe(false);
+    expect(again.replayed).toBe(true);
+    expect(await viewerRevision(client, ids.viewer)).toBe(before + 2);
+    const [kernelView] = await call(client, 'viewer_observe', { target: ids.viewer });
+    expect(kernelView.view.colors).toHaveLength(2);
+  } finally {
+    await client.close();
+  }
+});
+
 test("the kernel restarted during a cell's act: agent calls in flight answered or STALE_TARGET, the re-run cell's widgets work", async ({
   page,
   tmpPath

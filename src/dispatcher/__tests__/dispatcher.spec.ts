@@ -160,6 +160,41 @@ describe('story_control', () => {
     expect(b.structuredContent).toEqual({ ...answered, replayed: true });
   });
 
+  it('answers a change only once its target has sent it to the kernel; a refusal at once', async () => {
+    // ipywidgets may hold a state update while an earlier one is unacknowledged: an answer given
+    // before it leaves is lost with a reload, though the gateway replays it as applied.
+    const { dispatcher, story } = setup();
+    const sent = gate();
+    let asked = 0;
+    Object.assign(story, { whenSent: () => (asked++, sent.promise) });
+    let answered = false;
+    const next = dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' }).then(r => ((answered = true), r));
+    await flush();
+    expect(story.revision).toBe(1); // applied
+    expect(asked).toBe(1);
+    expect(answered).toBe(false); // but not answered while held
+    const refused = await failure(dispatcher.execute('story_control', { action: 'goto', key: 'nope' }, { source: 'agent' }));
+    expect(refused.code).toBe('NOT_FOUND');
+    expect(answered).toBe(false);
+    sent.open();
+    expect((await next).structuredContent.story).toMatchObject({ revision: 1 });
+  });
+
+  it('records the revision each change made, though a later change ran while its answer waited', async () => {
+    const { dispatcher, story } = setup();
+    const sent = gate();
+    Object.assign(story, { whenSent: () => sent.promise });
+    const records: { tool: string; revision: number | null; ok: boolean }[] = [];
+    dispatcher.executed.connect((_, r) => records.push(r));
+    const calls = [1, 2].map(() => dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' }));
+    await flush();
+    expect(story.revision).toBe(2); // both applied, neither answered
+    expect(records).toEqual([]);
+    sent.open();
+    await Promise.all(calls);
+    expect(records.map(r => r.revision)).toEqual([1, 2]);
+  });
+
   it('forgets a failed actionId so the retry can apply', async () => {
     const { dispatcher, story } = setup();
     story.failNext = new MolspaceError('NOT_FOUND', 'could not load x', '/snapshots/1', 'check url');

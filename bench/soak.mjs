@@ -31,7 +31,8 @@
  *
  * With MOLSPACE_SOAK_PAGE_SNAPSHOTS=<dir>, each sample also writes the page's V8
  * heap snapshot (CDP `HeapProfiler.takeHeapSnapshot`) as page-<call>.heapsnapshot,
- * to compare what the page holds between two samples.
+ * to compare what the page holds between two samples; MOLSPACE_SOAK_SNAPSHOT_AT
+ * (call numbers, e.g. "8000,10000") limits them to those samples.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -102,6 +103,8 @@ function rss(pid) {
 const HEAP_DIR = process.env.MOLSPACE_SOAK_HEAP_DIR;
 /** A folder: each memory sample also writes the page's V8 heap snapshot there (page-<call>.heapsnapshot). */
 const PAGE_SNAPSHOTS = process.env.MOLSPACE_SOAK_PAGE_SNAPSHOTS;
+/** The samples that write a page heap snapshot (call numbers); all when unset. */
+const SNAPSHOT_AT = process.env.MOLSPACE_SOAK_SNAPSHOT_AT ? new Set(process.env.MOLSPACE_SOAK_SNAPSHOT_AT.split(',').map(Number)) : null;
 const heapConfig = HEAP_DIR
   ? ['import sys', `sys.path.insert(0, ${JSON.stringify(BENCH)})`, 'c.ServerApp.jpserver_extensions = {"molspace": True, "soak_heap": True}']
   : [];
@@ -158,7 +161,7 @@ try {
   const sample = async i => {
     samples.push({ call: i, heapMB: +((await heap()) / 2 ** 20).toFixed(1), serverMB: +(rss(server.pid) / 2 ** 20).toFixed(1), kernelMB: +(rss(kernelPid) / 2 ** 20).toFixed(1) });
     if (HEAP_DIR) process.kill(server.pid, 'SIGUSR1');
-    if (PAGE_SNAPSHOTS) {
+    if (PAGE_SNAPSHOTS && (SNAPSHOT_AT === null || SNAPSHOT_AT.has(i))) {
       const chunks = [];
       const onChunk = e => chunks.push(e.chunk);
       cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);

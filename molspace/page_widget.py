@@ -54,6 +54,10 @@ class PageWidget(widgets.DOMWidget):
     #: The most recent ``requestId``\ s some page applied (set by the pages, never by a cell):
     #: a page that finds a request here does not apply it again (src/kernel/appliedRequests.ts).
     _applied_requests = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    #: Agents' calls (``tool:actionId``) some page applied, sent with the changes they made: a
+    #: page reloaded before its answer reached the gateway leaves them here, and the reloaded page
+    #: answers the agent's retry as replayed (src/kernel/appliedRequests.ts).
+    _applied_actions = traitlets.List(traitlets.Unicode()).tag(sync=True)
     # Synced by every kind (the shared part of src/contract/widgetState.ts); set by the page.
     error = traitlets.Dict(
         default_value=None,
@@ -80,7 +84,7 @@ class PageWidget(widgets.DOMWidget):
         keep_page_messages_on_their_subshell(self.comm)
         self.on_msg(self._handle_page_message)
 
-    @traitlets.validate("_applied_requests")
+    @traitlets.validate("_applied_requests", "_applied_actions")
     def _applied_by_page(self, proposal: dict[str, Any]) -> Any:
         return self._page_owned_value(proposal, "the pages record the requests they applied.")
 

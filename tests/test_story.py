@@ -259,6 +259,12 @@ class TestWidget:
         with pytest.raises(traitlets.TraitError, match="set by the page"):
             kinase_story._applied_requests = []
 
+    def test_the_applied_agent_actions_are_set_by_the_pages_only(self, kinase_story):
+        page_sets(kinase_story, _applied_actions=["story_control:a1"])
+        assert kinase_story._applied_actions == ["story_control:a1"]
+        with pytest.raises(traitlets.TraitError, match="set by the page"):
+            kinase_story._applied_actions = []
+
 
 def test_repr_before_the_page_answered_claims_no_step():
     story = Story(KINASE)

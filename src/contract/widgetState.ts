@@ -28,6 +28,8 @@ const JsonObject = z.record(z.string(), z.unknown()).nullable().default(null);
 const common = {
   /** Request ids of the kernel's `control` messages this page answered (newest last, bounded). */
   _applied_requests: z.array(z.string()).default(() => []),
+  /** Agents' calls (`tool:actionId`) this page applied, sent with their changes (newest last, bounded). */
+  _applied_actions: z.array(z.string()).default(() => []),
   title: z.string().default(''),
   ready: z.boolean().default(false),
   error: LocatedError.nullable().default(null),

@@ -396,7 +396,23 @@ export class Dispatcher {
     if (options.claim && !options.claim()) {
       throw new ClaimedElsewhere(spec.name);
     }
-    const result: ToolResult = await bound.run(this._env(options));
+    // An agent's call is recorded in the widget's synced state with the change it makes: a retry
+    // that finds it there was applied by a page that went away before answering (a reload).
+    const actionId = call.args.actionId;
+    const claimed = actionId !== undefined && bound.replay && target?.appliedActions ? `${spec.name}:${actionId}` : null;
+    if (claimed !== null && bound.replay && !target!.appliedActions!.claim(claimed)) {
+      const replayed = bound.replay();
+      return { result: resultOf({ ...replayed, text: `${replayed.text} (replayed actionId ${actionId}: not applied again)` }) };
+    }
+    let result: ToolResult;
+    try {
+      result = await bound.run(this._env(options));
+    } catch (e) {
+      if (claimed !== null) {
+        target!.appliedActions!.forget(claimed); // nothing applied: a retry may apply it
+      }
+      throw e;
+    }
     if (target) {
       this._changeLog.record(target.targetId, result.changes);
       binding.revision = target.state().revision;

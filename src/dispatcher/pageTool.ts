@@ -90,6 +90,12 @@ export interface BoundCall {
   readonly target: WidgetTarget | null;
   /** Run the handler once the target has loaded. */
   run(env: ToolEnv): Promise<ToolResult>;
+  /**
+   * The answer to a retried `actionId` that some page applied but this page has no result for
+   * (see `WidgetTarget.appliedActions`), made from the target's state; absent for tools that
+   * keep no such record.
+   */
+  replay?(): ToolResult;
 }
 
 /** A call whose arguments are valid. */
@@ -157,11 +163,16 @@ export function defineTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Re
  * @param options.uiInput - the input schema of calls from the widget's own UI (source `ui`), when a
  *   person may send more than the contract's input (emitted for agents and cells) allows, e.g. a
  *   drawing larger than an agent's inline limit; same output type as `spec.input`.
+ * @param options.replayed - the answer, from the target's state, to a retried `actionId` that a
+ *   page applied (its record in the widget's synced state) but whose result this page never had
+ *   (e.g. the page that applied it was reloaded before answering); with it, the Dispatcher records
+ *   each agent call with an `actionId` in the widget's state and answers such a retry with this,
+ *   `replayed: true`, applying nothing.
  */
 export function defineWidgetTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<string, unknown>>, K extends WidgetKind>(
   spec: ToolSpec<I, O, K>,
   handler: ToolHandler<I, O, WidgetTargets[K]>,
-  options: { uiInput?: I } = {}
+  options: { uiInput?: I; replayed?: (target: WidgetTargets[K]) => ToolAnswer<O> } = {}
 ): PageTool {
   return {
     spec,
@@ -175,9 +186,11 @@ export function defineWidgetTool<I extends z.ZodType<ToolArgs>, O extends z.ZodT
         args,
         bind: registry => {
           const target = registry.get(args.target, spec.target);
+          const replayed = options.replayed;
           return {
             target,
-            run: async env => answerOf(spec.output, await handler({ ...env, args, target }))
+            run: async env => answerOf(spec.output, await handler({ ...env, args, target })),
+            ...(replayed ? { replay: () => answerOf(spec.output, replayed(target)) } : {})
           };
         }
       };

@@ -36,6 +36,17 @@ export interface WidgetTarget {
    * survives a page reload. Never rejects. Absent: nothing is held.
    */
   whenSent?(): Promise<void>;
+  /**
+   * Agents' calls applied to this widget by any page (`tool:actionId`), kept in its synced state
+   * with the changes they made, so the record outlives a page reloaded before it answered.
+   * Absent: the widget keeps none (a retry after a reload is applied again).
+   */
+  readonly appliedActions?: {
+    /** False when some page already applied `key`; else records it (sent with the change). */
+    claim(key: string): boolean;
+    /** Take back a claim whose call failed. */
+    forget(key: string): void;
+  };
 }
 
 /**

@@ -17,8 +17,23 @@
 /** The synced attribute: the most recent kernel request ids some page applied, oldest first. */
 export const APPLIED_REQUESTS_ATTR = '_applied_requests';
 
+/**
+ * The synced attribute of agents' calls (`tool:actionId`) some page applied, oldest first: sent
+ * with the change each made, so a page that was reloaded before its answer reached the gateway
+ * leaves the record behind, and the reloaded page answers the agent's retry as replayed rather
+ * than applying it again (the Dispatcher's `_mutate`).
+ */
+export const APPLIED_ACTIONS_ATTR = '_applied_actions';
+
 /** How many request ids are kept (synced and remembered). */
 export const APPLIED_REQUESTS_MEMORY = 64;
+
+/**
+ * How many agent calls are kept: the record matters only for calls applied but not yet answered
+ * when a page goes, a few per widget; each state update carries it whole (a key is at most 150
+ * characters).
+ */
+export const APPLIED_ACTIONS_MEMORY = 16;
 
 /** What {@link AppliedRequests} needs of a widget model (a Backbone model). */
 export interface AppliedRequestsModel {
@@ -27,14 +42,23 @@ export interface AppliedRequestsModel {
   on(event: string, callback: () => void): unknown;
 }
 
+/** Ids some page applied, kept in one synced attribute of a widget model. */
 export class AppliedRequests {
   private readonly _model: AppliedRequestsModel;
+  private readonly _attr: string;
+  private readonly _memory: number;
   /** Every id seen applied, by this page or another, oldest first (bounded). */
   private readonly _seen = new Set<string>();
 
-  constructor(model: AppliedRequestsModel) {
+  /**
+   * @param attr - the synced attribute: {@link APPLIED_REQUESTS_ATTR} or {@link APPLIED_ACTIONS_ATTR}.
+   * @param memory - how many ids are kept, newest last.
+   */
+  constructor(model: AppliedRequestsModel, attr: string = APPLIED_REQUESTS_ATTR, memory: number = APPLIED_REQUESTS_MEMORY) {
     this._model = model;
-    model.on(`change:${APPLIED_REQUESTS_ATTR}`, () => this._merge());
+    this._attr = attr;
+    this._memory = memory;
+    model.on(`change:${attr}`, () => this._merge());
     this._merge();
   }
 
@@ -54,13 +78,20 @@ export class AppliedRequests {
       return false;
     }
     this._add(id);
-    this._model.set(APPLIED_REQUESTS_ATTR, [...this._seen]);
+    this._model.set(this._attr, [...this._seen]);
     return true;
+  }
+
+  /** Take back this page's claim of `id`: what it claimed for was not applied (the call failed). */
+  forget(id: string): void {
+    if (this._seen.delete(id)) {
+      this._model.set(this._attr, [...this._seen]);
+    }
   }
 
   /** Take in the ids another page recorded (an echoed state update). */
   private _merge(): void {
-    const synced = this._model.get(APPLIED_REQUESTS_ATTR);
+    const synced = this._model.get(this._attr);
     if (Array.isArray(synced)) {
       for (const id of synced) {
         if (typeof id === 'string') {
@@ -75,7 +106,7 @@ export class AppliedRequests {
       return;
     }
     this._seen.add(id);
-    while (this._seen.size > APPLIED_REQUESTS_MEMORY) {
+    while (this._seen.size > this._memory) {
       const oldest = this._seen.values().next().value;
       if (oldest === undefined) {
         break;

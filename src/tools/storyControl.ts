@@ -4,9 +4,9 @@
  * checked `expectedRevision`; this plans the change and applies it.
  */
 import { MolspaceError, STORY_CONTROL_TOOL, type SnapshotMeta, type StoryControlInput } from '../contract';
-import type { StoryChangeRequest } from '../story/storyTarget';
+import type { StoryChangeRequest, StoryTarget } from '../story/storyTarget';
 import { describeStory } from '../story/storyText';
-import { defineWidgetTool } from '../dispatcher/pageTool';
+import { defineWidgetTool, type ToolAnswer } from '../dispatcher/pageTool';
 
 /** What a `story_control` call would change: null when the Story stays as it is. */
 export interface StoryChangePlan {
@@ -85,33 +85,47 @@ function gotoIndex(args: StoryControlInput, snapshots: readonly SnapshotMeta[]):
   return to;
 }
 
-export const storyControl = defineWidgetTool(STORY_CONTROL_TOOL, async ({ args, target, source }) => {
-  const before = target.state();
-  const snapshots = target.snapshots();
-  if (snapshots.length === 0) {
-    const err = before.error;
-    throw new MolspaceError(
-      err?.code ?? 'NOT_FOUND',
-      `Story ${target.targetId} has no snapshots to show${err ? `: ${err.message}` : ' (still loading)'}.`,
-      err?.where ?? '/target',
-      err?.fix ?? 'Wait until story_observe reports ready, then retry.',
-      { target: target.targetId, error: err ?? null }
-    );
-  }
-  const plan = planStoryChange(args, before.index, before.playing, snapshots);
-  const changes = plan.change === null ? [] : [await target.applyChange(plan.change, source, plan.summary)];
-  const after = target.state();
+/** A retry of a change a page applied without answering (reloaded meanwhile): the Story as it is now. */
+function replayed(target: StoryTarget): ToolAnswer<typeof STORY_CONTROL_TOOL.output> {
+  const now = target.state();
+  const current = target.snapshots()[now.index] ?? null;
   return {
-    output: {
-      story: after,
-      current: snapshots[after.index] ?? null,
-      changed: plan.change !== null,
-      previousRevision: before.revision,
-      changes,
-      replayed: false
-    },
-    text: `${plan.summary}. ${describeStory(after, snapshots[after.index])}`,
-    changes,
-    summary: plan.summary
+    output: { story: now, current, changed: false, previousRevision: now.revision, changes: [], replayed: true },
+    text: `Applied by a page that was reloaded before it answered. ${describeStory(now, current ?? undefined)}`
   };
-});
+}
+
+export const storyControl = defineWidgetTool(
+  STORY_CONTROL_TOOL,
+  async ({ args, target, source }) => {
+    const before = target.state();
+    const snapshots = target.snapshots();
+    if (snapshots.length === 0) {
+      const err = before.error;
+      throw new MolspaceError(
+        err?.code ?? 'NOT_FOUND',
+        `Story ${target.targetId} has no snapshots to show${err ? `: ${err.message}` : ' (still loading)'}.`,
+        err?.where ?? '/target',
+        err?.fix ?? 'Wait until story_observe reports ready, then retry.',
+        { target: target.targetId, error: err ?? null }
+      );
+    }
+    const plan = planStoryChange(args, before.index, before.playing, snapshots);
+    const changes = plan.change === null ? [] : [await target.applyChange(plan.change, source, plan.summary)];
+    const after = target.state();
+    return {
+      output: {
+        story: after,
+        current: snapshots[after.index] ?? null,
+        changed: plan.change !== null,
+        previousRevision: before.revision,
+        changes,
+        replayed: false
+      },
+      text: `${plan.summary}. ${describeStory(after, snapshots[after.index])}`,
+      changes,
+      summary: plan.summary
+    };
+  },
+  { replayed }
+);

@@ -16,7 +16,7 @@ import type * as Backbone from 'backbone';
 import { LocatedError, WIDGETS, syncedDefaults, type WidgetKind } from '../contract';
 import { WidgetPresence } from '../dispatcher/widgetPresence';
 import type { WidgetState, WidgetTarget } from '../dispatcher/widgetTarget';
-import { AppliedRequests } from '../kernel/appliedRequests';
+import { APPLIED_ACTIONS_ATTR, APPLIED_ACTIONS_MEMORY, AppliedRequests } from '../kernel/appliedRequests';
 import { saveCurrentState } from '../kernel/currentState';
 import { KernelChannel, listenToKernel } from '../kernel/kernelChannel';
 import { toJSONValue } from '../kernel/json';
@@ -44,6 +44,8 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
   /** Whether the widget is in the page (its displayed views, its comm); see `WidgetPresence`. */
   declare private _presence: WidgetPresence;
   declare private _disposed: boolean;
+  /** Agents' calls applied to this widget by any page (see `WidgetTarget.appliedActions`). */
+  declare readonly appliedActions: AppliedRequests;
   /** How many times the state was saved, and how many of those saves have left for the kernel. */
   declare private _saves: number;
   declare private _sentSaves: number;
@@ -83,6 +85,7 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
     this._saves = 0;
     this._sentSaves = 0;
     this._sentWaiters = new Set();
+    (this as { appliedActions: AppliedRequests }).appliedActions = new AppliedRequests(this, APPLIED_ACTIONS_ATTR, APPLIED_ACTIONS_MEMORY);
     this.shownViews = new Set();
     this.setUp();
     this._kernel = new KernelChannel({

@@ -108,7 +108,9 @@ function appliedRevisions(entries: Entry[], target: string): number[] {
 function watchBridge(): void {
   const w = window as any;
   w.__bridgeSockets = [];
-  w.__bridgeFrames = { calls: 0, results: 0 };
+  w.__bridgeFrames = { calls: 0, results: 0, dropped: 0 };
+  // Set by a test: the page's result frames are not sent (an answer lost in a reload).
+  w.__dropResults = false;
   const Native = window.WebSocket;
   class Watched extends Native {
     constructor(url: string | URL, protocols?: string | string[]) {
@@ -128,6 +130,10 @@ function watchBridge(): void {
     }
     send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
       if (typeof data === 'string' && this.url.includes('/molspace/bridge') && data.includes('"type":"result"')) {
+        if (w.__dropResults) {
+          w.__bridgeFrames.dropped++;
+          return;
+        }
         w.__bridgeFrames.results++;
       }
       super.send(data);
@@ -362,12 +368,12 @@ test('the page reloaded during an agent\'s act and during Play: each call answer
     const before = await viewerRevision(client, ids.viewer);
     const N = 8;
     // One call answered before the reload (its answer then lost, as far as the agent knows).
-    const [answered, answeredFailed] = await call(client, 'act', colour(ids.viewer, N, 'reload-answered'));
+    const [answered, answeredFailed] = await call(client, 'act', colour(ids.viewer, N, `${ids.viewer}-answered`));
     expect(answeredFailed, JSON.stringify(answered)).toBe(false);
     const [played, playFailed] = await call(client, 'story_control', { target: ids.story, action: 'play' });
     expect(playFailed, JSON.stringify(played)).toBe(false);
     expect(played.story.playing).toBe(true);
-    const inFlight = Array.from({ length: N }, (_, i) => answer(client, 'act', colour(ids.viewer, i, `reload-${i}`)));
+    const inFlight = Array.from({ length: N }, (_, i) => answer(client, 'act', colour(ids.viewer, i, `${ids.viewer}-${i}`)));
     await page.waitForFunction(() => {
       const w = window as any;
       return w.__bridgeFrames.calls >= 2 && w.__bridgeFrames.results < w.__bridgeFrames.calls;
@@ -401,12 +407,14 @@ test('the page reloaded during an agent\'s act and during Play: each call answer
 
     // Every call retried with its actionId after the reload (an agent that lost the answer does not
     // know which were applied): the ones answered before it are replayed by the gateway (the page's own
-    // replay memory went with the page), the others applied now; each once, N + 1 revisions in all.
-    const [again, againFailed] = await call(client, 'act', colour(ids.viewer, N, 'reload-answered'));
+    // replay memory went with the page); one whose change reached the kernel unanswered is replayed by
+    // the reloaded page from the Viewer's synced record (`_applied_actions`); the others are applied
+    // now; each once, N + 1 revisions in all. (actionIds name the Viewer: unique on a shared server.)
+    const [again, againFailed] = await call(client, 'act', colour(ids.viewer, N, `${ids.viewer}-answered`));
     expect(againFailed, JSON.stringify(again)).toBe(false);
     expect(again.replayed, `the call answered before the reload, retried: ${JSON.stringify(again)}`).toBe(true);
     for (let i = 0; i < N; i++) {
-      const [retried, retryFailed] = await call(client, 'act', colour(ids.viewer, i, `reload-${i}`));
+      const [retried, retryFailed] = await call(client, 'act', colour(ids.viewer, i, `${ids.viewer}-${i}`));
       expect(retryFailed, JSON.stringify(retried)).toBe(false);
       if (!failed.includes(i)) {
         expect(retried.replayed, `call ${i}, answered before the reload, retried: ${JSON.stringify(retried)}`).toBe(true);
@@ -434,9 +442,9 @@ test('a change answered while ipywidgets still held it (the kernel slow over the
   const client = await mcpClient();
   try {
     const before = await viewerRevision(client, ids.viewer);
-    const [first, firstFailed] = await call(client, 'act', colour(ids.viewer, 1, 'held-1'));
+    const [first, firstFailed] = await call(client, 'act', colour(ids.viewer, 1, `${ids.viewer}-1`));
     expect(firstFailed, JSON.stringify(first)).toBe(false);
-    const [second, secondFailed] = await call(client, 'act', colour(ids.viewer, 2, 'held-2'));
+    const [second, secondFailed] = await call(client, 'act', colour(ids.viewer, 2, `${ids.viewer}-2`));
     expect(secondFailed, JSON.stringify(second)).toBe(false);
     expect(second.viewer.revision).toBe(before + 2);
     // Gone the moment the agent has its answer.
@@ -445,12 +453,49 @@ test('a change answered while ipywidgets still held it (the kernel slow over the
     await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
     await page.waitForFunction(() => (window as any).molspace?.bridge.state === 'connected', null, { timeout: 60_000 });
     // The agent lost the answer and retries: the gateway replays it, and the kernel had the change.
-    const [again, againFailed] = await call(client, 'act', colour(ids.viewer, 2, 'held-2'));
+    const [again, againFailed] = await call(client, 'act', colour(ids.viewer, 2, `${ids.viewer}-2`));
     expect(againFailed, JSON.stringify(again)).toBe(false);
     expect(again.replayed).toBe(true);
     expect(await viewerRevision(client, ids.viewer)).toBe(before + 2);
     const [kernelView] = await call(client, 'viewer_observe', { target: ids.viewer });
     expect(kernelView.view.colors).toHaveLength(2);
+  } finally {
+    await client.close();
+  }
+});
+
+test("a change that reached the kernel but whose answer was lost in a reload: the reloaded page replays the retry from the Viewer's record, not applying it twice", async ({
+  page,
+  tmpPath
+}) => {
+  await page.addInitScript(watchBridge);
+  await page.reload();
+  const ids = await showWorkspace(page, tmpPath, 'unanswered.ipynb');
+  await page.notebook.save();
+  const client = await mcpClient();
+  try {
+    const before = await viewerRevision(client, ids.viewer);
+    await page.evaluate(() => ((window as any).__dropResults = true));
+    const lost = answer(client, 'act', colour(ids.viewer, 1, `${ids.viewer}-lost`));
+    // The page answers once the change has left for the kernel (whenSent): its answer is dropped.
+    await page.waitForFunction(() => (window as any).__bridgeFrames.dropped >= 1, null, { timeout: 60_000 });
+    await (page as unknown as { reload(o: { waitForIsReady: boolean }): Promise<unknown> }).reload({ waitForIsReady: false });
+    const [value, isError] = await lost;
+    expect(isError, JSON.stringify(value)).toBe(true);
+    expectLocated(value, ['NO_PAGE'], 'the call whose answer was lost');
+    const viewer = page.locator(`.molspace-viewer[data-molspace-model="${ids.viewer}"]`);
+    await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
+    await page.waitForFunction(() => (window as any).molspace?.bridge.state === 'connected', null, { timeout: 60_000 });
+    // The kernel has the change and its record; the retry is answered from the record.
+    expect(await viewerRevision(client, ids.viewer)).toBe(before + 1);
+    const [again, againFailed] = await call(client, 'act', colour(ids.viewer, 1, `${ids.viewer}-lost`));
+    expect(againFailed, JSON.stringify(again)).toBe(false);
+    expect(again).toMatchObject({ replayed: true, changed: false, viewer: { revision: before + 1 } });
+    expect(await viewerRevision(client, ids.viewer)).toBe(before + 1);
+    // A new call applies as usual.
+    const [next, nextFailed] = await call(client, 'act', colour(ids.viewer, 2, `${ids.viewer}-next`));
+    expect(nextFailed, JSON.stringify(next)).toBe(false);
+    expect(next).toMatchObject({ replayed: false, changed: true, viewer: { revision: before + 2 } });
   } finally {
     await client.close();
   }

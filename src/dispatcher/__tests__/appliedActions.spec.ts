@@ -11,24 +11,7 @@ import { MemoryStory, metas } from '../../__tests__/memoryStory';
 import { APPLIED_ACTIONS_ATTR, APPLIED_ACTIONS_MEMORY, AppliedRequests } from '../../kernel/appliedRequests';
 import { WidgetRegistry } from '../registry';
 import { pageDispatcher } from '../../tools';
-
-/** The synced attributes of one page's model (Backbone's get/set/on, enough for AppliedRequests). */
-class SyncedAttributes {
-  private readonly _values = new Map<string, unknown>();
-  private readonly _listeners = new Map<string, (() => void)[]>();
-  get(name: string): unknown {
-    return this._values.get(name);
-  }
-  set(name: string, value: unknown): void {
-    this._values.set(name, value);
-    for (const listener of this._listeners.get(`change:${name}`) ?? []) {
-      listener();
-    }
-  }
-  on(event: string, callback: () => void): void {
-    this._listeners.set(event, [...(this._listeners.get(event) ?? []), callback]);
-  }
-}
+import { SyncedAttributes } from '../../__tests__/syncedAttributes';
 
 /** What the kernel holds of the Story once a page's update reached it. */
 interface KernelState {

@@ -13,24 +13,7 @@ import { APPLIED_REQUESTS_ATTR, APPLIED_REQUESTS_MEMORY, AppliedRequests } from 
 import { saveCurrentState } from '../currentState';
 import { KernelChannel, listenToKernel } from '../kernelChannel';
 import { pageDispatcher } from '../../tools';
-
-/** The synced attributes of one page's model (Backbone's get/set/on, enough for AppliedRequests). */
-class SyncedAttributes {
-  private readonly _values = new Map<string, unknown>();
-  private readonly _listeners = new Map<string, (() => void)[]>();
-  get(name: string): unknown {
-    return this._values.get(name);
-  }
-  set(name: string, value: unknown): void {
-    this._values.set(name, value);
-    for (const listener of this._listeners.get(`change:${name}`) ?? []) {
-      listener();
-    }
-  }
-  on(event: string, callback: () => void): void {
-    this._listeners.set(event, [...(this._listeners.get(event) ?? []), callback]);
-  }
-}
+import { SyncedAttributes } from '../../__tests__/syncedAttributes';
 
 /** The state one page sends the kernel (and the kernel echoes to the other page). */
 interface Update {

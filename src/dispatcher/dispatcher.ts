@@ -250,6 +250,12 @@ export class Dispatcher {
     try {
       const result = await this._execute(tool, rawArgs, options, bound);
       record(true, result.text, null, bound.change ?? null);
+      // Recorded as applied (lastAction, the activity panel) at once, but answered only once the
+      // change has left for the kernel: a reload right after the answer must not lose a change
+      // the caller was told is applied (the gateway would replay it).
+      if (bound.change !== undefined) {
+        await bound.target?.whenSent?.();
+      }
       return result;
     } catch (e) {
       if (e instanceof ClaimedElsewhere) {
@@ -364,7 +370,7 @@ export class Dispatcher {
       .catch(() => undefined);
     // A handler that waits for the person settles after the queue is released.
     const target = bound.target;
-    const answer = run.then(r =>
+    return run.then(r =>
       r.settle
         ? r.settle().then(final => {
             binding.revision = target?.state().revision;
@@ -372,9 +378,6 @@ export class Dispatcher {
           })
         : r.result
     );
-    // Answered only once the change has left for the kernel: a reload right after the answer
-    // must not lose a change the caller was told is applied (its retry would be replayed).
-    return target?.whenSent ? answer.then(result => target.whenSent!().then(() => result)) : answer;
   }
 
   private async _mutate(

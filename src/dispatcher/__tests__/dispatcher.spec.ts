@@ -180,19 +180,23 @@ describe('story_control', () => {
     expect((await next).structuredContent.story).toMatchObject({ revision: 1 });
   });
 
-  it('records the revision each change made, though a later change ran while its answer waited', async () => {
+  it('records each change when it is made, with its revision, while its answer waits for the send', async () => {
+    // The record is lastAction and the activity panel: a cell's change shows there at once.
     const { dispatcher, story } = setup();
     const sent = gate();
     Object.assign(story, { whenSent: () => sent.promise });
     const records: { tool: string; revision: number | null; ok: boolean }[] = [];
     dispatcher.executed.connect((_, r) => records.push(r));
-    const calls = [1, 2].map(() => dispatcher.execute('story_control', { action: 'next' }, { source: 'agent' }));
+    let answered = 0;
+    const calls = [1, 2].map(() => dispatcher.execute('story_control', { action: 'next' }, { source: 'kernel' }).then(() => answered++));
     await flush();
     expect(story.revision).toBe(2); // both applied, neither answered
-    expect(records).toEqual([]);
+    expect(answered).toBe(0);
+    expect(records.map(r => r.revision)).toEqual([1, 2]);
+    expect(dispatcher.lastAction).toMatchObject({ tool: 'story_control', source: 'kernel', revision: 2 });
     sent.open();
     await Promise.all(calls);
-    expect(records.map(r => r.revision)).toEqual([1, 2]);
+    expect(answered).toBe(2);
   });
 
   it('forgets a failed actionId so the retry can apply', async () => {

@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -66,6 +67,28 @@ class ServerLog:
             pytest.fail(f"jupyter lab in {self.where} exited: {self.tail()}")
 
 
+def wait_answering(lab: str, token: str, log: ServerLog, seconds: float) -> None:
+    """Wait until ``{lab}api/status`` answers; fail the test, with the server's log, otherwise.
+
+    jupyter_server logs "is running at" before its event loop binds the port, so a request sent
+    on that line alone can meet a refused connection.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        if log.ended.is_set():
+            pytest.fail(f"jupyter lab in {log.where} exited: {log.tail()}")
+        try:
+            httpx2.get(f"{lab}api/status", headers={"Authorization": f"token {token}"}, timeout=5)
+            return
+        except httpx2.TransportError as error:
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"jupyter lab in {log.where} logged that it runs but {lab} did not answer "
+                    f"in {seconds:.0f} s ({error}): {log.tail()}"
+                )
+        time.sleep(0.2)
+
+
 @contextmanager
 def served_lab(
     bin_dir: Path, root: Path, base_url: str, token: str, env: dict[str, str], where: str
@@ -85,9 +108,11 @@ def served_lab(
         env=env, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     log = ServerLog(server, where)
+    lab = f"http://127.0.0.1:{port}{base_url}"
     try:
         log.wait_running(90)
-        yield f"http://127.0.0.1:{port}{base_url}", log
+        wait_answering(lab, token, log, 30)
+        yield lab, log
     finally:
         server.send_signal(signal.SIGINT)
         try:

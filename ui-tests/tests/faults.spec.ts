@@ -429,27 +429,51 @@ test('the page reloaded during an agent\'s act and during Play: each call answer
   }
 });
 
-test('a change answered while ipywidgets still held it (the kernel slow over the one before) survives a reload: the retry is replayed and the kernel has both', async ({
+test('a change answered while ipywidgets still held it (the kernel busy with the one before) survives a reload: answered only once sent, the retry is replayed and the kernel has both', async ({
   page,
   tmpPath
 }) => {
+  await page.addInitScript(watchBridge);
+  await page.reload();
   const ids = await showWorkspace(page, tmpPath, 'held.ipynb');
   await page.notebook.save();
-  // The kernel takes 3 s over each page update of the Viewer's revision, so ipywidgets holds the
-  // page's next update (one in flight at a time) until the kernel reports idle.
-  const slow = await startCell(page, 'import time\nv.observe(lambda change: time.sleep(3), names=["revision"])\nprint("slow")');
-  await expect.poll(() => cellText(page, slow), { timeout: 60_000 }).toContain('slow');
+  // The kernel holds each page update of the Viewer's revision until the test writes `release`
+  // beside the notebook (at most 120 s), so ipywidgets holds the page's next update (one in flight
+  // at a time) until the kernel reports idle.
+  const hold = [
+    'import os, time',
+    'def hold(change):',
+    '    for _ in range(2400):',
+    '        if os.path.exists("release"):',
+    '            return',
+    '        time.sleep(0.05)',
+    'v.observe(hold, names=["revision"])',
+    'print("holding")'
+  ].join('\n');
+  const holding = await startCell(page, hold);
+  await expect.poll(() => cellText(page, holding), { timeout: 60_000 }).toContain('holding');
   const client = await mcpClient();
   try {
     const before = await viewerRevision(client, ids.viewer);
     const [first, firstFailed] = await call(client, 'act', colour(ids.viewer, 1, `${ids.viewer}-1`));
     expect(firstFailed, JSON.stringify(first)).toBe(false);
-    const [second, secondFailed] = await call(client, 'act', colour(ids.viewer, 2, `${ids.viewer}-2`));
-    expect(secondFailed, JSON.stringify(second)).toBe(false);
-    expect(second.viewer.revision).toBe(before + 2);
+    const answered = await page.evaluate(() => (window as any).__bridgeFrames.results);
+    const second = call(client, 'act', colour(ids.viewer, 2, `${ids.viewer}-2`));
+    // The page has drawn the second change, and ipywidgets holds its update (the kernel is in the first's).
+    const viewer = page.locator(`.molspace-viewer[data-molspace-model="${ids.viewer}"]`);
+    await expect(viewer).toHaveAttribute('data-molspace-revision', String(before + 2), { timeout: 60_000 });
+    const drawn = await page.evaluate(id => {
+      const w = window as any;
+      return { held: w.molspace.registry.find(id)._msg_buffer !== null, results: w.__bridgeFrames.results };
+    }, ids.viewer);
+    expect(drawn.held, 'ipywidgets holds the second update while the kernel is busy').toBe(true);
+    expect(drawn.results, 'the page answered act while its change was held in the page').toBe(answered);
+    await page.contents.uploadContent('', 'text', `${tmpPath}/release`);
+    const [secondValue, secondFailed] = await second;
+    expect(secondFailed, JSON.stringify(secondValue)).toBe(false);
+    expect(secondValue.viewer.revision).toBe(before + 2);
     // Gone the moment the agent has its answer.
     await (page as unknown as { reload(o: { waitForIsReady: boolean }): Promise<unknown> }).reload({ waitForIsReady: false });
-    const viewer = page.locator(`.molspace-viewer[data-molspace-model="${ids.viewer}"]`);
     await expect(viewer).toHaveAttribute('data-molspace-ready', 'true', { timeout: 120_000 });
     await page.waitForFunction(() => (window as any).molspace?.bridge.state === 'connected', null, { timeout: 60_000 });
     // The agent lost the answer and retries: the gateway replays it, and the kernel had the change.

@@ -402,8 +402,9 @@ export class Dispatcher {
     // An agent's call is recorded in the widget's synced state with the change it makes: a retry
     // that finds it there was applied by a page that went away before answering (a reload).
     const actionId = call.args.actionId;
-    const claimed = actionId !== undefined && bound.replay && target?.appliedActions ? `${spec.name}:${actionId}` : null;
-    if (claimed !== null && bound.replay && !target!.appliedActions!.claim(claimed)) {
+    const applied = actionId !== undefined && bound.replay ? target?.appliedActions : undefined;
+    const claim = `${spec.name}:${actionId}`;
+    if (applied && bound.replay && !applied.claim(claim)) {
       const replayed = bound.replay();
       return { result: resultOf({ ...replayed, text: `${replayed.text} (replayed actionId ${actionId}: not applied again)` }) };
     }
@@ -411,9 +412,7 @@ export class Dispatcher {
     try {
       result = await bound.run(this._env(options));
     } catch (e) {
-      if (claimed !== null) {
-        target!.appliedActions!.forget(claimed); // nothing applied: a retry may apply it
-      }
+      applied?.forget(claim); // nothing applied: a retry may apply it
       throw e;
     }
     if (target) {

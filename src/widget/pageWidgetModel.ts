@@ -85,6 +85,8 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
     this._saves = 0;
     this._sentSaves = 0;
     this._sentWaiters = new Set();
+    // Backbone runs initialize inside the base constructor, before class fields would be set: a
+    // `declare`d field assigned here.
     (this as { appliedActions: AppliedRequests }).appliedActions = new AppliedRequests(this, APPLIED_ACTIONS_ATTR, APPLIED_ACTIONS_MEMORY);
     this.shownViews = new Set();
     this.setUp();

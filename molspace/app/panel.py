@@ -18,6 +18,7 @@ step) name widgets of a JupyterLab page: the App shows no link buttons.
 from __future__ import annotations
 
 import logging
+import uuid
 from typing import Any
 
 from ..contract import LIMITS
@@ -174,7 +175,8 @@ async def panel_answer(
     if args.get("placement") == "inline":
         raise _no_page(how_to_connect, "placement", "inline panels are a notebook cell's.")
     app = manifest.app
-    panel = app_panel(args, str(args.get("panelId") or "panel-app"), None)
+    # A new panel without an id: one no earlier App shows (an App follows its panelId).
+    panel = app_panel(args, str(args.get("panelId") or f"panel-{uuid.uuid4().hex[:8]}"), None)
     kind = panel["content"]["type"]
     summary: dict[str, Any] = {
         "resourceUri": app["panel"],
@@ -208,8 +210,8 @@ async def panel_answer(
         f'render_panel: {kind} panel "{panel["title"]}" is shown in the molspace App in this chat: no '
         "JupyterLab page is open"
         + ("; " + "; ".join(notes) if notes else "")
-        + ". The App tells you if it cannot render it; to dock it or update it by panelId, open "
-        "JupyterLab and call render_panel again."
+        + f". The App tells you if it cannot render it; render_panel with panelId "
+        f"{panel['panelId']!r} updates it there; to dock it, open JupyterLab."
     )
     return structured, text, {app["panelMeta"]: panel}
 

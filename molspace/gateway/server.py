@@ -13,7 +13,7 @@ import json
 import logging
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import mcp_types as types
@@ -33,6 +33,7 @@ from ..app import (
     structure_answer,
 )
 from ..errors import MolspaceError, summary_line
+from .app_panels import AppPanels
 from .connect_hint import ConnectHint
 from .manifest import Manifest, ToolSpec
 from .pages import ConnectedPages
@@ -212,6 +213,8 @@ class ToolRoutes:
     gateway_tools: dict[str, GatewayToolHandler]
     replays: ReplayRecord
     app_files: AppFiles | None = None
+    #: The panels shown in chat Apps, which an App follows (``render_panel`` by ``panelId``).
+    app_panels: AppPanels = field(default_factory=AppPanels)
 
     async def at_gateway(self, call: ToolCall) -> types.CallToolResult:
         """A ``runs: 'gateway'`` tool: its handler in :attr:`gateway_tools` answers here.
@@ -304,6 +307,7 @@ class ToolRoutes:
             structured, text, meta = await panel_answer(
                 call.args, self.manifest, call.how_to_connect
             )
+            meta = self._kept(meta)
         elif files is None:
             return None
         elif call.name == "ketcher_open":
@@ -315,6 +319,13 @@ class ToolRoutes:
             )
         call.spec.check_output(structured, source="the gateway")
         return with_meta(ok_result(call.name, structured, text), meta)
+
+    def _kept(self, meta: dict[str, Any]) -> dict[str, Any]:
+        """``meta`` with its App panel kept in :attr:`app_panels` (``follow`` added); as is without one."""
+        key = self.manifest.app["panelMeta"]
+        if key not in meta:
+            return meta
+        return {**meta, key: self.app_panels.keep(meta[key])}
 
     async def beside_page(
         self, call: ToolCall, result: types.CallToolResult
@@ -336,8 +347,10 @@ class ToolRoutes:
             return result
         try:
             if call.name == "render_panel":
-                meta = panel_meta_beside_page(
-                    call.args, dict(result.structured_content or {}), self.manifest
+                meta = self._kept(
+                    panel_meta_beside_page(
+                        call.args, dict(result.structured_content or {}), self.manifest
+                    )
                 )
             elif self.app_files is not None:
                 meta = await app_meta_beside_page(call.args, self.app_files, self.manifest)
@@ -508,7 +521,10 @@ def build_server(
     async def on_read_resource(
         ctx: Any, params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
-        return types.ReadResourceResult(contents=resources.read(str(params.uri)))
+        uri = str(params.uri)
+        if routes.app_panels.owns(uri):
+            return types.ReadResourceResult(contents=routes.app_panels.read(uri))
+        return types.ReadResourceResult(contents=resources.read(uri))
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         name = params.name

@@ -7,6 +7,10 @@
  * revision moved: the model's later `act` / `story_control` calls, a cell's changes and the
  * person's clicks in JupyterLab all reach the chat.
  *
+ * The Panel App follows its panel the same way through the panel's resource
+ * (`AppPanel.follow.uri`, `resources/read`; see `./appPanelFollow.ts`), which the gateway keeps
+ * with the latest `render_panel` of that `panelId`: `read` then replaces the observe call.
+ *
  * A widget that is gone (`NOT_FOUND`, `STALE_TARGET`: closed, its kernel restarted) ends the
  * following, told once through `lost`; a transient failure (`NO_PAGE` while a page reloads,
  * `TIMEOUT`, the host's transport) waits longer, up to `LIMITS.appFollowMs` × 10, and goes on. A
@@ -28,11 +32,17 @@ const METHOD_NOT_FOUND = -32601;
 /** The longest wait between reads after failures, in periods. */
 const MAX_BACKOFF = 10;
 
+/** A read of what is followed, answered as a tool result whose `structuredContent[kind].revision` says whether it moved. */
+export type FollowRead = () => Promise<CallToolResult>;
+
 export interface FollowOptions {
-  call: CallTool;
+  /** Reads a docked widget through its observe tool, where `read` is not given. */
+  call?: CallTool;
+  /** Reads what is followed some other way (a panel's resource); `what` names it in errors. */
+  read?: { what: string; read: FollowRead };
   widget: DockedWidget;
-  /** Called with each observe answer whose revision differs from the last one seen; awaited before the next read. */
-  changed(structured: Record<string, unknown>): Promise<void>;
+  /** Called with each answer (its `structuredContent`, and whole) whose revision differs from the last one seen; awaited before the next read. */
+  changed(structured: Record<string, unknown>, result: CallToolResult): Promise<void>;
   /** Called when the widget is gone (following ended) or a read failed (it goes on). */
   lost(error: LocatedError, ended: boolean): void;
   /** Time between reads, ms (default `LIMITS.appFollowMs`). */
@@ -92,10 +102,10 @@ export class AppFollower {
       return;
     }
     const { kind, target } = this.o.widget;
-    const tool = kind === 'viewer' ? 'viewer_observe' : 'story_observe';
+    const tool = this.o.read?.what ?? (kind === 'viewer' ? 'viewer_observe' : 'story_observe');
     let failed: LocatedError | null = null;
     try {
-      const result = await this.o.call(tool, { target });
+      const result = this.o.read ? await this.o.read.read() : await this.o.call!(tool, { target });
       if (this.stopped) {
         return;
       }
@@ -109,7 +119,7 @@ export class AppFollower {
         this.failures = 0;
         if (Number.isSafeInteger(revision) && revision !== this.revision) {
           this.revision = revision as number;
-          await this.o.changed(structured);
+          await this.o.changed(structured, result);
         }
       }
     } catch (e) {

@@ -4,7 +4,7 @@
  * and each later one (results that arrive before the App runs are kept, not lost); in an
  * exported file, `./exportHandoff.ts`, with the one result the file carries.
  */
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/client';
 
 /** The global the loader sets before it runs the App's script. */
 export const HANDOFF_KEY = '__molspaceAppHandoff';
@@ -23,6 +23,8 @@ export interface AppHandoff {
    * absent where no server is reachable (an exported file).
    */
   call?(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  /** Read a molspace resource through the host (`resources/read`); absent where no server is reachable. */
+  read?(uri: string): Promise<ReadResourceResult>;
 }
 
 /** Buffers the host's tool results until the App listens. */

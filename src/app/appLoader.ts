@@ -58,7 +58,8 @@ async function load(): Promise<void> {
         .updateModelContext({ content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) })
         .catch(() => undefined),
     onResult: listener => results.onResult(listener),
-    call: (name, args) => app.callServerTool({ name, arguments: args })
+    call: (name, args) => app.callServerTool({ name, arguments: args }),
+    read: uri => app.readServerResource({ uri })
   };
   (globalThis as Record<string, unknown>)[HANDOFF_KEY] = handoff;
   const script = document.createElement('script');

@@ -24,8 +24,9 @@ export function errorOfResult(result: CallToolResult): LocatedError | null {
 
 /** A widget docked in a JupyterLab page, as a tool result names it. */
 export interface DockedWidget {
-  kind: 'viewer' | 'story';
-  /** Its widget id (`target` of the tools). */
+  /** A docked Viewer or Story, or a panel the gateway keeps for chat Apps (`AppPanel.follow`). */
+  kind: 'viewer' | 'story' | 'panel';
+  /** Its widget id (`target` of the tools); a panel's resource URI. */
   target: string;
   revision: number;
 }

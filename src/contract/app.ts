@@ -97,6 +97,11 @@ export const AppPanel = z.object({
   content: z.record(z.string(), z.unknown()),
   depictions: z.record(z.string(), z.string()).optional(),
   /** Why some molecules of a grid have no depiction (the server's words), if any. */
-  note: z.string().optional()
+  note: z.string().optional(),
+  /**
+   * Where the App reads this panel's latest version (`resources/read`), and the gateway's count
+   * when it was kept (it grows with every panel kept); absent in an exported file.
+   */
+  follow: z.object({ uri: z.string(), seq: z.number().int() }).optional()
 });
 export type AppPanel = z.infer<typeof AppPanel>;

@@ -9,14 +9,17 @@ itself renders in Chromium in ``ui-tests/tests/mcpApp.spec.ts``.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from gateway_helpers import located_error
+from mcp.shared.exceptions import MCPError
 from test_app import McpApps
 
 from molspace.app.resources import STATIC_DIR
 from molspace.contract import manifest
+from molspace.gateway.app_panels import MEMORY
 
 APP = manifest()["app"]
 LIMITS = manifest()["limits"]
@@ -96,6 +99,7 @@ async def test_render_panel_with_no_page_is_rendered_in_the_app(mcp_client: Any,
         "panelId": "notes",
         "title": "Notes",
         "content": {"type": "markdown", "markdown": MARKDOWN},
+        "follow": {"uri": "ui://molspace/panels/notes", "seq": shown_panel(notes)["follow"]["seq"]},
     }
     assert notes.structured_content == {
         "created": True,
@@ -115,6 +119,10 @@ async def test_render_panel_with_no_page_is_rendered_in_the_app(mcp_client: Any,
         and "<script>" not in notes.content[0].text
     )
     assert shown_panel(table)["content"] == TABLE and shown_panel(table)["title"] == "Table"
+    # Panels shown without an id get one of their own, which the model reads to update them.
+    table_id = table.structured_content["app"]["panelId"]
+    assert table_id.startswith("panel-") and table_id != chart.structured_content["app"]["panelId"]
+    assert repr(table_id) in table.content[0].text
     assert (
         shown_panel(chart)["content"] == CHART
         and chart.structured_content["app"]["type"] == "chart"
@@ -216,6 +224,74 @@ async def test_with_a_page_open_the_page_docks_the_panel_and_the_app_gets_it_too
     assert result.is_error is False and result.structured_content == PANEL_STATE
     shown = (result.meta or {}).get(APP["panelMeta"])
     if renders_apps:
-        assert shown == {"panelId": "contacts", "title": "Contacts", "content": TABLE}
+        assert shown == {
+            "panelId": "contacts",
+            "title": "Contacts",
+            "content": TABLE,
+            "follow": {"uri": "ui://molspace/panels/contacts", "seq": shown["follow"]["seq"]},
+        }
     else:
         assert shown is None
+
+
+async def kept(client: Any, uri: str) -> dict[str, Any]:
+    """The panel the App following ``uri`` reads (``resources/read``, as the host forwards it)."""
+    read = (await client.read_resource(uri)).contents[0]
+    assert read.mime_type == "application/json"
+    return json.loads(read.text)
+
+
+async def test_an_app_follows_its_panel_through_later_render_panel_calls(mcp_client: Any) -> None:
+    """The App reads its panel's ``follow.uri``: a later render_panel of the id is the latest."""
+    async with mcp_client(extensions=[McpApps()]) as client:
+        first = shown_panel(
+            await client.call_tool("render_panel", {"panelId": "fit.1-a", "content": TABLE})
+        )
+        uri = first["follow"]["uri"]
+        assert uri == "ui://molspace/panels/fit.1-a"
+        assert await kept(client, uri) == first
+        other = shown_panel(await client.call_tool("render_panel", {"content": CHART}))
+        assert other["follow"]["uri"] != uri
+        update = {**TABLE, "rows": [["ASP 25", 3.1]]}
+        second = shown_panel(
+            await client.call_tool(
+                "render_panel", {"panelId": "fit.1-a", "title": "Fit", "content": update}
+            )
+        )
+        assert second["follow"]["uri"] == uri and second["follow"]["seq"] > first["follow"]["seq"]
+        now = await kept(client, uri)
+        assert now == second and now["content"] == update and now["title"] == "Fit"
+        # A refused update leaves the kept panel as it was.
+        refused = await client.call_tool(
+            "render_panel",
+            {
+                "panelId": "fit.1-a",
+                "content": {**TABLE, "rows": [["r", 1]] * (LIMITS["panelTableRows"] + 1)},
+            },
+        )
+        assert located_error(refused)["code"] == "TOO_LARGE"
+        assert await kept(client, uri) == second
+
+
+async def test_a_panel_not_kept_is_a_located_resource_error_and_the_oldest_is_dropped(
+    mcp_client: Any,
+) -> None:
+    async with mcp_client(extensions=[McpApps()]) as client:
+        with pytest.raises(MCPError) as unknown:
+            await client.read_resource("ui://molspace/panels/never-shown")
+        assert unknown.value.error.code == -32002
+        assert (
+            "/uri" in unknown.value.error.message and "render_panel" in unknown.value.error.message
+        )
+        uris = [
+            shown_panel(
+                await client.call_tool("render_panel", {"panelId": f"p{i}", "content": TABLE})
+            )["follow"]["uri"]
+            for i in range(MEMORY + 1)
+        ]
+        with pytest.raises(MCPError) as dropped:
+            await client.read_resource(uris[0])
+        assert dropped.value.error.code == -32002
+        assert (await kept(client, uris[-1]))["panelId"] == f"p{MEMORY}"
+        # Other resources are read as before.
+        assert (await client.read_resource(APP["panel"])).contents[0].mime_type == APP["mimeType"]

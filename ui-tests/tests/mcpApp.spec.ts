@@ -612,4 +612,57 @@ test.describe('molspace Panel App', () => {
       await client.close();
     }
   });
+
+  test("a later render_panel of the same panelId, with no page, reaches the App that shows it; one the gateway keeps no longer ends the following, located", async ({
+    browser
+  }) => {
+    const { client, tools } = await connectAppHostClient();
+    try {
+      await expect.poll(() => pagesConnected(client)).toBe(false);
+      const renderPanel = tools.find(t => t.name === 'render_panel')!;
+      const markdown = (text: string) => ({ type: 'markdown', markdown: text });
+      const panelId = `live-${Date.now()}`;
+      const render = async (args: Record<string, unknown>): Promise<CallToolResult> => {
+        const result = (await client.callTool({ name: 'render_panel', arguments: args })) as CallToolResult;
+        expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+        return result;
+      };
+      const first = await render({ panelId, title: 'Live', content: markdown('first version') });
+      const host = await openAppHost(browser, { mcp: client, resourceUri: 'ui://molspace/panel', tool: renderPanel, toolInput: { panelId }, toolResult: first });
+      try {
+        const app = host.appFrame;
+        const doc = app.locator('html');
+        const body = app.locator('.molspace-panel .molspace-panel-body');
+        await expect(body).toContainText('first version', { timeout: 120_000 });
+        await expect(doc).toHaveAttribute('data-molspace-follow', `panel:${panelId}`);
+        const seq = Number(await doc.getAttribute('data-molspace-follow-revision'));
+        // The model updates it by id (a host shows that result in a new App; this one follows).
+        await render({ panelId, title: 'Live, updated', content: markdown('second version') });
+        await expect(body).toContainText('second version', { timeout: 30_000 });
+        await expect(app.locator('.molspace-panel .molspace-panel-title')).toHaveText('Live, updated');
+        expect(Number(await doc.getAttribute('data-molspace-follow-revision'))).toBeGreaterThan(seq);
+        // Another panel does not touch it.
+        await render({ panelId: `${panelId}-other`, content: markdown('another panel') });
+        await render({ content: markdown('a panel with no id') });
+        // It read its panel's resource through the host, and nothing else of the panels.
+        const followed = `ui://molspace/panels/${panelId}`;
+        await expect.poll(() => host.records.resourceReads.filter(r => r.uri === followed).length).toBeGreaterThan(1);
+        expect(host.records.resourceReads.filter(r => r.uri.startsWith('ui://molspace/panels/') && r.uri !== followed)).toEqual([]);
+        await expect(body).toContainText('second version');
+        // 16 later panels: the gateway keeps its panel no longer, and the App says so and stops.
+        for (let i = 0; i < 16; i++) {
+          await render({ panelId: `${panelId}-${i}`, content: markdown(`filler ${i}`) });
+        }
+        await expect(doc).not.toHaveAttribute('data-molspace-follow', /panel:/, { timeout: 30_000 });
+        await expect(app.locator('#molspace-app-status')).toContainText(`NOT_FOUND at ${followed}`);
+        await expect(body).toContainText('second version');
+        expect(host.records.pageErrors).toEqual([]);
+        expect(host.records.cspViolations).toEqual([]);
+      } finally {
+        await host.close();
+      }
+    } finally {
+      await client.close();
+    }
+  });
 });

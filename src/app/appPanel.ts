@@ -22,7 +22,8 @@
  *   WebAssembly, which the hosts' default CSP blocks); a molecule without one shows its name, its
  *   SMILES and a note located at `/content/molecules/<i>/smiles`;
  * - links (a row that focuses a Viewer, a chart mark that goes to a frame): they act on a
- *   JupyterLab page's widgets, so the App draws no link buttons and follows no mark clicks.
+ *   JupyterLab page's widgets, so only a panel a page docked has link buttons and linked marks,
+ *   followed through the host (`./appPanelLinks.ts`); with no page there are none.
  */
 import { Sanitizer } from '@jupyterlab/apputils';
 import { RenderMimeRegistry, markdownRendererFactory, type IRenderMime } from '@jupyterlab/rendermime';
@@ -35,6 +36,7 @@ import { PanelContent, type MoleculesContent } from '../contract/panel';
 import type { Depiction } from '../ketcher/depictMessages';
 import type { Depict } from '../panel/depictor';
 import { checkPanelBounds } from '../panel/panelContent';
+import type { FollowLink } from '../panel/panelLinks';
 import { PanelRenderer } from '../panel/panelRenderer';
 import { policyRenderMime } from '../resources/resourceSanitizer';
 
@@ -204,16 +206,16 @@ export class AppPanelView {
   }
 
   /**
-   * Check and render `panel`.
+   * Check and render `panel`; its links are followed by `follow` (none: no link buttons).
    *
    * @returns the line the model is told.
    * @throws MolspaceError the located refusal of the checks or of the renderer (also shown in the panel).
    */
-  async show(panel: AppPanel, content: PanelContent): Promise<string> {
+  async show(panel: AppPanel, content: PanelContent, follow: FollowLink | null = null): Promise<string> {
     this.renderer?.dispose();
     const depict: Depict = content.type === 'molecules' ? serverDepictions(panel, content) : () => Promise.resolve([]);
-    // No open-in-Ketcher and no link following: both act on a JupyterLab page.
-    const renderer = new PanelRenderer(() => this.rendermime, null, depict, null);
+    // No open-in-Ketcher (Indigo cannot run here); links only where `follow` is given (a page docked the panel).
+    const renderer = new PanelRenderer(() => this.rendermime, null, depict, follow);
     this.renderer = renderer;
     renderer.setIdentity(panel.panelId, panel.title);
     this.host.replaceChildren(renderer.node);

@@ -19,6 +19,7 @@ import { MolstarStoryViewer } from '../story/molstarStoryViewer';
 import type { AppStorySource } from './appStory';
 import { markState, showError } from './appStatus';
 import { errorOfResult } from './appResult';
+import { newActionId } from './appActionId';
 
 /** Tells the model (`ui/update-model-context`). */
 export type TellModel = (text: string, structured?: Record<string, unknown>) => void;
@@ -31,14 +32,6 @@ export interface StoryLink {
 
 /** Who moved the Story to the step shown. */
 type StepSource = 'load' | 'ui' | 'play' | 'docked';
-
-let actionCounter = 0;
-
-/** A fresh `actionId` for one control call of the App (a retry of the same call would reuse it). */
-function newActionId(): string {
-  const random = globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  return `app-${random}-${++actionCounter}`;
-}
 
 export class AppStoryPlayer {
   private viewer: MolstarStoryViewer | null = null;

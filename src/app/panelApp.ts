@@ -4,7 +4,8 @@
  * same loader as the Viewer App (`./appLoader.ts`), or by `./exportHandoff.ts` in a file
  * `Panel.to_html` wrote. An error result, or a panel the checks refuse, is shown located and
  * told to the model (`ui/update-model-context`); the model is told the panel's type and size,
- * never its text. A panel the gateway keeps (`follow`) is followed (`./appPanelFollow.ts`): the
+ * never its text. A panel a page docked keeps its links, followed through the host
+ * (`./appPanelLinks.ts`). A panel the gateway keeps (`follow`) is followed (`./appPanelFollow.ts`): the
  * model's later `render_panel` of its `panelId` renders here too. Test hooks on the document:
  * `data-molspace-follow` (`panel:<panelId>`) and `data-molspace-follow-revision` (its `seq`).
  */
@@ -12,9 +13,11 @@ import { ZOD_JITLESS } from './zodJitless';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 
 import { MolspaceError } from '../contract/errors';
+import type { FollowLink } from '../panel/panelLinks';
 import { AppFollower } from './appFollow';
 import { AppPanelView, appPanelOf } from './appPanel';
 import { panelRead } from './appPanelFollow';
+import { appLinkFollower, dockedByPage } from './appPanelLinks';
 import { markState, showError, startApp } from './appStatus';
 import { errorOfResult } from './appResult';
 
@@ -31,6 +34,8 @@ if (started) {
   const doc = document.documentElement;
   let shown = 0;
   let follower: AppFollower | null = null;
+  /** The links of the panel shown: followed through the host where a page docked it. */
+  let links: FollowLink | null = null;
   const unfollow = (): void => {
     follower?.stop();
     follower = null;
@@ -85,8 +90,11 @@ if (started) {
         markState('drawn', 'Shown in JupyterLab.');
         return;
       }
+      if (!followed) {
+        links = handoff.call && dockedByPage(result) ? appLinkFollower(handoff.call) : null;
+      }
       markState('loading', `Rendering ${found.panel.title}…`);
-      const line = await view.show(found.panel, found.content);
+      const line = await view.show(found.panel, found.content, links);
       if (n === shown) {
         markState('drawn', found.panel.title);
         handoff.tell(line, { panelId: found.panel.panelId, type: found.content.type });

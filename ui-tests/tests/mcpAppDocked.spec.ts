@@ -155,4 +155,63 @@ test.describe('molspace MCP App beside a JupyterLab page', () => {
       await client.close();
     }
   });
+
+  test("a docked panel's links in the App act on the docked Viewer through the host; a link whose Viewer closed is refused located in the panel", async ({
+    page,
+    browser,
+    tmpPath
+  }) => {
+    await page.contents.uploadFile(CIF, `${tmpPath}/1cbs.cif`);
+    const { client, tools } = await connectAppHostClient();
+    let host: AppHost | null = null;
+    try {
+      await expect.poll(() => pageConnected(client), { timeout: 60_000 }).toBe(true);
+      const opened = await client.callTool({ name: 'open', arguments: { path: `${tmpPath}/1cbs.cif` } });
+      expect(opened.isError ?? false, JSON.stringify(opened.content)).toBe(false);
+      const viewer = (opened.structuredContent as { viewer: { target: string; revision: number } }).viewer;
+      const revisionOf = async () => {
+        const observed = await client.callTool({ name: 'viewer_observe', arguments: { target: viewer.target } });
+        return (observed.structuredContent as { viewer: { revision: number } }).viewer.revision;
+      };
+      const renderPanel = tools.find(t => t.name === 'render_panel')!;
+      const focus = (auth_seq_id: number) => ({ op: 'focus', viewer: viewer.target, selector: { auth_seq_id } });
+      const result = await client.callTool({
+        name: 'render_panel',
+        arguments: {
+          panelId: `links-${Date.now()}`,
+          title: 'Contacts',
+          content: { type: 'table', columns: [{ name: 'residue' }], rows: [['LEU 28'], ['ARG 111']], links: [focus(28), focus(111)] }
+        }
+      });
+      expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+      host = await openAppHost(browser, { mcp: client, resourceUri: toolResourceUri(renderPanel)!, tool: renderPanel, toolResult: result });
+      expect(await drawnOrError(host), host.records.pageErrors.join('\n')).toBe('drawn');
+      const panel = host.appFrame.locator('.molspace-panel');
+      const buttons = panel.locator('button.molspace-panel-link');
+      await expect(buttons).toHaveCount(2);
+
+      // A click is the link's act on the docked Viewer, through the host, with an actionId.
+      const before = await revisionOf();
+      await buttons.nth(1).click();
+      await expect.poll(revisionOf, { timeout: 30_000 }).toBeGreaterThan(before);
+      const acted = host.records.toolCalls.find(c => c.params.name === 'act');
+      expect(acted?.params.arguments).toMatchObject({ target: viewer.target, actions: [{ op: 'focus', selector: { auth_seq_id: 111 } }] });
+      expect(acted?.params.arguments.actionId).toMatch(/^app-/);
+      expect(acted?.reply.result?.isError ?? false).toBe(false);
+      await expect(panel.locator('.molspace-panel-link-error')).toBeHidden();
+
+      // The Viewer closed in JupyterLab: the link is refused, located at the link, in the panel.
+      await page.activity.closeAll();
+      await buttons.nth(0).click();
+      const refusal = panel.locator('.molspace-panel-link-error');
+      await expect(refusal).toBeVisible({ timeout: 30_000 });
+      await expect(refusal).toContainText(/NOT_FOUND|STALE_TARGET/);
+      await expect(refusal).toContainText('/content/links/0/viewer');
+      expect(host.records.pageErrors).toEqual([]);
+      expect(host.records.cspViolations).toEqual([]);
+    } finally {
+      await host?.close();
+      await client.close();
+    }
+  });
 });

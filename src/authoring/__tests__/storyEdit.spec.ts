@@ -8,6 +8,8 @@ import { expectFailure as failure } from '../../__tests__/expectFailure';
 import { MemoryStory } from '../../__tests__/memoryStory';
 import { parseStory } from '../../molstar/storySource';
 import { pageDispatcher } from '../../tools';
+import { APPLIED_ACTIONS_ATTR, APPLIED_ACTIONS_MEMORY, AppliedRequests } from '../../kernel/appliedRequests';
+import { SyncedAttributes } from '../../__tests__/syncedAttributes';
 
 const root = { kind: 'root', children: [{ kind: 'canvas', params: { background_color: 'white' } }] };
 const snap = (key: string) => ({ root, metadata: { key, title: key.toUpperCase(), linger_duration_ms: 1000 } });
@@ -27,6 +29,29 @@ async function setup() {
 }
 
 describe('story_edit', () => {
+  it("a retry of an edit that reached the kernel unanswered (the page reloaded) is replayed from the Story's synced record, not applied again", async () => {
+    const { story, dispatcher } = await setup();
+    const attrs = new SyncedAttributes();
+    Object.assign(story, { appliedActions: new AppliedRequests(attrs, APPLIED_ACTIONS_ATTR, APPLIED_ACTIONS_MEMORY) });
+    const args = { edit: 'insert', key: 'c', step: { key: 'd', title: 'D', root }, actionId: 'e1' };
+    const first = await dispatcher.execute('story_edit', args, { source: 'agent' });
+    expect(first.structuredContent).toMatchObject({ replayed: false, story: { revision: 1 } });
+    expect(attrs.get(APPLIED_ACTIONS_ATTR)).toEqual(['story_edit:e1']);
+    // The reloaded page: a new Dispatcher (no replay memory of its own) on the Story as the kernel has it.
+    const registry = new WidgetRegistry();
+    registry.register(story);
+    const retry = await pageDispatcher(registry).execute('story_edit', args, { source: 'agent' });
+    expect(retry.structuredContent).toMatchObject({
+      replayed: true,
+      changes: [],
+      previousRevision: 1,
+      story: { revision: 1 },
+      steps: ['a', 'b', 'c', 'd'].map((key, index) => ({ index, key }))
+    });
+    expect(retry.text).toMatch(/replayed actionId e1: not applied again/);
+    expect(story.replaced).toHaveLength(1);
+  });
+
   it('replaces a step by key and shows it, advancing the revision once', async () => {
     const { story, dispatcher } = await setup();
     const r = await dispatcher.execute(

@@ -11,6 +11,7 @@ import { AssetManager } from 'molstar/lib/mol-util/assets';
 import { Color } from 'molstar/lib/mol-util/color';
 
 import { MolspaceError } from '../contract/errors';
+import { boundLog } from './boundedLog';
 import { giveSpareContext, takeSpareContext } from './webglContextPool';
 import { keepSoftwareProps } from './softwareCanvas';
 
@@ -124,6 +125,7 @@ export async function createMolstarPlugin(host: HTMLElement, dark: boolean): Pro
   const plugin = new PluginContext(spec);
   keepFrameWhileHidden(plugin);
   await plugin.init();
+  boundLog(plugin);
   let ok = false;
   let reason = '';
   let context: Canvas3DContext | null = takeSpareContext();

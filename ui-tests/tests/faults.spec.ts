@@ -866,6 +866,17 @@ test(`soak: ${SOAK_CALLS} mixed agent calls while the Story plays and a cell edi
     const half = Math.max(...heapSamples.slice(0, Math.ceil(heapSamples.length / 2)));
     const tail = Math.max(...heapSamples.slice(Math.floor((heapSamples.length * 2) / 3)));
     expect(tail, JSON.stringify(figures.heapMB)).toBeLessThanOrEqual(half * 1.25);
+    // Mol*'s plugin log (an Immutable List no panel reads here) keeps only its newest 50 entries
+    // (LOG_ENTRIES_KEPT): unbounded, the Viewer's held 87 after this soak, one per update or so.
+    const logSizes = await page.evaluate(targets => {
+      const registry = (window as any).molspace.registry;
+      return targets.map(id => [...registry.find(id).shownViews].map((v: any) => v.canvas?.viewer?.plugin?.log?.entries?.size ?? -1));
+    }, [ids.viewer, ids.story]);
+    expect(logSizes.flat().length, JSON.stringify(logSizes)).toBeGreaterThan(0);
+    for (const size of logSizes.flat()) {
+      expect(size, `Mol* log sizes per view: ${JSON.stringify(logSizes)}`).toBeGreaterThanOrEqual(0);
+      expect(size, `Mol* log sizes per view: ${JSON.stringify(logSizes)}`).toBeLessThanOrEqual(50);
+    }
     expect(pageErrors).toEqual([]);
   } finally {
     await cdp.detach().catch(() => undefined);

@@ -12,6 +12,7 @@ import { Color } from 'molstar/lib/mol-util/color';
 
 import { MolspaceError } from '../contract/errors';
 import { boundLog } from './boundedLog';
+import { keepPostprocessingFlat } from './flatPostprocessing';
 import { giveSpareContext, takeSpareContext } from './webglContextPool';
 import { keepSoftwareProps } from './softwareCanvas';
 
@@ -164,6 +165,7 @@ export async function createMolstarPlugin(host: HTMLElement, dark: boolean): Pro
       'Enable WebGL (hardware acceleration) in the browser, or close other 3D viewers and reload the page.'
     );
   }
+  keepPostprocessingFlat(plugin.canvas3d);
   if (isSoftwareRenderer(plugin)) {
     keepSoftwareProps(plugin.canvas3d);
   }

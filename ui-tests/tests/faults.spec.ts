@@ -868,10 +868,20 @@ test(`soak: ${SOAK_CALLS} mixed agent calls while the Story plays and a cell edi
     expect(tail, JSON.stringify(figures.heapMB)).toBeLessThanOrEqual(half * 1.25);
     // Mol*'s plugin log (an Immutable List no panel reads here) keeps only its newest 50 entries
     // (LOG_ENTRIES_KEPT): unbounded, the Viewer's held 87 after this soak, one per update or so.
-    const logSizes = await page.evaluate(targets => {
+    // And its canvas's postprocessing props keep their own keys: Mol*'s MVS reset spread the whole
+    // canvas props into them, nesting one level deeper with every load (flatPostprocessing.ts).
+    const plugins = await page.evaluate(targets => {
       const registry = (window as any).molspace.registry;
-      return targets.map(id => [...registry.find(id).shownViews].map((v: any) => v.canvas?.viewer?.plugin?.log?.entries?.size ?? -1));
+      return targets.flatMap(id =>
+        [...registry.find(id).shownViews].map((v: any) => {
+          const plugin = v.canvas?.viewer?.plugin;
+          const postprocessing = plugin?.canvas3d?.props.postprocessing ?? {};
+          return { id, log: plugin?.log?.entries?.size ?? -1, canvasKeysInPostprocessing: ['camera', 'postprocessing'].filter(k => k in postprocessing) };
+        })
+      );
     }, [ids.viewer, ids.story]);
+    expect(plugins.map(p => p.canvasKeysInPostprocessing), JSON.stringify(plugins)).toEqual(plugins.map(() => []));
+    const logSizes = plugins.map(p => [p.log]);
     expect(logSizes.flat().length, JSON.stringify(logSizes)).toBeGreaterThan(0);
     for (const size of logSizes.flat()) {
       expect(size, `Mol* log sizes per view: ${JSON.stringify(logSizes)}`).toBeGreaterThanOrEqual(0);

@@ -86,7 +86,8 @@ def wait_answering(lab: str, token: str, log: ServerLog, seconds: float) -> None
                     f"jupyter lab in {log.where} logged that it runs but {lab} did not answer "
                     f"in {seconds:.0f} s ({error}): {log.tail()}"
                 )
-        time.sleep(0.2)
+        if log.ended.wait(0.2):  # the next try, or at once if the server exits
+            pytest.fail(f"jupyter lab in {log.where} exited: {log.tail()}")
 
 
 @contextmanager

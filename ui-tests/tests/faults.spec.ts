@@ -14,7 +14,9 @@
  * Every wait is on reported state (bridge state, attributes, tool results).
  */
 import { spawn, type ChildProcess } from 'child_process';
+import { once } from 'events';
 import * as fs from 'fs';
+import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { expect, test } from '@jupyterlab/galata';
@@ -437,21 +439,24 @@ test('a change answered while ipywidgets still held it (the kernel busy with the
   await page.reload();
   const ids = await showWorkspace(page, tmpPath, 'held.ipynb');
   await page.notebook.save();
-  // The kernel holds each page update of the Viewer's revision until the test writes `release`
-  // beside the notebook (at most 120 s), so ipywidgets holds the page's next update (one in flight
-  // at a time) until the kernel reports idle.
+  // The kernel holds the first page update of the Viewer's revision until the test connects to a
+  // socket the cell listens on (at most 120 s), so ipywidgets holds the page's next update (one in
+  // flight at a time) until the kernel reports idle.
   const hold = [
-    'import os, time',
+    'import socket',
+    'release = socket.create_server(("127.0.0.1", 0))',
+    'release.settimeout(120)',
+    'released = []',
     'def hold(change):',
-    '    for _ in range(2400):',
-    '        if os.path.exists("release"):',
-    '            return',
-    '        time.sleep(0.05)',
+    '    if not released:',
+    '        released.append(True)',
+    '        release.accept()[0].close()',
     'v.observe(hold, names=["revision"])',
-    'print("holding")'
+    'print("holding on port", release.getsockname()[1])'
   ].join('\n');
   const holding = await startCell(page, hold);
-  await expect.poll(() => cellText(page, holding), { timeout: 60_000 }).toContain('holding');
+  await expect.poll(() => cellText(page, holding), { timeout: 60_000 }).toMatch(/holding on port \d+/);
+  const port = Number(/holding on port (\d+)/.exec(await cellText(page, holding))![1]);
   const client = await mcpClient();
   try {
     const before = await viewerRevision(client, ids.viewer);
@@ -468,7 +473,9 @@ test('a change answered while ipywidgets still held it (the kernel busy with the
     }, ids.viewer);
     expect(drawn.held, 'ipywidgets holds the second update while the kernel is busy').toBe(true);
     expect(drawn.results, 'the page answered act while its change was held in the page').toBe(answered);
-    await page.contents.uploadContent('', 'text', `${tmpPath}/release`);
+    const released = net.connect(port, '127.0.0.1');
+    await once(released, 'connect');
+    released.end();
     const [secondValue, secondFailed] = await second;
     expect(secondFailed, JSON.stringify(secondValue)).toBe(false);
     expect(secondValue.viewer.revision).toBe(before + 2);

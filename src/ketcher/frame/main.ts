@@ -13,7 +13,15 @@ import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Editor } from 'ketcher-react';
 import { StandaloneStructServiceProvider } from 'ketcher-standalone/dist/binaryWasm';
-import { ChemicalMimeType, KetSerializer, prepareStructToRender, type Ketcher } from 'ketcher-core';
+import {
+  ChemicalMimeType,
+  KetSerializer,
+  KetcherAsyncEvents,
+  SupportedFormat,
+  identifyStructFormat,
+  prepareStructToRender,
+  type Ketcher
+} from 'ketcher-core';
 import 'ketcher-react/dist/index.css';
 import { EditorSnapshot, FRAME_TAG, type FrameRequest, type FrameEvent, type FrameReply, type KetcherFormat } from '../frameMessages';
 import { engine, messageOf, serial } from './engineQueue';
@@ -81,15 +89,22 @@ async function snapshot(k: Ketcher): Promise<EditorSnapshot> {
     }
   }
   const smiles = () => (macromoleculesMode ? fromKet(k, ChemicalMimeType.DaylightSmiles) : k.getSmiles());
+  const bonds = struct.bonds.size;
+  // Ketcher's own V2000 writer (JavaScript, no Indigo call; what get_structure's 'molfile' returns too)
+  // where V2000 can hold the drawing; else Indigo's choice of V2000 or V3000.
+  const v2000 = !macromoleculesMode && atoms <= MOLFILE_V2000_MAX && bonds <= MOLFILE_V2000_MAX;
   return EditorSnapshot.parse({
     ket,
     smiles: atoms > 0 ? await optional(smiles) : '',
-    molfile: await optional(() => k.getMolfile()),
+    molfile: await optional(() => (v2000 ? k.getMolfile('v2000') : k.getMolfile())),
     atoms,
-    bonds: struct.bonds.size,
+    bonds,
     formula
   });
 }
+
+/** Most atoms (and bonds) a V2000 Molfile's counts line holds. */
+const MOLFILE_V2000_MAX = 999;
 
 /** Formats Ketcher 3.18 writes in macromolecules mode too; the others are converted from its KET there. */
 const MACRO_MODE_WRITERS: ReadonlySet<KetcherFormat> = new Set(['molfile', 'molfile-v3000', 'ket']);
@@ -150,6 +165,58 @@ async function warmUp(k: Ketcher): Promise<void> {
   await engine(() => ketTo(k, ket, ChemicalMimeType.Mol));
 }
 
+/** Indigo's check of `value`: it throws Indigo's own message on a structure it cannot read. */
+function check(k: Ketcher, value: string, format: KetcherFormat | null | undefined): Promise<unknown> {
+  const inputFormat = format ? INPUT_FORMATS[format] : undefined;
+  return engine(() => k.indigo.convert(value, { outputFormat: ChemicalMimeType.KET, ...(inputFormat ? { inputFormat } : {}) }));
+}
+
+/**
+ * Whether Ketcher's `setMolecule` reads `value` through Indigo itself, so that a separate check
+ * would read it twice: a one-line text Ketcher takes for SMILES (Indigo lays it out) where no
+ * other format was stated, in the molecules editor. Ketcher reads Molfiles and KET in
+ * JavaScript, and its macromolecules editor clears the canvas before it reads: those are
+ * checked by Indigo first.
+ */
+function readByIndigoOnLoad(value: string, format: KetcherFormat | null | undefined): boolean {
+  return !macromoleculesMode && (format == null || format === 'smiles') && identifyStructFormat(value) === SupportedFormat.smiles;
+}
+
+/**
+ * Load `value` into the editor, or throw Indigo's message and leave the editor as it was.
+ * The original text is what is loaded: Ketcher lays it out keeping its stereo, which the KET
+ * Indigo makes of a SMILES (without coordinates) would not. Ketcher's `setMolecule` reports a
+ * failure only as a FAILURE event (its message goes to its log), so where the load is the
+ * check ({@link readByIndigoOnLoad}) a failed load is checked again for the message.
+ *
+ * @returns performance.now() when the check ended (the load's start).
+ */
+async function load(k: Ketcher, value: string, format: KetcherFormat | null | undefined, t0: number): Promise<number> {
+  if (!readByIndigoOnLoad(value, format)) {
+    await check(k, value, format);
+    const t1 = performance.now();
+    measure('check', t0, t1);
+    await engine(() => k.setMolecule(value));
+    return t1;
+  }
+  measure('check', t0, t0);
+  let failed = false;
+  const onFailure = (): void => {
+    failed = true;
+  };
+  k.eventBus.on(KetcherAsyncEvents.FAILURE, onFailure);
+  try {
+    await engine(() => k.setMolecule(value));
+  } finally {
+    k.eventBus.removeListener(KetcherAsyncEvents.FAILURE, onFailure);
+  }
+  if (failed) {
+    await check(k, value, format);
+    throw new Error("Ketcher could not load this SMILES, which Indigo reads (the browser console has Ketcher's log)");
+  }
+  return t0;
+}
+
 /** Ketcher's highlighter (ketcher-react's `Editor.highlights`, not in ketcher-core's Editor type). */
 function highlights(k: Ketcher): { clear(): void; create(h: object): void } {
   return (k.editor as unknown as { highlights: { clear(): void; create(h: object): void } }).highlights;
@@ -174,17 +241,7 @@ async function answer(k: Ketcher, request: FrameRequest): Promise<void> {
       if (request.value.trim() === '') {
         k.editor.clear();
       } else {
-        // Indigo parses first and throws its own message on a bad structure;
-        // Ketcher's setMolecule would report it only to its error dialog.
-        // The original text is what is loaded: Ketcher lays it out keeping its stereo,
-        // which the KET Indigo makes of a SMILES (without coordinates) would not.
-        const inputFormat = request.format ? INPUT_FORMATS[request.format] : undefined;
-        await engine(() =>
-          k.indigo.convert(request.value, { outputFormat: ChemicalMimeType.KET, ...(inputFormat ? { inputFormat } : {}) })
-        );
-        const t1 = performance.now();
-        measure('check', t0, t1);
-        await engine(() => k.setMolecule(request.value));
+        const t1 = await load(k, request.value, request.format, t0);
         measure('load', t1);
       }
       const t2 = performance.now();

@@ -168,11 +168,18 @@ export function defineTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Re
  *   (e.g. the page that applied it was reloaded before answering); with it, the Dispatcher records
  *   each agent call with an `actionId` in the widget's state and answers such a retry with this,
  *   `replayed: true`, applying nothing.
+ * @param options.replays - which calls keep that record (default: all): a tool whose reads must be
+ *   answered again on a retry (they change nothing, and a replayed answer would lack their value)
+ *   names its changes here.
  */
 export function defineWidgetTool<I extends z.ZodType<ToolArgs>, O extends z.ZodType<Record<string, unknown>>, K extends WidgetKind>(
   spec: ToolSpec<I, O, K>,
   handler: ToolHandler<I, O, WidgetTargets[K]>,
-  options: { uiInput?: I; replayed?: (target: WidgetTargets[K]) => ToolAnswer<O> } = {}
+  options: {
+    uiInput?: I;
+    replayed?: (target: WidgetTargets[K], args: z.infer<I>) => ToolAnswer<O>;
+    replays?: (args: z.infer<I>) => boolean;
+  } = {}
 ): PageTool {
   return {
     spec,
@@ -186,11 +193,11 @@ export function defineWidgetTool<I extends z.ZodType<ToolArgs>, O extends z.ZodT
         args,
         bind: registry => {
           const target = registry.get(args.target, spec.target);
-          const replayed = options.replayed;
+          const replayed = options.replayed && (options.replays?.(args) ?? true) ? options.replayed : undefined;
           return {
             target,
             run: async env => answerOf(spec.output, await handler({ ...env, args, target })),
-            ...(replayed ? { replay: () => answerOf(spec.output, replayed(target)) } : {})
+            ...(replayed ? { replay: () => answerOf(spec.output, replayed(target, args)) } : {})
           };
         }
       };

@@ -12,7 +12,8 @@ import {
   LIMITS,
   MolspaceError,
   type ChangeEntry,
-  type KetcherControlInput
+  type KetcherControlInput,
+  type KetcherControlOutput
 } from '../contract';
 import { KETCHER_EXTENSIONS, persistFormat } from '../ketcher/ketcherFiles';
 import type { KetcherTarget } from '../ketcher/ketcherTarget';
@@ -96,6 +97,30 @@ function awaiting(path: string, format: string): PersistOutcome {
     pending: true,
     path,
     format
+  };
+}
+
+/** The actions that change the editor: an agent's retry of one a page applied unanswered is replayed. */
+const CHANGES: ReadonlySet<KetcherControlInput['action']> = new Set(['set_structure', 'clear_structure', 'highlight_atoms']);
+
+/**
+ * A retry of a change a page applied without answering (reloaded meanwhile): the editor as it is
+ * now. Reads (`get_structure`) and `request_persist` (its own record is the save request) keep no
+ * such record: their retry runs again.
+ */
+function replayed(target: KetcherTarget, args: KetcherControlInput) {
+  const now = target.state();
+  const output: KetcherControlOutput = {
+    editor: now,
+    action: args.action,
+    changed: false,
+    previousRevision: now.revision,
+    status: 'done',
+    replayed: true
+  };
+  return {
+    output,
+    text: `Ketcher ${target.targetId}: this change was applied by a page that was reloaded before it answered. Structure revision ${now.structureRevision}.`
   };
 }
 
@@ -212,7 +237,7 @@ export const ketcherControl = defineWidgetTool(
       summary: text
     };
   },
-  { uiInput: KetcherControlUiInput }
+  { uiInput: KetcherControlUiInput, replayed, replays: args => CHANGES.has(args.action) }
 );
 
 function persistStatus(o: PersistOutcome) {

@@ -190,6 +190,15 @@ function answer(output: RenderPanelOutput & { panel: PanelState }, summary: stri
   return { structuredContent: RENDER_PANEL_TOOL.output.parse(output), text, changes: output.changes, summary, images: [] };
 }
 
+/** A retry of an update a page applied without answering (reloaded meanwhile): the panel as it is now. */
+function replayed(target: PanelTarget): ToolResult {
+  const now = target.state();
+  return answer(
+    { panel: now, created: false, previousRevision: now.revision, changes: [], replayed: true },
+    `render_panel: panel "${now.panelId}" was updated by a page that was reloaded before it answered`
+  );
+}
+
 export const renderPanel: PageTool = {
   spec: RENDER_PANEL_TOOL,
   parse(rawArgs) {
@@ -202,7 +211,9 @@ export const renderPanel: PageTool = {
       args,
       bind: registry => {
         const target = findPanel(registry, args);
-        return { target, run: env => run(args, target, env) };
+        // An update of an existing panel keeps the synced record a cell's (inline) panel has
+        // (`appliedActions`; docked panels are the page's own and have none): see `replayed`.
+        return { target, run: env => run(args, target, env), ...(target ? { replay: () => replayed(target) } : {}) };
       }
     };
   }

@@ -9,6 +9,8 @@ import { setPanelHost, type NewPanel } from '../panelHost';
 import { panelSummary, type PanelUpdate } from '../panelTarget';
 import type { GivenDepictions } from '../givenDepictions';
 import { pageDispatcher } from '../../tools';
+import { APPLIED_ACTIONS_ATTR, APPLIED_ACTIONS_MEMORY, AppliedRequests } from '../../kernel/appliedRequests';
+import { SyncedAttributes } from '../../__tests__/syncedAttributes';
 
 class MemoryPanel implements NewPanel {
   readonly kind = 'panel' as const;
@@ -131,6 +133,34 @@ describe('render_panel', () => {
     const again = await dispatcher.execute('render_panel', args, agent);
     expect(again.structuredContent).toMatchObject({ replayed: true, panel: { revision: 2 } });
     expect(docked[0].revision).toBe(2);
+  });
+
+  it("an inline panel's update that reached the kernel unanswered is replayed by the reloaded page, not applied again", async () => {
+    // The page that applied it went away before answering; the kernel kept the panel's synced state.
+    const attrs = new SyncedAttributes();
+    attrs.set(APPLIED_ACTIONS_ATTR, []);
+    const inline = () =>
+      Object.assign(new MemoryPanel('model-7', 'cell-notes', 'inline', md('from the cell')), {
+        appliedActions: new AppliedRequests(attrs, APPLIED_ACTIONS_ATTR, APPLIED_ACTIONS_MEMORY)
+      });
+    const first = page();
+    const before = inline();
+    first.registry.register(before);
+    const args = { panelId: 'cell-notes', actionId: 'u1', content: md('agent') };
+    await first.dispatcher.execute('render_panel', args, agent);
+    expect(attrs.get(APPLIED_ACTIONS_ATTR)).toEqual(['render_panel:u1']);
+
+    const reloaded = page();
+    const after = inline();
+    after.revision = before.revision;
+    reloaded.registry.register(after);
+    const retry = await reloaded.dispatcher.execute('render_panel', args, agent);
+    expect(retry.structuredContent).toMatchObject({ replayed: true, created: false, changes: [], panel: { revision: 1 } });
+    expect(retry.text).toMatch(/replayed actionId u1: not applied again/);
+    expect(after.applied).toEqual([]);
+    // A new actionId applies.
+    await reloaded.dispatcher.execute('render_panel', { ...args, actionId: 'u2' }, agent);
+    expect(after.revision).toBe(2);
   });
 
   it('updates an inline panel by its panelId or target, never moves it, never creates one', async () => {

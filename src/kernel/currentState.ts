@@ -30,3 +30,12 @@ export function saveCurrentState(model: PendingStateModel): void {
   }
   model.save_changes();
 }
+
+/**
+ * The attributes this page changed and has not saved yet (ipywidgets' running diff; empty when the
+ * model keeps none).
+ */
+export function unsavedKeys(model: PendingStateModel): string[] {
+  const diff = (model as unknown as { _buffered_state_diff?: Record<string, unknown> })._buffered_state_diff;
+  return diff ? Object.keys(diff) : [];
+}

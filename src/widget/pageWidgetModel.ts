@@ -17,7 +17,7 @@ import { LocatedError, WIDGETS, syncedDefaults, type WidgetKind } from '../contr
 import { WidgetPresence } from '../dispatcher/widgetPresence';
 import type { WidgetState, WidgetTarget } from '../dispatcher/widgetTarget';
 import { APPLIED_ACTIONS_ATTR, APPLIED_ACTIONS_MEMORY, AppliedRequests } from '../kernel/appliedRequests';
-import { saveCurrentState } from '../kernel/currentState';
+import { saveCurrentState, unsavedKeys } from '../kernel/currentState';
 import { KernelChannel, listenToKernel } from '../kernel/kernelChannel';
 import { toJSONValue } from '../kernel/json';
 import type { IMolspacePage } from '../tokens';
@@ -30,6 +30,12 @@ import { notebookPathOf } from '../widgetManager';
  * every agent's answer until the cell ends.
  */
 export const SENT_WAIT_MS = 2_000;
+
+/**
+ * Attributes that only say whether this page has drawn the state (a reloaded page draws again and
+ * sets them itself): a save of these alone holds no answer ({@link PageWidgetModel.whenSent}).
+ */
+export const DRAW_STATUS_ATTRS: ReadonlySet<string> = new Set(['ready']);
 
 /** The tools a widget's kernel channel runs: `tool` by default, the others when a message names them. */
 export interface KernelTools {
@@ -48,6 +54,8 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
   declare readonly appliedActions: AppliedRequests;
   /** How many times the state was saved, and how many of those saves have left for the kernel. */
   declare private _saves: number;
+  /** The last save that carried a change (more than {@link DRAW_STATUS_ATTRS}). */
+  declare private _changeSaves: number;
   declare private _sentSaves: number;
   /** Who waits for saves up to `upTo` to leave (see {@link whenSent}). */
   declare private _sentWaiters: Set<{ upTo: number; release: () => void }>;
@@ -83,6 +91,7 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
     super.initialize(attributes, options);
     this._disposed = false;
     this._saves = 0;
+    this._changeSaves = 0;
     this._sentSaves = 0;
     this._sentWaiters = new Set();
     // Backbone runs initialize inside the base constructor, before class fields would be set: a
@@ -171,13 +180,17 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
   }
 
   /**
-   * Resolves once every state saved so far has left for the kernel, or after
+   * Resolves once every change saved so far has left for the kernel, or after
    * {@link SENT_WAIT_MS}; at once when nothing is held or there is no kernel.
    * ipywidgets holds a save while an earlier one is unacknowledged and sends
    * what it held when the kernel reports idle; a page reloaded meanwhile loses it.
+   * A later save of {@link DRAW_STATUS_ATTRS} alone (`ready` once the change is drawn) is not
+   * waited for: on software WebGL the frame after a change can hold the main thread for a second,
+   * and the kernel's idle for the change, arriving meanwhile, would be read only after it
+   * (docs/benchmarks.md, "`act` and the send wait").
    */
   whenSent(): Promise<void> {
-    const upTo = this._saves;
+    const upTo = this._changeSaves;
     if (this._sentSaves >= upTo || this._disposed || !this.comm_live) {
       return Promise.resolve();
     }
@@ -217,6 +230,9 @@ export abstract class PageWidgetModel extends DOMWidgetModel implements WidgetTa
     }
     try {
       this._saves++;
+      if (unsavedKeys(this).some(key => !DRAW_STATUS_ATTRS.has(key))) {
+        this._changeSaves = this._saves;
+      }
       saveCurrentState(this);
     } catch (e) {
       console.warn(`molspace: ${this.label} ${this.model_id}: the kernel could not be sent the new state`, e);

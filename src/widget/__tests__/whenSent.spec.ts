@@ -7,7 +7,8 @@
  * (jest cannot load it) with its message throttle as `WidgetModel.sync` and
  * `_handle_status` implement it: one update in flight; later saves are merged
  * into a held buffer, sent through `send_sync_message` when the kernel reports
- * idle for the one in flight.
+ * idle for the one in flight. Like `WidgetModel.set` / `save_changes`, it keeps
+ * the attributes changed since the last save in `_buffered_state_diff`.
  */
 jest.mock('@jupyter-widgets/base', () => {
   const stub = jest.requireActual('../../__tests__/widgetsBaseStub');
@@ -15,8 +16,17 @@ jest.mock('@jupyter-widgets/base', () => {
     sentUpdates: Record<string, unknown>[] = [];
     pending = 0;
     held: Record<string, unknown> | null = null;
+    _buffered_state_diff: Record<string, unknown> = {};
+    set(key: unknown, value?: unknown, options?: unknown): this {
+      super.set(key as never, value as never, options as never);
+      if (this._buffered_state_diff) {
+        Object.assign(this._buffered_state_diff, this.changedAttributes() || {});
+      }
+      return this;
+    }
     save_changes(): void {
-      const state = { ...this.changedAttributes() };
+      const state = { ...this._buffered_state_diff };
+      this._buffered_state_diff = {};
       if (this.pending >= 1) {
         this.held = { ...this.held, ...state };
       } else {
@@ -104,6 +114,29 @@ test('a save held behind one in flight: resolves when the held update is sent, w
   expect(m.sentUpdates.map(u => u.title)).toEqual(['one', 'three']);
   expect(await settled(second)).toBe(true);
   expect(await settled(third)).toBe(true);
+});
+
+test("a later save of the draw status alone ('ready') holds no answer; the change it follows still does", async () => {
+  const m = model();
+  save(m, 'one'); // in flight
+  save(m, 'two'); // a change, held
+  const change = m.whenSent();
+  m.set('ready', true); // the change is drawn: held too, merged
+  (m as unknown as { sendState(): void }).sendState();
+  expect(await settled(change)).toBe(false);
+  expect(await settled(m.whenSent())).toBe(false); // 'two' is still held
+  m.idle();
+  expect(m.sentUpdates.map(u => u.title)).toEqual(['one', 'two']);
+  expect(m.sentUpdates[1].ready).toBe(true);
+  expect(await settled(change)).toBe(true);
+
+  // The change left at once; its drawn status is held behind it: nothing to wait for.
+  m.idle();
+  save(m, 'three');
+  m.set('ready', false);
+  (m as unknown as { sendState(): void }).sendState();
+  expect(m.sentUpdates.map(u => u.title)).toEqual(['one', 'two', 'three']);
+  expect(await settled(m.whenSent())).toBe(true);
 });
 
 test('the widget leaves with a save held: resolves (nothing more will be sent)', async () => {

@@ -26,6 +26,7 @@ import { Asset } from 'molstar/lib/mol-util/assets';
 import { MolspaceError } from '../contract/errors';
 import { DARK_BACKGROUND, LIGHT_BACKGROUND, isSoftwareRenderer } from '../molstar/molstarPlugin';
 import { withoutOcclusion } from '../molstar/softwareCanvas';
+import { DRAW_WAIT_MS, waitForFrame } from '../molstar/frameWait';
 import { MolstarViewer, type MolstarViewerOptions } from '../molstar/molstarViewer';
 import type { ComponentSelector, CoordinatesFormat, StructureFormat, ViewerViewState } from '../contract';
 import { viewToMvs } from './viewerMvs';
@@ -34,8 +35,6 @@ import { OnDemandFrames, hasOnDemandFrames, insertOnDemandFrames } from './onDem
 import type { Shot, ShotOptions } from './screenshot';
 import { refusedMessage } from '../resources/resourceFetch';
 import { RESOURCE_HOSTS_SETTING } from '../resources/resourcePolicy';
-
-const DRAW_WAIT_MS = 10_000;
 
 let archiveCounter = 0;
 
@@ -476,33 +475,8 @@ export class MolstarStructureViewer extends MolstarViewer {
     );
   }
 
-  private waitForDraw(): Promise<boolean> {
-    const canvas3d = this.plugin.canvas3d;
-    if (!canvas3d || document.visibilityState === 'hidden') {
-      return Promise.resolve(false);
-    }
-    return new Promise<boolean>(resolve => {
-      let done = false;
-      let firstValue = true;
-      const finish = (drawn: boolean) => {
-        if (!done) {
-          done = true;
-          sub.unsubscribe();
-          clearTimeout(timer);
-          resolve(drawn);
-        }
-      };
-      const sub = canvas3d.didDraw.subscribe(() => {
-        if (firstValue) {
-          firstValue = false;
-          return;
-        }
-        if (canvas3d.commitQueueSize.value === 0) {
-          finish(true);
-        }
-      });
-      const timer = setTimeout(() => finish(false), DRAW_WAIT_MS);
-      canvas3d.requestDraw();
-    });
+  /** Whether Mol* drew a frame of the whole committed scene (see `waitForFrame`: a page hidden before or while waiting draws none). */
+  private async waitForDraw(): Promise<boolean> {
+    return (await waitForFrame(this.plugin.canvas3d, DRAW_WAIT_MS)) === 'drawn';
   }
 }

@@ -21,8 +21,8 @@ export interface PendingStateModel {
  * @throws whatever `save_changes` throws (e.g. a closed comm).
  */
 export function saveCurrentState(model: PendingStateModel): void {
-  // ipywidgets' running diff (a private field of WidgetModel): refresh its values in place.
-  const diff = (model as unknown as { _buffered_state_diff?: Record<string, unknown> })._buffered_state_diff;
+  // Refresh the running diff's values in place.
+  const diff = runningDiff(model);
   if (diff) {
     for (const key of Object.keys(diff)) {
       diff[key] = model.get(key);
@@ -36,6 +36,10 @@ export function saveCurrentState(model: PendingStateModel): void {
  * model keeps none).
  */
 export function unsavedKeys(model: PendingStateModel): string[] {
-  const diff = (model as unknown as { _buffered_state_diff?: Record<string, unknown> })._buffered_state_diff;
-  return diff ? Object.keys(diff) : [];
+  return Object.keys(runningDiff(model) ?? {});
+}
+
+/** ipywidgets' running diff of unsaved attributes (a private field of WidgetModel), if the model keeps one. */
+function runningDiff(model: PendingStateModel): Record<string, unknown> | undefined {
+  return (model as unknown as { _buffered_state_diff?: Record<string, unknown> })._buffered_state_diff;
 }

@@ -17,7 +17,7 @@ import {
 } from '../contract';
 import { KETCHER_EXTENSIONS, persistFormat } from '../ketcher/ketcherFiles';
 import type { KetcherTarget } from '../ketcher/ketcherTarget';
-import { defineWidgetTool } from '../dispatcher/pageTool';
+import { defineWidgetTool, type ToolAnswer } from '../dispatcher/pageTool';
 import type { WorkspaceFiles } from '../resources/workspaceFiles';
 
 const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
@@ -108,7 +108,7 @@ const CHANGES: ReadonlySet<KetcherControlInput['action']> = new Set(['set_struct
  * now. Reads (`get_structure`) and `request_persist` (its own record is the save request) keep no
  * such record: their retry runs again.
  */
-function replayed(target: KetcherTarget, args: KetcherControlInput) {
+function replayed(target: KetcherTarget, args: KetcherControlInput): ToolAnswer<typeof KETCHER_CONTROL_TOOL.output> {
   const now = target.state();
   const output: KetcherControlOutput = {
     editor: now,

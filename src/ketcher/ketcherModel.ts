@@ -324,7 +324,9 @@ export abstract class KetcherModel extends PageWidgetModel implements KetcherTar
       if (e instanceof FrameError) {
         throw new MolspaceError(
           'VALIDATION_FAILED',
-          `Indigo could not ${op.op === 'get' ? `write the structure as ${op.format}` : 'read the structure'}: ${e.message}`,
+          op.op === 'get'
+            ? `Indigo could not write the structure as ${op.format}: ${e.message}`
+            : `The editor could not load the structure: ${e.message}`,
           where,
           op.op === 'get' ? 'Choose another format (molfile and ket carry every drawing).' : 'Check the structure text and its format.',
           { op: op.op }

@@ -212,7 +212,9 @@ async function load(k: Ketcher, value: string, format: KetcherFormat | null | un
   }
   if (failed) {
     await check(k, value, format);
-    throw new Error("Ketcher could not load this SMILES, which Indigo reads (the browser console has Ketcher's log)");
+    throw new Error(
+      "Indigo reads this text, but Ketcher's load of it as SMILES failed (the browser console has Ketcher's log); if it is not SMILES, state its format"
+    );
   }
   return t0;
 }

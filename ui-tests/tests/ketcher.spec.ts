@@ -227,6 +227,9 @@ test('every typed failure of ketcher_control is located, and nothing is lost', a
     };
     const bad = await expectError({ action: 'set_structure', value: 'C1CC(' }, 'VALIDATION_FAILED', '/value');
     expect(bad.message).toContain('cycle 1 not closed');
+    // Text Indigo's check accepts but Ketcher cannot load as SMILES: refused, not answered as a load.
+    const unloadable = await expectError({ action: 'set_structure', value: 'not a molecule at all' }, 'VALIDATION_FAILED', '/value');
+    expect(unloadable.message).toContain('state its format');
     // Over the declared bounds (maxLength 65536, maxItems 256: the limits the tool states) the gateway refuses the
     // arguments; within 65536 characters but over 64 KiB of UTF-8 the tool's byte limit is TOO_LARGE.
     const long = await expectError({ action: 'set_structure', value: 'C'.repeat(70_000) }, 'INVALID_INPUT', '/value');
